@@ -1,0 +1,243 @@
+// Kysely table types. Columns are snake_case in SQL and camelCase here
+// (CamelCasePlugin). NUMERIC columns come back as strings: money never
+// passes through a float.
+import type { ColumnType, Generated } from "kysely";
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+type Numeric = ColumnType<string, string | number | undefined, string | number>;
+
+export type Role = "AUTHORIZED_USER" | "ADMIN" | "OWNER";
+export const ROLES: readonly Role[] = ["AUTHORIZED_USER", "ADMIN", "OWNER"];
+
+export type QuoteStatus =
+  | "DRAFT"
+  | "ACTIVE"
+  | "PENDING_MEASUREMENTS"
+  | "FINALIZED"
+  | "EMAILED"
+  | "ACCEPTED"
+  | "CLOSED";
+
+export type ItemKind = "FRAME" | "PACKAGE" | "LENS" | "MATERIAL" | "AR" | "ADDON" | "OTHER";
+
+export interface UsersTable {
+  id: Generated<string>;
+  firstName: ColumnType<string, string | undefined, string>;
+  lastName: ColumnType<string, string | undefined, string>;
+  username: string;
+  email: string | null;
+  role: ColumnType<Role, Role | undefined, Role>;
+  passwordHash: string | null;
+  externalSubject: string | null;
+  isExternal: ColumnType<boolean, boolean | undefined, boolean>;
+  createdAt: CreatedAt;
+  updatedAt: Timestamp;
+}
+
+export interface SessionsTable {
+  id: string;
+  userId: string;
+  createdAt: CreatedAt;
+  expiresAt: Timestamp;
+  absoluteExpiresAt: Timestamp;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+export interface PasswordResetTokensTable {
+  id: string;
+  userId: string;
+  createdAt: CreatedAt;
+  expiresAt: Timestamp;
+  usedAt: Timestamp | null;
+}
+
+export interface HeardHowOptionsTable {
+  id: Generated<string>;
+  label: string;
+  sortOrder: ColumnType<number, number | undefined, number>;
+  active: ColumnType<boolean, boolean | undefined, boolean>;
+  createdAt: CreatedAt;
+}
+
+export interface ClientsTable {
+  id: Generated<string>;
+  firstName: string;
+  middleName: string | null;
+  lastName: string;
+  dob: ColumnType<string | null, string | null | undefined, string | null>;
+  email: string | null;
+  homePhone: string | null;
+  mobilePhone: string | null;
+  address1: string | null;
+  address2: string | null;
+  city: string | null;
+  state: string | null;
+  zip: string | null;
+  mailingAddress: string | null;
+  heardHowId: string | null;
+  heardHowText: string | null;
+  smsConsent: ColumnType<boolean, boolean | undefined, boolean>;
+  emailConsent: ColumnType<boolean, boolean | undefined, boolean>;
+  consentDate: Timestamp | null;
+  createdAt: CreatedAt;
+  updatedAt: Timestamp;
+}
+
+export interface ClientMeasurementsTable {
+  clientId: string;
+  pdBinocular: Numeric;
+  pdNear: Numeric;
+  measurementsComplete: ColumnType<boolean, boolean | undefined, boolean>;
+  extras: ColumnType<Record<string, string>, string | undefined, string>;
+  updatedAt: Timestamp;
+}
+
+export interface ConsentRecordsTable {
+  id: Generated<string>;
+  clientId: string;
+  consentType: "SMS" | "EMAIL";
+  statement: string;
+  target: string;
+  consentGiven: boolean;
+  ip: string | null;
+  createdAt: CreatedAt;
+}
+
+export interface QuotesTable {
+  id: Generated<string>;
+  quoteNumber: Generated<string>;
+  clientId: string;
+  opticianName: ColumnType<string, string | undefined, string>;
+  status: ColumnType<QuoteStatus, QuoteStatus | undefined, QuoteStatus>;
+  internalNotes: ColumnType<string, string | undefined, string>;
+  footerMessage: string | null;
+  expiresAt: Timestamp | null;
+  closureReason: string | null;
+  closedAt: Timestamp | null;
+  version: ColumnType<number, number | undefined, number>;
+  createdBy: string | null;
+  createdAt: CreatedAt;
+  updatedAt: Timestamp;
+}
+
+export interface QuoteOptionsTable {
+  id: Generated<string>;
+  quoteId: string;
+  position: number;
+  label: ColumnType<string, string | undefined, string>;
+  notes: ColumnType<string, string | undefined, string>;
+  isChosen: ColumnType<boolean, boolean | undefined, boolean>;
+  shipping: Numeric;
+  adjustmentAmount: Numeric;
+  adjustmentReason: ColumnType<string, string | undefined, string>;
+  subtotal: Numeric;
+}
+
+export interface OptionItemsTable {
+  id: Generated<string>;
+  optionId: string;
+  position: number;
+  kind: ItemKind;
+  name: ColumnType<string, string | undefined, string>;
+  sku: string | null;
+  unitPrice: Numeric;
+  qty: ColumnType<number, number | undefined, number>;
+  notes: ColumnType<string, string | undefined, string>;
+  catalogId: string | null;
+}
+
+export interface OptionFrameMeasurementsTable {
+  optionId: string;
+  segOc: ColumnType<string, string | undefined, string>;
+  updatedAt: Timestamp;
+}
+
+export interface CatalogTable {
+  id: Generated<string>;
+  name: string;
+  price: Numeric;
+  active: ColumnType<boolean, boolean | undefined, boolean>;
+  sortOrder: ColumnType<number, number | undefined, number>;
+  createdAt: CreatedAt;
+  updatedAt: Timestamp;
+}
+
+export interface LensPackagesTable extends CatalogTable {
+  description: ColumnType<string, string | undefined, string>;
+}
+
+export interface SettingsTable {
+  id: ColumnType<number, never, never>;
+  storeName: string | null;
+  storePhone: string | null;
+  storeEmail: string | null;
+  storeAddress: string | null;
+  storeWebsite: string | null;
+  logoUrl: string | null;
+  faviconUrl: string | null;
+  footerMessage: string | null;
+  quoteExpirationEnabled: ColumnType<boolean, never, boolean>;
+  quoteExpirationDays: ColumnType<number, never, number>;
+  smsConsentText: string | null;
+  emailConsentText: string | null;
+  emailSubject: string | null;
+  emailBody: string | null;
+  smtpHost: string | null;
+  smtpPort: ColumnType<number, never, number>;
+  smtpUser: string | null;
+  smtpPassEnc: string | null;
+  smtpFromEmail: string | null;
+  smtpFromName: string | null;
+  smtpVerifiedAt: Timestamp | null;
+  smtpLastError: string | null;
+  updatedAt: Timestamp;
+}
+
+export interface UploadedFilesTable {
+  id: Generated<string>;
+  uploadTokenHash: string;
+  purpose: string;
+  maxBytes: number;
+  expiresAt: Timestamp;
+  contentType: string | null;
+  byteSize: number | null;
+  data: Uint8Array | null;
+  createdBy: string | null;
+  createdAt: CreatedAt;
+  completedAt: Timestamp | null;
+}
+
+export interface AuditLogTable {
+  id: Generated<string>;
+  at: CreatedAt;
+  userId: string | null;
+  actor: string;
+  action: string;
+  entityType: string;
+  entityId: string | null;
+  details: ColumnType<Record<string, unknown>, string | undefined, never>;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  passwordResetTokens: PasswordResetTokensTable;
+  heardHowOptions: HeardHowOptionsTable;
+  clients: ClientsTable;
+  clientMeasurements: ClientMeasurementsTable;
+  consentRecords: ConsentRecordsTable;
+  quotes: QuotesTable;
+  quoteOptions: QuoteOptionsTable;
+  optionItems: OptionItemsTable;
+  optionFrameMeasurements: OptionFrameMeasurementsTable;
+  lensPackages: LensPackagesTable;
+  lensTypes: CatalogTable;
+  materials: CatalogTable;
+  arCoatings: CatalogTable;
+  addOns: CatalogTable;
+  settings: SettingsTable;
+  uploadedFiles: UploadedFilesTable;
+  auditLog: AuditLogTable;
+}
