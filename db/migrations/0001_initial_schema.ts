@@ -186,7 +186,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     )`.execute(db);
 
   for (const table of catalogTables) {
-    const description = table === "lens_packages" ? sql`description text NOT NULL DEFAULT '',` : sql``;
+    const description = table === "lens_packages"
+      ? sql`description text NOT NULL DEFAULT '',`
+      : sql``;
     await sql`
       CREATE TABLE ${sql.table(table)} (
         id uuid PRIMARY KEY DEFAULT gen_random_uuid(),

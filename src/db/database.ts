@@ -30,7 +30,10 @@ export async function openDatabase(
       // Dates stay Date objects; NUMERIC stays a string (postgres.js default).
       connection: { application_name: "lensdesk" },
     });
-    const db = new Kysely<Database>({ dialect: new PostgresJSDialect({ postgres: client }), plugins });
+    const db = new Kysely<Database>({
+      dialect: new PostgresJSDialect({ postgres: client }),
+      plugins,
+    });
     return { db, kind: "server", close: () => db.destroy() };
   }
   let pg: PGlite;

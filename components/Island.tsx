@@ -1,0 +1,45 @@
+import { type ComponentType, useContext, useId } from "react";
+import { QueryClientProvider } from "@tanstack/react-query";
+import { IslandCollector } from "./island_context.ts";
+import { makeQueryClient } from "./query_client.ts";
+
+/** JSON inside <script> must not be able to close the tag or open a comment. */
+export function serializeProps(props: unknown): string {
+  return JSON.stringify(props)
+    .replace(/</g, "\\u003c")
+    .replace(/>/g, "\\u003e")
+    .replace(/&/g, "\\u0026")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
+}
+
+/**
+ * Renders an island on the server and leaves what the browser needs to
+ * hydrate it: the island name on the wrapper and its props as JSON beside it.
+ * Props must be plain JSON (dates as ISO strings).
+ */
+export function Island<P extends object>(
+  { name, component: Component, props }: {
+    name: string;
+    component: ComponentType<P>;
+    props: P;
+  },
+) {
+  const collector = useContext(IslandCollector);
+  collector?.add(name);
+  const id = `island-${useId().replace(/[^a-zA-Z0-9_-]/g, "")}`;
+  return (
+    <>
+      <div data-island={name} data-props={id} className="island">
+        <QueryClientProvider client={makeQueryClient()}>
+          <Component {...props} />
+        </QueryClientProvider>
+      </div>
+      <script
+        type="application/json"
+        id={id}
+        dangerouslySetInnerHTML={{ __html: serializeProps(props) }}
+      />
+    </>
+  );
+}

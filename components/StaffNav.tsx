@@ -1,0 +1,82 @@
+import type { Role } from "../db/schema.ts";
+
+export interface NavUser {
+  displayName: string;
+  role: Role;
+  isExternal: boolean;
+}
+
+interface NavEntry {
+  label: string;
+  href: string;
+  adminOnly?: boolean;
+  active: (path: string) => boolean;
+}
+
+const under = (prefix: string) => (p: string) => p === prefix || p.startsWith(prefix + "/");
+
+export const NAV_ENTRIES: NavEntry[] = [
+  { label: "Dashboard", href: "/dashboard", active: (p) => p === "/" || under("/dashboard")(p) },
+  { label: "Clients", href: "/clients", active: under("/clients") },
+  { label: "Quotes", href: "/quotes", active: under("/quotes") },
+  { label: "New Client", href: "/intake", active: under("/intake") },
+  {
+    label: "Admin",
+    href: "/admin",
+    adminOnly: true,
+    active: (p) => under("/admin")(p) && !under("/admin/settings")(p) && !under("/admin/users")(p),
+  },
+  {
+    label: "Settings",
+    href: "/admin/settings",
+    adminOnly: true,
+    active: (p) => under("/admin/settings")(p) || under("/admin/users")(p),
+  },
+];
+
+export const isAdminRole = (role: Role) => role === "ADMIN" || role === "OWNER";
+
+/** Where Logout goes: the provider's logout for external sign-ins, else the staff one. */
+export const logoutPath = (user: { isExternal: boolean }) =>
+  user.isExternal ? "/api/logout" : "/api/staff/logout";
+
+/**
+ * The staff bar. Server-rendered with no JavaScript: the Menu dropdown is a
+ * native <details>, which opens with a click, Enter or Space.
+ */
+export function StaffNav(
+  { user, path, storeName, logoUrl }: {
+    user: NavUser;
+    path: string;
+    storeName: string;
+    logoUrl: string;
+  },
+) {
+  const entries = NAV_ENTRIES.filter((e) => !e.adminOnly || isAdminRole(user.role));
+  return (
+    <header className="topbar">
+      <div className="topbar-inner">
+        <a href="/" className="brand" aria-label={`${storeName} home`}>
+          <img src={logoUrl} alt="" className="brand-logo" width="32" height="32" />
+          <span className="brand-name">{storeName}</span>
+        </a>
+        <nav aria-label="Main" className="mainnav">
+          {entries.map((e) => (
+            <a key={e.href} href={e.href} aria-current={e.active(path) ? "page" : undefined}>
+              {e.label}
+            </a>
+          ))}
+        </nav>
+        <div className="usermenu">
+          <span className="user-name" data-testid="user-name">{user.displayName}</span>
+          <details className="menu">
+            <summary className="btn btn-ghost btn-sm">Menu</summary>
+            <div className="menu-panel">
+              <a href={logoutPath(user)} className="menu-item">Logout</a>
+            </div>
+          </details>
+        </div>
+      </div>
+    </header>
+  );
+}

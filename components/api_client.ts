@@ -1,0 +1,94 @@
+import { toast } from "./toast.tsx";
+
+/**
+ * The one way islands call the API. Cookies go along; a body is JSON and is
+ * sent only when there is one. A failed call throws Error("{status}: {message}"),
+ * the message being the JSON `message`, else the body text, else the status text.
+ */
+export async function apiRequest<T = unknown>(
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
+  url: string,
+  body?: unknown,
+): Promise<T> {
+  const res = await fetch(url, {
+    method,
+    credentials: "same-origin",
+    headers: body === undefined ? { accept: "application/json" } : {
+      accept: "application/json",
+      "content-type": "application/json",
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new ApiError(res.status, await errorText(res), await errorFields(res));
+  if (res.status === 204) return undefined as T;
+  const text = await res.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+    readonly fields?: Record<string, string>,
+  ) {
+    super(`${status}: ${detail}`);
+  }
+}
+
+const bodies = new WeakMap<Response, Promise<string>>();
+function bodyText(res: Response): Promise<string> {
+  let text = bodies.get(res);
+  if (!text) {
+    text = res.text().catch(() => "");
+    bodies.set(res, text);
+  }
+  return text;
+}
+
+async function errorText(res: Response): Promise<string> {
+  const text = await bodyText(res);
+  try {
+    const json = JSON.parse(text);
+    if (json && typeof json.message === "string" && json.message) return json.message;
+  } catch {
+    // Not JSON: use the text as it is.
+  }
+  return text.trim() || res.statusText || "Request failed";
+}
+
+async function errorFields(res: Response): Promise<Record<string, string> | undefined> {
+  try {
+    const json = JSON.parse(await bodyText(res));
+    return json && typeof json.errors === "object" ? json.errors : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The message after "{status}: ", for toasts that show the server's words. */
+export function errorDetail(error: unknown): string | undefined {
+  if (error instanceof ApiError) return error.detail;
+  if (error instanceof Error) return error.message;
+  return undefined;
+}
+
+export const UNAUTHORIZED_REDIRECT_MS = 500;
+
+/**
+ * The spec's 401 rule: an error whose message contains "Unauthorized" tells the
+ * user and sends the browser to sign in again after half a second. Returns true
+ * when it handled the error.
+ */
+export function handleUnauthorized(error: unknown): boolean {
+  if (!(error instanceof Error) || !error.message.includes("Unauthorized")) return false;
+  toast({
+    title: "Unauthorized",
+    description: "You are logged out. Logging in again...",
+    variant: "destructive",
+  });
+  const returnTo = location.pathname + location.search;
+  setTimeout(() => {
+    location.assign(`/api/login?returnTo=${encodeURIComponent(returnTo)}`);
+  }, UNAUTHORIZED_REDIRECT_MS);
+  return true;
+}

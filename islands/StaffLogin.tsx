@@ -1,0 +1,104 @@
+import { type FormEvent, useState } from "react";
+import { apiRequest, errorDetail } from "../components/api_client.ts";
+import { toast } from "../components/toast.tsx";
+import { staffLoginSchema } from "../src/schemas/auth.ts";
+
+export interface StaffLoginProps {
+  returnTo?: string;
+  ownerSignInConfigured: boolean;
+}
+
+export const LOGIN_REDIRECT_MS = 1000;
+
+export default function StaffLogin({ returnTo, ownerSignInConfigured }: StaffLoginProps) {
+  const [username, setUsername] = useState("");
+  const [password, setPassword] = useState("");
+  const [showPassword, setShowPassword] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (busy) return;
+    if (!username.trim() || !password.trim()) {
+      toast({
+        title: "Missing Information",
+        description: "Please enter both username and password",
+        variant: "destructive",
+      });
+      return;
+    }
+    const input = staffLoginSchema.parse({ username, password, returnTo });
+    setBusy(true);
+    try {
+      const result = await apiRequest<{ returnTo?: string }>("POST", "/api/staff/login", input);
+      toast({
+        title: "Login Successful",
+        description: "Welcome back! Redirecting...",
+        variant: "success",
+      });
+      setTimeout(() => location.assign(result.returnTo ?? "/dashboard"), LOGIN_REDIRECT_MS);
+    } catch (error) {
+      setBusy(false);
+      toast({
+        title: "Login Failed",
+        description: errorDetail(error) ?? "Invalid username or password",
+        variant: "destructive",
+      });
+    }
+  }
+
+  const ownerHref = `/api/login${returnTo ? `?returnTo=${encodeURIComponent(returnTo)}` : ""}`;
+
+  return (
+    <form className="stack" onSubmit={onSubmit} noValidate>
+      <div className="field">
+        <label htmlFor="username">Username</label>
+        <input
+          id="username"
+          name="username"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          value={username}
+          onChange={(e) => setUsername(e.target.value)}
+          disabled={busy}
+          autoFocus
+        />
+      </div>
+      <div className="field">
+        <label htmlFor="password">Password</label>
+        <div className="input-with-action">
+          <input
+            id="password"
+            name="password"
+            type={showPassword ? "text" : "password"}
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            disabled={busy}
+          />
+          <button
+            type="button"
+            className="btn btn-ghost btn-sm"
+            aria-pressed={showPassword}
+            aria-label={showPassword ? "Hide password" : "Show password"}
+            onClick={() => setShowPassword((v) => !v)}
+          >
+            {showPassword ? "Hide" : "Show"}
+          </button>
+        </div>
+      </div>
+      <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
+        {busy ? "Signing In..." : "Sign In"}
+      </button>
+      <a className="link center" href="/forgot-password">Forgot your password?</a>
+      <div className="divider" role="separator">
+        <span>or</span>
+      </div>
+      <a className="btn btn-outline btn-block" href={ownerHref}>Owner Login</a>
+      {!ownerSignInConfigured && (
+        <p className="hint center">Owner sign-in is not configured on this store.</p>
+      )}
+    </form>
+  );
+}

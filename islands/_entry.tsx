@@ -1,0 +1,51 @@
+// The one browser entry: hydrates every island on the page with a shared
+// QueryClient and mounts the toaster. Each island's code is its own chunk,
+// loaded only on pages that render it.
+import { type ComponentType, StrictMode } from "react";
+import { createRoot, hydrateRoot } from "react-dom/client";
+import { QueryClientProvider } from "@tanstack/react-query";
+import { makeQueryClient } from "../components/query_client.ts";
+import { Toaster } from "../components/toast.tsx";
+import { handleUnauthorized } from "../components/api_client.ts";
+
+// Props arrive as JSON written by the server for that same component.
+// deno-lint-ignore no-explicit-any
+type IslandModule = { default: ComponentType<any> };
+
+export const islands: Record<string, () => Promise<IslandModule>> = {
+  StaffLogin: () => import("./StaffLogin.tsx"),
+};
+
+const queryClient = makeQueryClient((error) => {
+  handleUnauthorized(error);
+});
+
+function readProps(el: Element): Record<string, unknown> {
+  const id = el.getAttribute("data-props");
+  const json = id ? document.getElementById(id)?.textContent : null;
+  return json ? JSON.parse(json) : {};
+}
+
+async function hydrateAll() {
+  const toastRoot = document.getElementById("toast-root");
+  if (toastRoot) createRoot(toastRoot).render(<Toaster />);
+  await Promise.all(
+    Array.from(document.querySelectorAll("[data-island]"), async (el) => {
+      const name = el.getAttribute("data-island")!;
+      const load = islands[name];
+      if (!load) throw new Error(`Unknown island "${name}"`);
+      const { default: Component } = await load();
+      hydrateRoot(
+        el,
+        <StrictMode>
+          <QueryClientProvider client={queryClient}>
+            <Component {...readProps(el)} />
+          </QueryClientProvider>
+        </StrictMode>,
+      );
+    }),
+  );
+  document.documentElement.dataset.hydrated = "true";
+}
+
+hydrateAll();

@@ -1,0 +1,111 @@
+// Builds the browser bundle: one entry that hydrates islands, a chunk per
+// island, shared chunks, all minified with content-hashed names, plus the
+// stylesheet under a hashed name. Skips the work when no source changed.
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { encodeHexLowerCase } from "@oslojs/encoding";
+import { sha256 } from "@oslojs/crypto/sha2";
+import { type AssetManifest, BUILD_DIR } from "./manifest.ts";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const buildDir = fileURLToPath(BUILD_DIR);
+const SOURCE_DIRS = ["islands", "components", "src/schemas", "db/schema.ts"];
+const EXTRA_FILES = ["static/app.css", "deno.json", "deno.lock", "src/assets/build.ts"];
+
+function sha256Hex(data: Uint8Array | string): string {
+  return encodeHexLowerCase(
+    sha256(typeof data === "string" ? new TextEncoder().encode(data) : data),
+  );
+}
+
+async function listFiles(path: string): Promise<string[]> {
+  const abs = join(root, path);
+  const stat = await Deno.stat(abs).catch(() => null);
+  if (!stat) return [];
+  if (stat.isFile) return [abs];
+  const out: string[] = [];
+  for await (const entry of Deno.readDir(abs)) {
+    out.push(...await listFiles(join(path, entry.name)));
+  }
+  return out;
+}
+
+async function sourceHash(): Promise<string> {
+  const files = [
+    ...(await Promise.all(SOURCE_DIRS.map(listFiles))).flat(),
+    ...EXTRA_FILES.map((f) => join(root, f)),
+  ].filter((f) => !f.endsWith("_test.ts") && !f.endsWith("_test.tsx")).sort();
+  const parts: string[] = [];
+  for (const file of files) {
+    const content = await Deno.readFile(file).catch(() => new Uint8Array());
+    parts.push(`${relative(root, file)}:${sha256Hex(content)}`);
+  }
+  return sha256Hex(parts.join("\n"));
+}
+
+async function readExisting(): Promise<AssetManifest | undefined> {
+  try {
+    return JSON.parse(await Deno.readTextFile(join(buildDir, "manifest.json")));
+  } catch {
+    return undefined;
+  }
+}
+
+export async function buildAssets(options: { force?: boolean; quiet?: boolean } = {}) {
+  const hash = await sourceHash();
+  const existing = await readExisting();
+  if (!options.force && existing?.sourceHash === hash) {
+    if (!options.quiet) console.log("Browser bundle is up to date.");
+    return existing;
+  }
+  const staging = join(root, "static", `.build-${crypto.randomUUID()}`);
+  const cmd = new Deno.Command(Deno.execPath(), {
+    args: [
+      "bundle",
+      "--quiet",
+      "--platform=browser",
+      "--code-splitting",
+      "--minify",
+      "--outdir",
+      staging,
+      join(root, "islands", "_entry.tsx"),
+    ],
+    cwd: root,
+    stdout: "inherit",
+    stderr: "inherit",
+  });
+  const { success } = await cmd.output();
+  if (!success) throw new Error("deno bundle failed");
+
+  // Chunks already carry esbuild's hash; the entry gets one from its content.
+  const entrySource = await Deno.readFile(join(staging, "_entry.js"));
+  const entryName = `_entry-${(sha256Hex(entrySource)).slice(0, 12)}.js`;
+  await Deno.rename(join(staging, "_entry.js"), join(staging, entryName));
+  const css = await Deno.readFile(join(root, "static", "app.css"));
+  const cssName = `app-${(sha256Hex(css)).slice(0, 12)}.css`;
+  await Deno.writeFile(join(staging, cssName), css);
+
+  const islands: Record<string, string> = {};
+  for await (const entry of Deno.readDir(staging)) {
+    const match = /^([A-Z][A-Za-z0-9]*)-[A-Z0-9]+\.js$/.exec(entry.name);
+    if (match) islands[match[1]] = `/static/build/${entry.name}`;
+  }
+  const manifest: AssetManifest = {
+    sourceHash: hash,
+    entry: `/static/build/${entryName}`,
+    css: `/static/build/${cssName}`,
+    islands,
+  };
+  await Deno.writeTextFile(join(staging, "manifest.json"), JSON.stringify(manifest, null, 2));
+  // Swap in the new build whole, so a running server never sees half of one.
+  await Deno.remove(buildDir, { recursive: true }).catch(() => {});
+  await Deno.rename(staging, buildDir);
+  if (!options.quiet) {
+    console.log(`Built browser bundle: ${Object.keys(islands).length} islands, ${entryName}`);
+  }
+  return manifest;
+}
+
+if (import.meta.main) {
+  await buildAssets({ force: Deno.args.includes("--force") });
+}

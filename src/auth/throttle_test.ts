@@ -1,0 +1,35 @@
+import { describe, it } from "node:test";
+import { expect } from "expect";
+import { FailureThrottle, throttleMessage } from "./throttle.ts";
+
+describe("FailureThrottle", () => {
+  it("allows attempts until the limit, then refuses until the window slides", () => {
+    let now = 1_000_000;
+    const t = new FailureThrottle({ maxFailures: 3, windowMs: 60_000 }, () => now);
+    for (let i = 0; i < 3; i++) {
+      expect(t.retryAfterMs("anna")).toBe(0);
+      t.recordFailure("anna");
+      now += 1000;
+    }
+    // The oldest failure was at 1_000_000; it leaves the window at 1_060_000.
+    expect(t.retryAfterMs("anna")).toBe(57_000);
+    expect(t.retryAfterMs("bob")).toBe(0);
+    now = 1_060_001;
+    expect(t.retryAfterMs("anna")).toBe(0);
+  });
+
+  it("forgets a key on reset", () => {
+    const t = new FailureThrottle({ maxFailures: 1, windowMs: 60_000 });
+    t.recordFailure("x");
+    expect(t.retryAfterMs("x")).toBeGreaterThan(0);
+    t.reset("x");
+    expect(t.retryAfterMs("x")).toBe(0);
+  });
+
+  it("words the wait in whole minutes", () => {
+    expect(throttleMessage(1)).toBe(
+      "Too many failed sign-in attempts. Please wait 1 minute and try again.",
+    );
+    expect(throttleMessage(14 * 60_000 + 1)).toContain("15 minutes");
+  });
+});

@@ -1,0 +1,160 @@
+import { Hono } from "hono";
+import { NONCE, secureHeaders } from "hono/secure-headers";
+import { requestId } from "hono/request-id";
+import { serveStatic } from "hono/deno";
+import { fileURLToPath } from "node:url";
+import type { AppEnv } from "./app_env.ts";
+import type { DB } from "../db/database.ts";
+import type { Config } from "../config/config.ts";
+import type { AssetManifest } from "../assets/manifest.ts";
+import { jsonLogger, type Logger } from "./logger.ts";
+import { HttpError } from "./errors.ts";
+import { bodyLimit, clientAddress, crossSiteGuard, loadSession, requestLog } from "./middleware.ts";
+import { createLoginThrottle, type LoginThrottle } from "../auth/throttle.ts";
+import { sql } from "kysely";
+import { authApi } from "../../routes/api/auth.ts";
+import { publicPages, renderLanding } from "../../routes/pages/public.tsx";
+import { renderDashboard } from "../../routes/pages/dashboard.tsx";
+import { renderNotFound } from "../../routes/pages/not_found.tsx";
+
+export interface AppDeps {
+  db: DB;
+  config: Config;
+  manifest: AssetManifest;
+  logger?: Logger;
+  loginThrottle?: LoginThrottle;
+}
+
+/** Paths only signed-in staff may open; visitors are sent to sign in first. */
+export const PROTECTED_PREFIXES = [
+  "/dashboard",
+  "/clients",
+  "/quotes",
+  "/quote",
+  "/admin",
+  "/print",
+  "/tablet",
+];
+
+export function isProtectedPath(path: string): boolean {
+  return PROTECTED_PREFIXES.some((p) => path === p || path.startsWith(p + "/"));
+}
+
+const staticRoot = fileURLToPath(new URL("../../static", import.meta.url));
+
+export function createApp(deps: AppDeps): Hono<AppEnv> {
+  const { db, config, manifest } = deps;
+  const logger = deps.logger ?? jsonLogger;
+  const loginThrottle = deps.loginThrottle ?? createLoginThrottle();
+  const app = new Hono<AppEnv>();
+
+  app.use(async (c, next) => {
+    c.set("db", db);
+    c.set("config", config);
+    c.set("logger", logger);
+    c.set("loginThrottle", loginThrottle);
+    c.set("user", null);
+    c.set("session", null);
+    await next();
+  });
+  app.use(requestId({ limitLength: 64 }));
+  app.use(clientAddress);
+  app.use(requestLog);
+  app.use(secureHeaders({
+    contentSecurityPolicy: {
+      defaultSrc: ["'self'"],
+      scriptSrc: [NONCE, "'strict-dynamic'"],
+      styleSrc: ["'self'"],
+      imgSrc: ["'self'", "data:"],
+      fontSrc: ["'self'"],
+      connectSrc: ["'self'"],
+      objectSrc: ["'none'"],
+      baseUri: ["'none'"],
+      frameAncestors: ["'none'"],
+      formAction: ["'self'"],
+    },
+    referrerPolicy: "strict-origin-when-cross-origin",
+    strictTransportSecurity: config.secureCookies ? "max-age=31536000; includeSubDomains" : false,
+    crossOriginEmbedderPolicy: false,
+    xFrameOptions: "DENY",
+    permissionsPolicy: { camera: [], microphone: [], geolocation: [] },
+  }));
+
+  app.use(
+    "/static/build/*",
+    async (c, next) => {
+      await next();
+      // Names carry a content hash: a changed file is a new URL.
+      if (c.res.ok) c.header("Cache-Control", "public, max-age=31536000, immutable");
+    },
+  );
+  app.use(
+    "/static/*",
+    serveStatic({ root: staticRoot, rewriteRequestPath: (p) => p.replace(/^\/static/, "") }),
+  );
+
+  app.get("/healthz", async (c) => {
+    try {
+      await sql`select 1`.execute(db);
+      return c.json({ status: "ok", database: "ok" });
+    } catch (err) {
+      logger.log("error", "healthz: database unreachable", { error: String(err) });
+      return c.json({ status: "error", database: "unreachable" }, 503);
+    }
+  });
+
+  app.use(crossSiteGuard);
+  app.use(bodyLimit(config.maxJsonBytes));
+  app.use(loadSession);
+
+  // API
+  const api = new Hono<AppEnv>();
+  api.route("/", authApi);
+  api.all("*", (c) => c.json({ message: `No API route for ${c.req.method} ${c.req.path}` }, 404));
+  app.route("/api", api);
+
+  // Pages
+  app.use(async (c, next) => {
+    if (!c.var.user && isProtectedPath(c.req.path)) {
+      const url = new URL(c.req.url);
+      return c.redirect(`/staff?returnTo=${encodeURIComponent(url.pathname + url.search)}`, 302);
+    }
+    await next();
+  });
+  app.get("/", (c) => c.var.user ? renderDashboard(c, manifest) : renderLanding(c, manifest));
+  app.get("/dashboard", (c) => renderDashboard(c, manifest));
+  app.route("/", publicPages(manifest));
+
+  app.notFound((c) => {
+    if (c.req.path.startsWith("/api/") || c.req.path === "/api") {
+      return c.json({ message: "Not found" }, 404);
+    }
+    return renderNotFound(c, manifest);
+  });
+
+  app.onError((err, c) => {
+    const wantsJson = c.req.path.startsWith("/api") ||
+      (c.req.header("accept") ?? "").includes("application/json");
+    if (err instanceof HttpError) {
+      if (err.headers) { for (const [k, v] of Object.entries(err.headers)) c.header(k, v); }
+      if (!wantsJson && err.status === 404) return renderNotFound(c, manifest);
+      return c.json(
+        err.errors ? { message: err.message, errors: err.errors } : { message: err.message },
+        err.status,
+      );
+    }
+    logger.log("error", "unhandled error", {
+      reqId: c.var.requestId,
+      path: c.req.path,
+      error: err instanceof Error ? err.stack ?? err.message : String(err),
+    });
+    return c.json(
+      {
+        message: `Something went wrong on our side (request ${c.var.requestId}). Please try again.`,
+      },
+      500,
+    );
+  });
+
+  return app;
+}

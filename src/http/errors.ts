@@ -1,0 +1,54 @@
+import type { Context } from "hono";
+import { z } from "zod";
+
+/** An expected failure with the status and message the caller should see. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 503,
+    message: string,
+    readonly errors?: Record<string, string>,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+export const unauthorized = () => new HttpError(401, "Unauthorized: please sign in");
+export const forbidden = (message = "Forbidden: your role may not do this") =>
+  new HttpError(403, message);
+export const notFound = (what = "Not found") => new HttpError(404, what);
+
+/** Field name → first message, the shape forms use to put a message under a field. */
+export function fieldErrors(error: z.ZodError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length ? issue.path.join(".") : "_";
+    out[key] ??= issue.message;
+  }
+  return out;
+}
+
+/**
+ * Reads and validates a JSON body. Malformed JSON, a non-JSON content type and
+ * a schema mismatch are all 400s with a message a person can act on.
+ */
+export async function readJson<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
+  const type = c.req.header("content-type") ?? "";
+  if (!/^application\/json\b/i.test(type)) {
+    throw new HttpError(415, "Expected a JSON body (Content-Type: application/json)");
+  }
+  let body: unknown;
+  try {
+    const text = await c.req.text();
+    body = text === "" ? {} : JSON.parse(text);
+  } catch {
+    throw new HttpError(400, "The request body is not valid JSON");
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    const errors = fieldErrors(parsed.error);
+    const first = Object.values(errors)[0] ?? "Invalid input";
+    throw new HttpError(400, first, errors);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,75 @@
+import type { ReactNode } from "react";
+import { renderToString } from "react-dom/server";
+import type { Context } from "hono";
+import type { AppEnv } from "./app_env.ts";
+import { IslandCollector } from "../../components/island_context.ts";
+import { StaffNav } from "../../components/StaffNav.tsx";
+import { displayName } from "../users/users.ts";
+import { findBranding } from "../settings/settings.ts";
+import type { AssetManifest } from "../assets/manifest.ts";
+
+export interface PageOptions {
+  title: string;
+  status?: 200 | 404 | 403 | 500;
+  /** Show the staff bar when someone is signed in (default true). */
+  chrome?: boolean;
+  /** Extra class on <body>, e.g. for full-bleed tablet pages. */
+  bodyClass?: string;
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+/**
+ * Renders a page: the staff bar (when signed in), the content, and only the
+ * script tags the page's islands need. A page without islands ships no
+ * JavaScript at all.
+ */
+export async function renderPage(
+  c: Context<AppEnv>,
+  manifest: AssetManifest,
+  content: ReactNode,
+  options: PageOptions,
+): Promise<Response> {
+  const branding = await findBranding(c.var.db);
+  const user = c.var.user;
+  const islands = new Set<string>();
+  const body = renderToString(
+    <IslandCollector.Provider value={islands}>
+      {user && options.chrome !== false && (
+        <StaffNav
+          user={{ displayName: displayName(user), role: user.role, isExternal: user.isExternal }}
+          path={c.req.path}
+          storeName={branding.storeName}
+          logoUrl={branding.logoUrl}
+        />
+      )}
+      <main id="main" className="page">{content}</main>
+    </IslandCollector.Provider>,
+  );
+  const nonce = c.var.secureHeadersNonce ?? "";
+  const scripts = islands.size
+    ? [
+      `<script type="module" nonce="${nonce}" src="${manifest.entry}"></script>`,
+      ...[...islands].map((name) => manifest.islands[name]).filter(Boolean).map((href) =>
+        `<link rel="modulepreload" nonce="${nonce}" href="${href}">`
+      ),
+    ].join("\n")
+    : "";
+  const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(options.title)} · ${escapeHtml(branding.storeName)}</title>
+<link rel="icon" href="${escapeHtml(branding.faviconUrl)}">
+<link rel="stylesheet" href="${manifest.css}">
+${scripts}
+</head>
+<body class="${escapeHtml(options.bodyClass ?? "")}">
+<a class="skip-link" href="#main">Skip to content</a>
+${body}
+${islands.size ? '<div id="toast-root"></div>' : ""}
+</body>
+</html>`;
+  return c.html(html, options.status ?? 200);
+}

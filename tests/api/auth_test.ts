@@ -1,0 +1,291 @@
+import { after, before, describe, it } from "node:test";
+import { expect } from "expect";
+import {
+  call,
+  createTestUser,
+  sessionCookieFor,
+  startTestApp,
+  type TestApp,
+  type TestUser,
+} from "../helpers/test_app.ts";
+import { hashToken } from "../../src/auth/session.ts";
+
+let app: TestApp;
+let maria: TestUser;
+
+before(async () => {
+  app = await startTestApp();
+  maria = await createTestUser(app.db, {
+    username: "maria",
+    firstName: "Maria",
+    email: "maria@store.test",
+  });
+});
+after(() => app.close());
+
+function sessionToken(setCookie: string | null): string {
+  const match = /lensdesk_session=([^;]*)/.exec(setCookie ?? "");
+  if (!match) throw new Error(`no session cookie in ${setCookie}`);
+  return match[1];
+}
+
+describe("POST /api/staff/login", () => {
+  it("signs in, stores only the token's hash, and sets a locked-down cookie", async () => {
+    const res = await call(app, "POST", "/api/staff/login", {
+      body: { username: "maria", password: maria.password },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ returnTo: "/dashboard" });
+    const setCookie = res.headers.get("set-cookie")!;
+    expect(setCookie).toMatch(/HttpOnly/i);
+    expect(setCookie).toMatch(/SameSite=Lax/i);
+    expect(setCookie).toMatch(/Path=\//);
+    expect(setCookie).not.toMatch(/Secure/i);
+    const token = sessionToken(setCookie);
+    expect(token.length).toBeGreaterThanOrEqual(26); // 160 bits in base32
+    const rows = await app.db.selectFrom("sessions").select("id").where("userId", "=", maria.id)
+      .execute();
+    expect(rows.map((r) => r.id)).toContain(hashToken(token));
+    expect(rows.map((r) => r.id)).not.toContain(token);
+  });
+
+  it("matches the username regardless of case and surrounding spaces", async () => {
+    const res = await call(app, "POST", "/api/staff/login", {
+      body: { username: "  MARIA ", password: maria.password },
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it("echoes a local returnTo and rejects one that leaves the site", async () => {
+    const ok = await call(app, "POST", "/api/staff/login", {
+      body: { username: "maria", password: maria.password, returnTo: "/clients?filter=missing" },
+    });
+    expect(ok.body).toEqual({ returnTo: "/clients?filter=missing" });
+    const bad = await call(app, "POST", "/api/staff/login", {
+      body: { username: "maria", password: maria.password, returnTo: "//evil.example/x" },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({
+      errors: { returnTo: "returnTo must be a path on this site" },
+    });
+  });
+
+  it("starts a new session at every sign-in and ends the one the browser came with", async () => {
+    const first = await call(app, "POST", "/api/staff/login", {
+      body: { username: "maria", password: maria.password },
+    });
+    const oldToken = sessionToken(first.headers.get("set-cookie"));
+    const second = await call(app, "POST", "/api/staff/login", {
+      body: { username: "maria", password: maria.password },
+      cookie: `lensdesk_session=${oldToken}`,
+    });
+    const newToken = sessionToken(second.headers.get("set-cookie"));
+    expect(newToken).not.toBe(oldToken);
+    const old = await call(app, "GET", "/api/auth/user", {
+      cookie: `lensdesk_session=${oldToken}`,
+    });
+    expect(old.status).toBe(401);
+    const fresh = await call(app, "GET", "/api/auth/user", {
+      cookie: `lensdesk_session=${newToken}`,
+    });
+    expect(fresh.status).toBe(200);
+  });
+
+  it("answers a wrong password and an unknown user the same way", async () => {
+    const wrong = await call(app, "POST", "/api/staff/login", {
+      body: { username: "maria", password: "nope" },
+    });
+    const unknown = await call(app, "POST", "/api/staff/login", {
+      body: { username: "nobody-here", password: "nope" },
+    });
+    for (const res of [wrong, unknown]) {
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ message: "Invalid username or password" });
+      expect(res.headers.get("set-cookie")).toBeNull();
+    }
+  });
+
+  it("gives bad input a 400 with a message, never a 500", async () => {
+    const cases: Array<[unknown, string]> = [
+      [{ username: "maria" }, "password"],
+      [{ password: "x" }, "username"],
+      [{ username: "  ", password: "x" }, "username"],
+      [{ username: 42, password: ["x"] }, "username"],
+      [[], "_"],
+    ];
+    for (const [body, field] of cases) {
+      const res = await call<{ message: string; errors: Record<string, string> }>(
+        app,
+        "POST",
+        "/api/staff/login",
+        { body },
+      );
+      expect(res.status).toBe(400);
+      expect(res.body.message.length).toBeGreaterThan(0);
+      expect(Object.keys(res.body.errors)).toContain(field);
+    }
+    const broken = await call(app, "POST", "/api/staff/login", { body: "{not json" });
+    expect(broken.status).toBe(400);
+    expect(broken.body).toEqual({ message: "The request body is not valid JSON" });
+    const form = await call(app, "POST", "/api/staff/login", {
+      body: "username=a&password=b",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    expect(form.status).toBe(415);
+  });
+});
+
+describe("login throttling", () => {
+  it("locks an account after 5 failures, even for the right password, with Retry-After", async () => {
+    const victim = await createTestUser(app.db, { username: "throttled" });
+    for (let i = 0; i < 5; i++) {
+      const res = await call(app, "POST", "/api/staff/login", {
+        body: { username: "throttled", password: "wrong" },
+        headers: { "x-test-attempt": String(i) },
+      });
+      expect(res.status).toBe(401);
+    }
+    const locked = await call<{ message: string }>(app, "POST", "/api/staff/login", {
+      body: { username: "THROTTLED", password: victim.password },
+    });
+    expect(locked.status).toBe(429);
+    expect(locked.body.message).toMatch(
+      /^Too many failed sign-in attempts\. Please wait 15 minutes/,
+    );
+    expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(800);
+  });
+
+  it("locks an address after 20 failures across accounts", async () => {
+    const throttled = await startTestApp();
+    try {
+      for (let i = 0; i < 20; i++) {
+        const res = await call(throttled, "POST", "/api/staff/login", {
+          body: { username: `guess${i}`, password: "wrong" },
+        });
+        expect(res.status).toBe(401);
+      }
+      const res = await call(throttled, "POST", "/api/staff/login", {
+        body: { username: "someone-else", password: "wrong" },
+      });
+      expect(res.status).toBe(429);
+    } finally {
+      await throttled.close();
+    }
+  });
+});
+
+describe("GET /api/auth/user", () => {
+  it("is a 401 containing Unauthorized without a session", async () => {
+    const res = await call<{ message: string }>(app, "GET", "/api/auth/user");
+    expect(res.status).toBe(401);
+    expect(res.body.message).toContain("Unauthorized");
+  });
+
+  it("returns the signed-in user with the isReplitUser flag", async () => {
+    const cookie = await sessionCookieFor(app.db, maria.id);
+    const res = await call(app, "GET", "/api/auth/user", { cookie });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      id: maria.id,
+      firstName: "Maria",
+      lastName: "",
+      username: "maria",
+      email: "maria@store.test",
+      role: "AUTHORIZED_USER",
+      isReplitUser: false,
+    });
+  });
+
+  it("rejects a forged or garbage cookie and clears it", async () => {
+    const res = await call(app, "GET", "/api/auth/user", { cookie: "lensdesk_session=forged" });
+    expect(res.status).toBe(401);
+    expect(res.headers.get("set-cookie")).toMatch(/lensdesk_session=;/);
+  });
+});
+
+describe("session expiry", () => {
+  it("ends a session idle for 30 minutes", async () => {
+    const cookie = await sessionCookieFor(app.db, maria.id);
+    const id = hashToken(cookie.split("=")[1]);
+    await app.db.updateTable("sessions").set({ expiresAt: new Date(Date.now() - 1000) })
+      .where("id", "=", id).execute();
+    expect((await call(app, "GET", "/api/auth/user", { cookie })).status).toBe(401);
+    const left = await app.db.selectFrom("sessions").select("id").where("id", "=", id).execute();
+    expect(left).toEqual([]);
+  });
+
+  it("ends a session after 12 hours however busy", async () => {
+    const cookie = await sessionCookieFor(app.db, maria.id);
+    const id = hashToken(cookie.split("=")[1]);
+    await app.db.updateTable("sessions").set({ absoluteExpiresAt: new Date(Date.now() - 1000) })
+      .where("id", "=", id).execute();
+    expect((await call(app, "GET", "/api/auth/user", { cookie })).status).toBe(401);
+  });
+
+  it("slides the idle deadline forward when used", async () => {
+    const cookie = await sessionCookieFor(app.db, maria.id);
+    const id = hashToken(cookie.split("=")[1]);
+    const soon = new Date(Date.now() + 5 * 60 * 1000);
+    await app.db.updateTable("sessions").set({ expiresAt: soon }).where("id", "=", id).execute();
+    expect((await call(app, "GET", "/api/auth/user", { cookie })).status).toBe(200);
+    const row = await app.db.selectFrom("sessions").select("expiresAt").where("id", "=", id)
+      .executeTakeFirstOrThrow();
+    expect(row.expiresAt.getTime()).toBeGreaterThan(Date.now() + 29 * 60 * 1000);
+  });
+});
+
+describe("logout", () => {
+  it("GET /api/staff/logout ends the session and goes to the staff sign-in", async () => {
+    const cookie = await sessionCookieFor(app.db, maria.id);
+    const res = await call(app, "GET", "/api/staff/logout", { cookie });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/staff");
+    expect(res.headers.get("set-cookie")).toMatch(/lensdesk_session=;/);
+    expect((await call(app, "GET", "/api/auth/user", { cookie })).status).toBe(401);
+  });
+
+  it("GET /api/logout ends the session and goes home", async () => {
+    const cookie = await sessionCookieFor(app.db, maria.id);
+    const res = await call(app, "GET", "/api/logout", { cookie });
+    expect(res.headers.get("location")).toBe("/");
+    expect((await call(app, "GET", "/api/auth/user", { cookie })).status).toBe(401);
+  });
+
+  it("records sign-ins and sign-outs in the audit log", async () => {
+    const rows = await app.db.selectFrom("auditLog").select(["action"]).where(
+      "userId",
+      "=",
+      maria.id,
+    )
+      .execute();
+    const actions = new Set(rows.map((r) => r.action));
+    expect(actions.has("auth.login")).toBe(true);
+    expect(actions.has("auth.login_failed")).toBe(true);
+    expect(actions.has("auth.logout")).toBe(true);
+  });
+});
+
+describe("GET /api/login without an owner sign-in provider", () => {
+  it("sends the visitor to the staff sign-in, keeping returnTo", async () => {
+    const res = await call(app, "GET", "/api/login?returnTo=%2Fquotes");
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/staff?owner=unavailable&returnTo=%2Fquotes");
+  });
+});
+
+describe("secure cookies", () => {
+  it("marks the cookie Secure with the __Host- prefix behind an https APP_URL", async () => {
+    const secure = await startTestApp({ APP_URL: "https://store.example" });
+    try {
+      const user = await createTestUser(secure.db);
+      const res = await call(secure, "POST", "/api/staff/login", {
+        body: { username: user.username, password: user.password },
+      });
+      const setCookie = res.headers.get("set-cookie")!;
+      expect(setCookie).toMatch(/^__Host-lensdesk_session=/);
+      expect(setCookie).toMatch(/Secure/);
+    } finally {
+      await secure.close();
+    }
+  });
+});
