@@ -1,7 +1,7 @@
 // Kysely table types. Columns are snake_case in SQL and camelCase here
 // (CamelCasePlugin). NUMERIC columns come back as strings: money never
 // passes through a float.
-import type { ColumnType, Generated } from "kysely";
+import type { ColumnType, Generated, RawBuilder } from "kysely";
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -90,7 +90,7 @@ export interface ClientMeasurementsTable {
   pdBinocular: Numeric;
   pdNear: Numeric;
   measurementsComplete: ColumnType<boolean, boolean | undefined, boolean>;
-  extras: ColumnType<Record<string, string>, string | undefined, string>;
+  extras: ColumnType<Record<string, string>, RawBuilder<unknown> | undefined, RawBuilder<unknown>>;
   updatedAt: Timestamp;
 }
 
@@ -217,7 +217,7 @@ export interface AuditLogTable {
   action: string;
   entityType: string;
   entityId: string | null;
-  details: ColumnType<Record<string, unknown>, string | undefined, never>;
+  details: ColumnType<Record<string, unknown>, RawBuilder<unknown> | undefined, never>;
 }
 
 export interface Database {

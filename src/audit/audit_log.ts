@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { DB } from "../db/database.ts";
 
 export interface AuditActor {
@@ -20,7 +21,9 @@ export async function recordAudit(
     action,
     entityType,
     entityId,
-    details: JSON.stringify(details),
+    // Bound as text and cast: postgres.js would otherwise store a JSON *string*
+    // scalar in the jsonb column, while PGlite stores the object.
+    details: sql`${JSON.stringify(details)}::jsonb`,
   }).execute();
 }
 
