@@ -1,0 +1,149 @@
+import { z } from "zod";
+import { US_STATE_CODES } from "./us_states.ts";
+
+// Small pieces, composed per form (intake, add, edit, e-mail only).
+const optionalText = (max: number) =>
+  z.string().trim().max(max, `Must be at most ${max} characters`).optional().transform((v) =>
+    v ? v : null
+  );
+
+export const firstNameField = z.string({ error: "First name is required" }).trim()
+  .min(1, "First name is required").max(100, "First name must be at most 100 characters");
+export const lastNameField = z.string({ error: "Last name is required" }).trim()
+  .min(1, "Last name is required").max(100, "Last name must be at most 100 characters");
+
+/** A valid address or empty (empty becomes null). */
+export const emailField = z.string().trim().max(254).optional().transform((v) => v || null)
+  .pipe(z.email("Please enter a valid email address").nullable());
+
+const phoneField = z.string().trim().max(40, "Phone must be at most 40 characters").optional()
+  .transform((v) => v || null)
+  .refine((v) => v === null || /^[0-9+().\-\s]*[0-9][0-9+().\-\s]*$/.test(v), {
+    message: "Please enter a phone number using digits",
+  });
+
+/** YYYY-MM-DD, a real past date; empty becomes null. */
+export const dobField = z.union([z.string(), z.null()]).optional().transform((v) =>
+  v?.trim() || null
+)
+  .refine((v) => {
+    if (v === null) return true;
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
+    const d = new Date(`${v}T00:00:00Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v &&
+      d.getTime() <= Date.now() && d.getUTCFullYear() >= 1900;
+  }, { message: "Please enter a valid date of birth" });
+
+const stateField = z.string().trim().toUpperCase().optional().transform((v) => v || null)
+  .refine((v) => v === null || US_STATE_CODES.includes(v), {
+    message: "Please choose a US state",
+  });
+
+/** The personal and address fields shared by intake, add and edit. */
+export const clientFieldsSchema = z.object({
+  firstName: firstNameField,
+  middleName: optionalText(100),
+  lastName: lastNameField,
+  dob: dobField,
+  email: emailField,
+  homePhone: phoneField,
+  mobilePhone: phoneField,
+  address1: optionalText(200),
+  address2: optionalText(200),
+  city: optionalText(100),
+  state: stateField,
+  zip: optionalText(20),
+});
+
+/** Intake and Add New Client: the fields plus how they heard of us and consent. */
+export const createClientSchema = clientFieldsSchema.extend({
+  heardHowId: z.union([z.uuid("Please choose an option from the list"), z.literal("other")])
+    .nullable().optional().or(z.literal("").transform(() => null)),
+  heardHowText: optionalText(200),
+  smsConsent: z.boolean().optional().default(false),
+  emailConsent: z.boolean().optional().default(false),
+});
+export type CreateClientInput = z.infer<typeof createClientSchema>;
+
+/** Edit: the same fields, all of them or the e-mail alone (the e-mail dialog). */
+export const updateClientSchema = z.union([
+  clientFieldsSchema,
+  z.object({ email: emailField }).strict(),
+]);
+export type UpdateClientInput = z.infer<typeof updateClientSchema>;
+
+/** What a form holds while being edited: every field as a string. */
+export type ClientFormValues = Record<keyof z.input<typeof clientFieldsSchema>, string>;
+export const emptyClientForm: ClientFormValues = {
+  firstName: "",
+  middleName: "",
+  lastName: "",
+  dob: "",
+  email: "",
+  homePhone: "",
+  mobilePhone: "",
+  address1: "",
+  address2: "",
+  city: "",
+  state: "",
+  zip: "",
+};
+
+/** A pupillary distance in mm: 0 (not measured) to 90, at most one decimal. */
+export const pdField = z.union([z.string(), z.number()]).transform((v, ctx) => {
+  const text = String(v).trim();
+  if (text === "") return "0";
+  if (!/^\d{1,2}(\.\d)?$/.test(text) || Number(text) > 90) {
+    ctx.addIssue({
+      code: "custom",
+      message: "Enter a pupillary distance in millimetres between 0 and 90 (e.g. 62 or 62.5)",
+    });
+    return z.NEVER;
+  }
+  return String(Number(text));
+});
+
+export const measurementsSchema = z.object({
+  pdBinocular: pdField,
+  pdNear: pdField,
+  measurementsComplete: z.boolean({ error: "measurementsComplete must be true or false" }),
+});
+export type MeasurementsInput = z.infer<typeof measurementsSchema>;
+
+/** POST /api/consent accepts either name the spec gives each field. */
+export const consentSchema = z.object({
+  clientId: z.uuid("clientId must be a client id"),
+  type: z.enum(["SMS", "EMAIL"]).optional(),
+  consentType: z.enum(["SMS", "EMAIL"]).optional(),
+  statement: z.string().trim().min(1).max(2000).optional(),
+  consentText: z.string().trim().min(1).max(2000).optional(),
+  target: z.string().trim().min(1, "target is required").max(254),
+  consentGiven: z.boolean().optional().default(true),
+}).transform((c, ctx) => {
+  const type = c.type ?? c.consentType;
+  const statement = c.statement ?? c.consentText;
+  if (!type) ctx.addIssue({ code: "custom", path: ["type"], message: "type must be SMS or EMAIL" });
+  if (!statement) {
+    ctx.addIssue({ code: "custom", path: ["statement"], message: "statement is required" });
+  }
+  return {
+    clientId: c.clientId,
+    type: type!,
+    statement: statement!,
+    target: c.target,
+    consentGiven: c.consentGiven,
+  };
+});
+export type ConsentInput = z.infer<typeof consentSchema>;
+
+export const createQuoteSchema = z.object({ clientId: z.uuid("clientId must be a client id") });
+
+/** Turns zod issues into field → message, for showing under each field. */
+export function formErrors(error: z.ZodError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.join(".") || "_";
+    out[key] ??= issue.message;
+  }
+  return out;
+}
