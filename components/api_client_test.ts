@@ -10,7 +10,11 @@ const seen: Array<{ method: string; type: string | null; body: string }> = [];
 before(() => {
   server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, async (req) => {
     const path = new URL(req.url).pathname;
-    seen.push({ method: req.method, type: req.headers.get("content-type"), body: await req.text() });
+    seen.push({
+      method: req.method,
+      type: req.headers.get("content-type"),
+      body: await req.text(),
+    });
     switch (path) {
       case "/ok":
         return Response.json({ hello: "world" });

@@ -1,0 +1,59 @@
+import { type ReactNode, useEffect, useId, useRef } from "react";
+
+/**
+ * A modal on the native <dialog>: focus is trapped and restored by the
+ * browser, Escape closes it, and the page behind is inert.
+ */
+export function Dialog(
+  { open, onClose, title, description, children, footer, size = "md" }: {
+    open: boolean;
+    onClose: () => void;
+    title: string;
+    description?: ReactNode;
+    children?: ReactNode;
+    footer?: ReactNode;
+    size?: "sm" | "md" | "lg";
+  },
+) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const descriptionId = useId();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+  return (
+    <dialog
+      ref={ref}
+      className={`dialog dialog-${size}`}
+      aria-labelledby={titleId}
+      aria-describedby={description ? descriptionId : undefined}
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose();
+      }}
+      onClick={(e) => {
+        // A click on the backdrop lands on the <dialog> element itself.
+        if (e.target === ref.current) onClose();
+      }}
+    >
+      {open && (
+        <div className="dialog-body">
+          <div className="dialog-head">
+            <h2 id={titleId} className="dialog-title">{title}</h2>
+            <button type="button" className="dialog-close" aria-label="Close" onClick={onClose}>
+              ×
+            </button>
+          </div>
+          {description && (
+            <div id={descriptionId} className="dialog-description">{description}</div>
+          )}
+          {children}
+          {footer && <div className="dialog-footer">{footer}</div>}
+        </div>
+      )}
+    </dialog>
+  );
+}

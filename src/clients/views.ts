@@ -1,0 +1,71 @@
+// JSON shapes the clients API answers with; islands import these as types only.
+import type { QuoteStatus } from "../../db/schema.ts";
+
+/**
+ * NONE: nothing measured yet (both PDs 0 and not complete); PENDING: some
+ * values recorded but not marked complete; COMPLETE: marked complete.
+ */
+export type MeasurementStatus = "NONE" | "PENDING" | "COMPLETE";
+
+export interface ClientSummary {
+  id: string;
+  firstName: string;
+  middleName: string | null;
+  lastName: string;
+  email: string | null;
+  mobilePhone: string | null;
+  homePhone: string | null;
+  address1: string | null;
+  address2: string | null;
+  city: string | null;
+  state: string | null;
+  zip: string | null;
+  createdAt: string;
+  measurementStatus: MeasurementStatus;
+}
+
+export interface ClientMeasurementsView {
+  pdBinocular: string;
+  pdNear: string;
+  measurementsComplete: boolean;
+  extras: Record<string, string>;
+}
+
+export interface ClientQuoteSummary {
+  id: string;
+  quoteNumber: string;
+  status: QuoteStatus;
+  createdAt: string;
+  expiresAt: string | null;
+}
+
+export interface ClientDetail extends ClientSummary {
+  dob: string | null;
+  mailingAddress: string | null;
+  heardHowId: string | null;
+  heardHowText: string | null;
+  heardHow: string | null;
+  smsConsent: boolean;
+  emailConsent: boolean;
+  consentDate: string | null;
+  measurements: ClientMeasurementsView;
+  quotes: ClientQuoteSummary[];
+}
+
+export interface CreatedClient {
+  client: { id: string };
+  quote: { id: string };
+}
+
+export interface HeardHowOption {
+  id: string;
+  label: string;
+}
+
+export interface ConsentTexts {
+  smsConsentText: string;
+  emailConsentText: string;
+}
+
+/** The spec's 8-character form of an id, used where a quote number is not shown. */
+export const shortId = (id: string) => id.slice(-8);
