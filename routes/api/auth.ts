@@ -32,8 +32,8 @@ authApi.post("/staff/login", async (c) => {
   const user = await findUserByUsername(db, input.username);
   const ok = await verifyPassword(user?.passwordHash, input.password);
   if (!user || !ok) {
-    loginThrottle.account.recordFailure(accountKey);
-    loginThrottle.address.recordFailure(clientIp);
+    loginThrottle.account.record(accountKey);
+    loginThrottle.address.record(clientIp);
     await recordAudit(
       db,
       { id: user?.id ?? null, label: input.username },

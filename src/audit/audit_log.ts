@@ -23,7 +23,7 @@ export async function recordAudit(
     entityId,
     // Bound as text and cast: postgres.js would otherwise store a JSON *string*
     // scalar in the jsonb column, while PGlite stores the object.
-    details: sql`${JSON.stringify(details)}::jsonb`,
+    details: sql`${JSON.stringify(details)}::text::jsonb`,
   }).execute();
 }
 

@@ -1,60 +1,74 @@
 export interface ThrottleRule {
-  /** Failures allowed inside the window before further attempts are refused. */
-  maxFailures: number;
+  /** Events allowed inside the window before further ones are refused. */
+  maxEvents: number;
   windowMs: number;
 }
 
-export const ACCOUNT_RULE: ThrottleRule = { maxFailures: 5, windowMs: 15 * 60 * 1000 };
-export const ADDRESS_RULE: ThrottleRule = { maxFailures: 20, windowMs: 15 * 60 * 1000 };
+export const ACCOUNT_RULE: ThrottleRule = { maxEvents: 5, windowMs: 15 * 60 * 1000 };
+export const ADDRESS_RULE: ThrottleRule = { maxEvents: 20, windowMs: 15 * 60 * 1000 };
 
 /**
- * Counts failed sign-ins per key (an account or an address) in a sliding
- * window. Kept in memory: a store runs one instance, and a restart forgetting
- * a few failures is an acceptable trade for no extra table writes.
+ * Counts events per key (failed sign-ins per account or address, intake
+ * submissions per address) in a sliding window. Kept in memory: a store runs
+ * one instance, and a restart forgetting a few events is an acceptable trade
+ * for no extra table writes.
  */
-export class FailureThrottle {
-  #failures = new Map<string, number[]>();
+export class SlidingWindowCounter {
+  #events = new Map<string, number[]>();
   constructor(readonly rule: ThrottleRule, private readonly now = () => Date.now()) {}
 
   /** Milliseconds until the key may try again; 0 when it may try now. */
   retryAfterMs(key: string): number {
     const recent = this.#recent(key);
-    if (recent.length < this.rule.maxFailures) return 0;
-    return recent[recent.length - this.rule.maxFailures] + this.rule.windowMs - this.now();
+    if (recent.length < this.rule.maxEvents) return 0;
+    return recent[recent.length - this.rule.maxEvents] + this.rule.windowMs - this.now();
   }
 
-  recordFailure(key: string): void {
+  record(key: string): void {
     const recent = this.#recent(key);
     recent.push(this.now());
-    this.#failures.set(key, recent);
-    if (this.#failures.size > 10_000) this.#prune();
+    this.#events.set(key, recent);
+    if (this.#events.size > 10_000) this.#prune();
   }
 
   reset(key: string): void {
-    this.#failures.delete(key);
+    this.#events.delete(key);
   }
 
   #recent(key: string): number[] {
     const cutoff = this.now() - this.rule.windowMs;
-    return (this.#failures.get(key) ?? []).filter((t) => t > cutoff);
+    return (this.#events.get(key) ?? []).filter((t) => t > cutoff);
   }
 
   #prune(): void {
-    for (const key of [...this.#failures.keys()]) {
+    for (const key of [...this.#events.keys()]) {
       const recent = this.#recent(key);
-      if (recent.length === 0) this.#failures.delete(key);
-      else this.#failures.set(key, recent);
+      if (recent.length === 0) this.#events.delete(key);
+      else this.#events.set(key, recent);
     }
   }
 }
 
+/** Signed-out intake submissions (client creation) per address. */
+export const INTAKE_RULE: ThrottleRule = { maxEvents: 20, windowMs: 10 * 60 * 1000 };
+/** Signed-out consent records per address (up to two per intake). */
+export const CONSENT_RULE: ThrottleRule = { maxEvents: 40, windowMs: 10 * 60 * 1000 };
+
 export function createLoginThrottle(now?: () => number) {
   return {
-    account: new FailureThrottle(ACCOUNT_RULE, now),
-    address: new FailureThrottle(ADDRESS_RULE, now),
+    account: new SlidingWindowCounter(ACCOUNT_RULE, now),
+    address: new SlidingWindowCounter(ADDRESS_RULE, now),
   };
 }
 export type LoginThrottle = ReturnType<typeof createLoginThrottle>;
+
+export function createPublicLimits(now?: () => number) {
+  return {
+    intake: new SlidingWindowCounter(INTAKE_RULE, now),
+    consent: new SlidingWindowCounter(CONSENT_RULE, now),
+  };
+}
+export type PublicLimits = ReturnType<typeof createPublicLimits>;
 
 export function throttleMessage(retryAfterMs: number): string {
   const minutes = Math.max(1, Math.ceil(retryAfterMs / 60_000));

@@ -1,14 +1,14 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
-import { FailureThrottle, throttleMessage } from "./throttle.ts";
+import { SlidingWindowCounter, throttleMessage } from "./throttle.ts";
 
-describe("FailureThrottle", () => {
+describe("SlidingWindowCounter", () => {
   it("allows attempts until the limit, then refuses until the window slides", () => {
     let now = 1_000_000;
-    const t = new FailureThrottle({ maxFailures: 3, windowMs: 60_000 }, () => now);
+    const t = new SlidingWindowCounter({ maxEvents: 3, windowMs: 60_000 }, () => now);
     for (let i = 0; i < 3; i++) {
       expect(t.retryAfterMs("anna")).toBe(0);
-      t.recordFailure("anna");
+      t.record("anna");
       now += 1000;
     }
     // The oldest failure was at 1_000_000; it leaves the window at 1_060_000.
@@ -19,8 +19,8 @@ describe("FailureThrottle", () => {
   });
 
   it("forgets a key on reset", () => {
-    const t = new FailureThrottle({ maxFailures: 1, windowMs: 60_000 });
-    t.recordFailure("x");
+    const t = new SlidingWindowCounter({ maxEvents: 1, windowMs: 60_000 });
+    t.record("x");
     expect(t.retryAfterMs("x")).toBeGreaterThan(0);
     t.reset("x");
     expect(t.retryAfterMs("x")).toBe(0);

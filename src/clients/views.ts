@@ -69,3 +69,6 @@ export interface ConsentTexts {
 
 /** The spec's 8-character form of an id, used where a quote number is not shown. */
 export const shortId = (id: string) => id.slice(-8);
+
+/** How many clients one page of the list holds; "Load more" fetches the next. */
+export const CLIENT_PAGE_SIZE = 50;

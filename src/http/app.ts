@@ -10,9 +10,16 @@ import type { AssetManifest } from "../assets/manifest.ts";
 import { jsonLogger, type Logger } from "./logger.ts";
 import { HttpError } from "./errors.ts";
 import { bodyLimit, clientAddress, crossSiteGuard, loadSession, requestLog } from "./middleware.ts";
-import { createLoginThrottle, type LoginThrottle } from "../auth/throttle.ts";
+import {
+  createLoginThrottle,
+  createPublicLimits,
+  type LoginThrottle,
+  type PublicLimits,
+} from "../auth/throttle.ts";
 import { sql } from "kysely";
 import { authApi } from "../../routes/api/auth.ts";
+import { clientsApi } from "../../routes/api/clients.ts";
+import { quotesApi } from "../../routes/api/quotes.ts";
 import { publicPages, renderLanding } from "../../routes/pages/public.tsx";
 import { renderDashboard } from "../../routes/pages/dashboard.tsx";
 import { renderNotFound } from "../../routes/pages/not_found.tsx";
@@ -23,6 +30,7 @@ export interface AppDeps {
   manifest: AssetManifest;
   logger?: Logger;
   loginThrottle?: LoginThrottle;
+  publicLimits?: PublicLimits;
 }
 
 /** Paths only signed-in staff may open; visitors are sent to sign in first. */
@@ -46,6 +54,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const { db, config, manifest } = deps;
   const logger = deps.logger ?? jsonLogger;
   const loginThrottle = deps.loginThrottle ?? createLoginThrottle();
+  const publicLimits = deps.publicLimits ?? createPublicLimits();
   const app = new Hono<AppEnv>();
 
   app.use(async (c, next) => {
@@ -53,6 +62,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     c.set("config", config);
     c.set("logger", logger);
     c.set("loginThrottle", loginThrottle);
+    c.set("publicLimits", publicLimits);
     c.set("user", null);
     c.set("session", null);
     await next();
@@ -110,6 +120,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // API
   const api = new Hono<AppEnv>();
   api.route("/", authApi);
+  api.route("/", clientsApi);
+  api.route("/", quotesApi);
   api.all("*", (c) => c.json({ message: `No API route for ${c.req.method} ${c.req.path}` }, 404));
   app.route("/api", api);
 

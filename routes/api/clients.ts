@@ -1,0 +1,148 @@
+import { type Context, Hono } from "hono";
+import { z } from "zod";
+import type { AppEnv } from "../../src/http/app_env.ts";
+import { HttpError, notFound, readJson } from "../../src/http/errors.ts";
+import { requireUser } from "../../src/http/middleware.ts";
+import {
+  consentSchema,
+  createClientSchema,
+  measurementsSchema,
+  updateClientSchema,
+} from "../../src/schemas/client.ts";
+import {
+  deleteClient,
+  findClientDetail,
+  insertClientWithQuote,
+  listClients,
+  searchClients,
+  UnknownHeardHowError,
+  updateClient,
+  updateMeasurements,
+} from "../../src/clients/clients.ts";
+import { insertConsentRecord } from "../../src/clients/consent.ts";
+import { findConsentTexts } from "../../src/settings/consent_texts.ts";
+import { listHeardHowOptions } from "../../src/settings/heard_how.ts";
+import { throttleMessage } from "../../src/auth/throttle.ts";
+import { recordAudit } from "../../src/audit/audit_log.ts";
+
+export const clientsApi = new Hono<AppEnv>();
+
+const pageQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(200).optional(),
+  offset: z.coerce.number().int().min(0).max(1_000_000).optional(),
+  q: z.string().max(200).optional(),
+});
+
+function readPage(c: Context<AppEnv>) {
+  const parsed = pageQuery.safeParse(c.req.query());
+  if (!parsed.success) {
+    throw new HttpError(400, "limit must be 1–200 and offset a whole number of 0 or more");
+  }
+  return parsed.data;
+}
+
+function actorOf(c: Context<AppEnv>) {
+  const user = c.var.user;
+  return user ? { id: user.id, label: user.username } : { id: null, label: "intake" };
+}
+
+/** Signed-out callers (the intake tablet) are counted per address. */
+function limitPublic(c: Context<AppEnv>, limiter: "intake" | "consent") {
+  if (c.var.user) return;
+  const counter = c.var.publicLimits[limiter];
+  const wait = counter.retryAfterMs(c.var.clientIp);
+  if (wait > 0) {
+    throw new HttpError(
+      429,
+      limiter === "intake"
+        ? "Too many intake forms from this device. Please ask your optician for help."
+        : throttleMessage(wait),
+      undefined,
+      { "Retry-After": String(Math.ceil(wait / 1000)) },
+    );
+  }
+  counter.record(c.var.clientIp);
+}
+
+// Public: what the intake form needs, and nothing else.
+clientsApi.get("/settings", async (c) => c.json(await findConsentTexts(c.var.db)));
+clientsApi.get("/heard-how-options", async (c) => c.json(await listHeardHowOptions(c.var.db)));
+
+clientsApi.post("/clients", async (c) => {
+  const input = await readJson(c, createClientSchema);
+  limitPublic(c, "intake");
+  try {
+    const created = await insertClientWithQuote(c.var.db, input, c.var.user?.id ?? null);
+    await recordAudit(c.var.db, actorOf(c), "client.create", "client", created.client.id, {
+      quoteId: created.quote.id,
+      via: c.var.user ? "staff" : "intake",
+    });
+    // Signed-out callers get the two ids and nothing more.
+    return c.json({ client: { id: created.client.id }, quote: { id: created.quote.id } }, 201);
+  } catch (err) {
+    if (err instanceof UnknownHeardHowError) {
+      throw new HttpError(400, err.message, { heardHowId: err.message });
+    }
+    throw err;
+  }
+});
+
+clientsApi.post("/consent", async (c) => {
+  const input = await readJson(c, consentSchema);
+  limitPublic(c, "consent");
+  const result = await insertConsentRecord(c.var.db, input, {
+    signedIn: !!c.var.user,
+    ip: c.var.clientIp,
+  });
+  if (!result.ok) throw new HttpError(result.status, result.message);
+  return c.json({ id: result.id }, 201);
+});
+
+// Staff only from here: every /api/clients path except the intake's POST.
+const staff = clientsApi;
+staff.use("/clients/*", requireUser());
+staff.on("GET", "/clients", requireUser());
+
+staff.get("/clients", async (c) => {
+  const page = readPage(c);
+  const filter = c.req.query("filter") === "missing" ? "missing" : undefined;
+  return c.json(await listClients(c.var.db, { ...page, filter }));
+});
+
+staff.get("/clients/search", async (c) => {
+  const { q, ...page } = readPage(c);
+  return c.json(await searchClients(c.var.db, q ?? "", page));
+});
+
+staff.get("/clients/missing-measurements", async (c) => {
+  return c.json(await listClients(c.var.db, { ...readPage(c), filter: "missing" }));
+});
+
+staff.get("/clients/:id", async (c) => {
+  const client = await findClientDetail(c.var.db, c.req.param("id"));
+  if (!client) throw notFound("Client not found");
+  return c.json(client);
+});
+
+staff.put("/clients/:id", async (c) => {
+  const input = await readJson(c, updateClientSchema);
+  const client = await updateClient(c.var.db, c.req.param("id"), input);
+  if (!client) throw notFound("Client not found");
+  await recordAudit(c.var.db, actorOf(c), "client.update", "client", client.id, {
+    fields: Object.keys(input),
+  });
+  return c.json(client);
+});
+
+staff.delete("/clients/:id", async (c) => {
+  const deleted = await deleteClient(c.var.db, c.req.param("id"), actorOf(c));
+  if (!deleted) throw notFound("Client not found");
+  return c.json({ message: "Client deleted" });
+});
+
+staff.put("/clients/:id/measurements", async (c) => {
+  const input = await readJson(c, measurementsSchema);
+  const measurements = await updateMeasurements(c.var.db, c.req.param("id"), input);
+  if (!measurements) throw notFound("Client not found");
+  return c.json(measurements);
+});

@@ -1,0 +1,323 @@
+import { type ExpressionBuilder, sql } from "kysely";
+import type { DB } from "../db/database.ts";
+import type { Database } from "../../db/schema.ts";
+import type {
+  ClientDetail,
+  ClientMeasurementsView,
+  ClientSummary,
+  CreatedClient,
+  MeasurementStatus,
+} from "./views.ts";
+import { CLIENT_PAGE_SIZE } from "./views.ts";
+import type { CreateClientInput, MeasurementsInput, UpdateClientInput } from "../schemas/client.ts";
+import { insertDraftQuote } from "../quotes/quotes.ts";
+import { type AuditActor, recordAudit } from "../audit/audit_log.ts";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Ids come from URLs: anything that is not a UUID is simply not found. */
+export const isUuid = (id: string) => UUID.test(id);
+
+type ClientsEB = ExpressionBuilder<
+  Database & { m: Database["clientMeasurements"] },
+  "clients" | "m"
+>;
+
+function measurementStatusSql(eb: ClientsEB) {
+  return sql<MeasurementStatus>`case
+    when ${eb.ref("m.measurementsComplete")} then 'COMPLETE'
+    when ${eb.ref("m.clientId")} is null
+      or (${eb.ref("m.pdBinocular")} = 0 and ${eb.ref("m.pdNear")} = 0
+          and ${eb.ref("m.extras")} = '{}'::jsonb) then 'NONE'
+    else 'PENDING' end`;
+}
+
+function summaryQuery(db: DB) {
+  return db.selectFrom("clients")
+    .leftJoin("clientMeasurements as m", "m.clientId", "clients.id")
+    .select((eb) => [
+      "clients.id",
+      "clients.firstName",
+      "clients.middleName",
+      "clients.lastName",
+      "clients.email",
+      "clients.mobilePhone",
+      "clients.homePhone",
+      "clients.address1",
+      "clients.address2",
+      "clients.city",
+      "clients.state",
+      "clients.zip",
+      "clients.createdAt",
+      measurementStatusSql(eb).as("measurementStatus"),
+    ]);
+}
+
+type SummaryRow = Omit<ClientSummary, "createdAt"> & { createdAt: Date };
+const toSummary = (r: SummaryRow): ClientSummary => ({
+  ...r,
+  createdAt: r.createdAt.toISOString(),
+});
+
+export interface Page {
+  limit?: number;
+  offset?: number;
+}
+
+function pageOf({ limit, offset }: Page) {
+  return {
+    limit: Math.min(Math.max(Math.trunc(limit ?? CLIENT_PAGE_SIZE), 1), 200),
+    offset: Math.max(Math.trunc(offset ?? 0), 0),
+  };
+}
+
+/** Newest clients first; `missing` keeps those whose measurements are not complete. */
+export async function listClients(
+  db: DB,
+  options: Page & { filter?: "missing" } = {},
+): Promise<ClientSummary[]> {
+  const { limit, offset } = pageOf(options);
+  let q = summaryQuery(db);
+  if (options.filter === "missing") {
+    q = q.where((eb) =>
+      eb.or([eb("m.clientId", "is", null), eb("m.measurementsComplete", "=", false)])
+    );
+  }
+  const rows = await q.orderBy("clients.createdAt", "desc").orderBy("clients.id", "desc")
+    .limit(limit).offset(offset).execute();
+  return rows.map(toSummary);
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+
+/**
+ * Every word of the query must match a name or the e-mail (case-insensitive,
+ * anywhere), or, when it holds 3+ digits, a phone number compared digits-only,
+ * so "555 0102" and "(555) 010-2..." find each other.
+ */
+export async function searchClients(db: DB, query: string, page: Page = {}) {
+  const words = query.trim().split(/\s+/).filter(Boolean).slice(0, 6);
+  if (words.length === 0) return listClients(db, page);
+  const { limit, offset } = pageOf(page);
+  const phoneDigits = (col: "clients.mobilePhone" | "clients.homePhone") =>
+    sql<string>`regexp_replace(coalesce(${sql.ref(col)}, ''), '[^0-9]', '', 'g')`;
+  const rows = await summaryQuery(db)
+    .where((eb) =>
+      eb.and(words.map((word) => {
+        const like = `%${escapeLike(word.toLowerCase())}%`;
+        const alternatives = [
+          eb(eb.fn("lower", ["clients.firstName"]), "like", like),
+          eb(eb.fn("lower", ["clients.lastName"]), "like", like),
+          eb(eb.fn("lower", [eb.fn.coalesce("clients.middleName", sql.lit(""))]), "like", like),
+          eb(eb.fn("lower", [eb.fn.coalesce("clients.email", sql.lit(""))]), "like", like),
+        ];
+        const digits = word.replace(/\D/g, "");
+        if (digits.length >= 3) {
+          alternatives.push(eb(phoneDigits("clients.mobilePhone"), "like", `%${digits}%`));
+          alternatives.push(eb(phoneDigits("clients.homePhone"), "like", `%${digits}%`));
+        }
+        return eb.or(alternatives);
+      }))
+    )
+    .orderBy("clients.lastName").orderBy("clients.firstName").orderBy("clients.id")
+    .limit(limit).offset(offset).execute();
+  return rows.map(toSummary);
+}
+
+function measurementsView(
+  m:
+    | { pdBinocular: string; pdNear: string; measurementsComplete: boolean; extras: unknown }
+    | undefined,
+): ClientMeasurementsView {
+  return {
+    pdBinocular: m?.pdBinocular ?? "0",
+    pdNear: m?.pdNear ?? "0",
+    measurementsComplete: m?.measurementsComplete ?? false,
+    extras: (m?.extras as Record<string, string>) ?? {},
+  };
+}
+
+/** trim_scale: 62.0 reads "62", 62.5 reads "62.5", 0 reads "0" on both engines. */
+const pdText = (col: "pdBinocular" | "pdNear") =>
+  sql<string>`trim_scale(${sql.ref(col)})::text`.as(col);
+
+export function findMeasurements(db: DB, clientId: string) {
+  return db.selectFrom("clientMeasurements")
+    .select([pdText("pdBinocular"), pdText("pdNear"), "measurementsComplete", "extras"])
+    .where("clientId", "=", clientId).executeTakeFirst();
+}
+
+export async function findClientDetail(db: DB, id: string): Promise<ClientDetail | undefined> {
+  if (!isUuid(id)) return undefined;
+  const row = await summaryQuery(db)
+    .leftJoin("heardHowOptions as h", "h.id", "clients.heardHowId")
+    .select([
+      sql<string | null>`to_char(clients.dob, 'YYYY-MM-DD')`.as("dob"),
+      "clients.mailingAddress",
+      "clients.heardHowId",
+      "clients.heardHowText",
+      "h.label as heardHowLabel",
+      "clients.smsConsent",
+      "clients.emailConsent",
+      "clients.consentDate",
+    ])
+    .where("clients.id", "=", id).executeTakeFirst();
+  if (!row) return undefined;
+  const [measurements, quotes] = await Promise.all([
+    findMeasurements(db, id),
+    db.selectFrom("quotes").select(["id", "quoteNumber", "status", "createdAt", "expiresAt"])
+      .where("clientId", "=", id).orderBy("createdAt", "desc").orderBy("id", "desc").execute(),
+  ]);
+  const { heardHowLabel, consentDate, ...rest } = row;
+  return {
+    ...toSummary(rest),
+    dob: rest.dob,
+    mailingAddress: rest.mailingAddress,
+    heardHowId: rest.heardHowId,
+    heardHowText: rest.heardHowText,
+    heardHow: heardHowLabel ?? (rest.heardHowText ? `Other: ${rest.heardHowText}` : null),
+    smsConsent: rest.smsConsent,
+    emailConsent: rest.emailConsent,
+    consentDate: consentDate ? consentDate.toISOString() : null,
+    measurements: measurementsView(measurements),
+    quotes: quotes.map((q) => ({
+      id: q.id,
+      quoteNumber: q.quoteNumber,
+      status: q.status,
+      createdAt: q.createdAt.toISOString(),
+      expiresAt: q.expiresAt ? q.expiresAt.toISOString() : null,
+    })),
+  };
+}
+
+export class UnknownHeardHowError extends Error {}
+
+/**
+ * A client, its empty measurements and a DRAFT quote, all or nothing: an
+ * intake either produces a client with a quote to work on, or nothing.
+ */
+export async function insertClientWithQuote(
+  db: DB,
+  input: CreateClientInput,
+  createdBy: string | null,
+  now = new Date(),
+): Promise<CreatedClient> {
+  return await db.transaction().execute(async (trx) => {
+    let heardHowId: string | null = null;
+    let heardHowText: string | null = null;
+    if (input.heardHowId === "other") {
+      heardHowText = input.heardHowText;
+    } else if (input.heardHowId) {
+      const option = await trx.selectFrom("heardHowOptions").select("id")
+        .where("id", "=", input.heardHowId).executeTakeFirst();
+      if (!option) throw new UnknownHeardHowError("Please choose an option from the list");
+      heardHowId = option.id;
+    }
+    const consented = input.smsConsent || input.emailConsent;
+    const client = await trx.insertInto("clients").values({
+      firstName: input.firstName,
+      middleName: input.middleName,
+      lastName: input.lastName,
+      dob: input.dob,
+      email: input.email,
+      homePhone: input.homePhone,
+      mobilePhone: input.mobilePhone,
+      address1: input.address1,
+      address2: input.address2,
+      city: input.city,
+      state: input.state,
+      zip: input.zip,
+      mailingAddress: null,
+      heardHowId,
+      heardHowText,
+      smsConsent: input.smsConsent,
+      emailConsent: input.emailConsent,
+      consentDate: consented ? now : null,
+      createdAt: now,
+      updatedAt: now,
+    }).returning("id").executeTakeFirstOrThrow();
+    await trx.insertInto("clientMeasurements").values({ clientId: client.id }).execute();
+    const quote = await insertDraftQuote(trx, client.id, createdBy, now);
+    return { client: { id: client.id }, quote: { id: quote.id } };
+  });
+}
+
+/** Full edit or e-mail only; undefined when the client does not exist. */
+export async function updateClient(
+  db: DB,
+  id: string,
+  input: UpdateClientInput,
+): Promise<ClientDetail | undefined> {
+  if (!isUuid(id)) return undefined;
+  const result = await db.updateTable("clients").set({ ...input, updatedAt: new Date() })
+    .where("id", "=", id).executeTakeFirst();
+  if (result.numUpdatedRows === 0n) return undefined;
+  return findClientDetail(db, id);
+}
+
+/**
+ * Deletes a client with its quotes, options, items, measurements and consents
+ * (the foreign keys cascade) and records who did it, in one transaction.
+ */
+export async function deleteClient(db: DB, id: string, actor: AuditActor): Promise<boolean> {
+  if (!isUuid(id)) return false;
+  return await db.transaction().execute(async (trx) => {
+    const client = await trx.selectFrom("clients").select(["firstName", "lastName"])
+      .where("id", "=", id).forUpdate().executeTakeFirst();
+    if (!client) return false;
+    const quotes = await trx.selectFrom("quotes").select("quoteNumber").where("clientId", "=", id)
+      .execute();
+    await trx.deleteFrom("clients").where("id", "=", id).execute();
+    await recordAudit(trx, actor, "client.delete", "client", id, {
+      name: `${client.firstName} ${client.lastName}`,
+      quotes: quotes.map((q) => q.quoteNumber),
+    });
+    return true;
+  });
+}
+
+/**
+ * Records the baseline measurements. Marking them complete moves the client's
+ * quotes that were waiting on measurements to ACTIVE.
+ */
+export async function updateMeasurements(
+  db: DB,
+  clientId: string,
+  input: MeasurementsInput,
+): Promise<ClientMeasurementsView | undefined> {
+  if (!isUuid(clientId)) return undefined;
+  return await db.transaction().execute(async (trx) => {
+    const exists = await trx.selectFrom("clients").select("id").where("id", "=", clientId)
+      .executeTakeFirst();
+    if (!exists) return undefined;
+    const now = new Date();
+    await trx.insertInto("clientMeasurements").values({
+      clientId,
+      pdBinocular: input.pdBinocular,
+      pdNear: input.pdNear,
+      measurementsComplete: input.measurementsComplete,
+      updatedAt: now,
+    }).onConflict((oc) =>
+      oc.column("clientId").doUpdateSet({
+        pdBinocular: input.pdBinocular,
+        pdNear: input.pdNear,
+        measurementsComplete: input.measurementsComplete,
+        updatedAt: now,
+      })
+    ).execute();
+    if (input.measurementsComplete) {
+      await trx.updateTable("quotes")
+        .set((eb) => ({ status: "ACTIVE", version: eb("version", "+", 1), updatedAt: now }))
+        .where("clientId", "=", clientId).where("status", "=", "PENDING_MEASUREMENTS")
+        .execute();
+    }
+    const m = await findMeasurements(trx, clientId);
+    return measurementsView(m);
+  });
+}
+
+export async function findClientContacts(db: DB, id: string) {
+  if (!isUuid(id)) return undefined;
+  return await db.selectFrom("clients")
+    .select(["id", "email", "mobilePhone", "homePhone", "createdAt"])
+    .where("id", "=", id).executeTakeFirst();
+}

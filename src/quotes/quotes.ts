@@ -1,0 +1,41 @@
+import type { DB } from "../db/database.ts";
+
+export const DEFAULT_FOOTER_MESSAGE =
+  "This quote is valid for 30 days. Prices subject to change without notice.";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** When a quote made now expires, by the store's settings (null: quotes never expire). */
+export function quoteExpiry(
+  settings: { quoteExpirationEnabled: boolean; quoteExpirationDays: number },
+  now: Date,
+): Date | null {
+  if (!settings.quoteExpirationEnabled) return null;
+  return new Date(now.getTime() + settings.quoteExpirationDays * DAY_MS);
+}
+
+/**
+ * A new DRAFT quote for a client, with one empty option so the builder opens
+ * ready to fill. Runs inside the caller's transaction when given one.
+ */
+export async function insertDraftQuote(
+  db: DB,
+  clientId: string,
+  createdBy: string | null,
+  now = new Date(),
+): Promise<{ id: string; quoteNumber: string }> {
+  const settings = await db.selectFrom("settings")
+    .select(["quoteExpirationEnabled", "quoteExpirationDays", "footerMessage"])
+    .where("id", "=", 1).executeTakeFirstOrThrow();
+  const quote = await db.insertInto("quotes").values({
+    clientId,
+    status: "DRAFT",
+    createdBy,
+    footerMessage: settings.footerMessage?.trim() || DEFAULT_FOOTER_MESSAGE,
+    expiresAt: quoteExpiry(settings, now),
+    createdAt: now,
+    updatedAt: now,
+  }).returning(["id", "quoteNumber"]).executeTakeFirstOrThrow();
+  await db.insertInto("quoteOptions").values({ quoteId: quote.id, position: 0 }).execute();
+  return quote;
+}
