@@ -25,8 +25,8 @@ if (owner.created && owner.generatedPassword) {
 } else if (owner.created) {
   logger.log("info", "first owner account created", { username: owner.username });
 }
-if (config.oidc) {
-  logger.log("warn", "OIDC_* is set, but owner sign-in through a provider is not available yet");
+if (config.oidc && config.oidc.ownerEmails.length === 0) {
+  logger.log("warn", "OIDC is configured but OWNER_EMAILS is empty: nobody can sign in with it");
 }
 
 const app = createApp({ db: database.db, config, manifest, logger });

@@ -2,7 +2,19 @@ import { type Context, Hono } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
 import { HttpError, readJson, unauthorized } from "../../src/http/errors.ts";
 import { safeReturnTo, staffLoginSchema } from "../../src/schemas/auth.ts";
-import { findUserByUsername } from "../../src/users/users.ts";
+import {
+  availableUsername,
+  findUserByExternalSubject,
+  findUserByUsername,
+  insertUser,
+} from "../../src/users/users.ts";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import {
+  beginSignIn,
+  completeSignIn,
+  OidcRejected,
+  type PendingSignIn,
+} from "../../src/auth/oidc.ts";
 import { verifyPassword } from "../../src/auth/password.ts";
 import {
   createSession,
@@ -98,14 +110,103 @@ authApi.get("/logout", async (c) => {
   return c.redirect("/", 302);
 });
 
+const OIDC_COOKIE = "lensdesk_oidc";
+
 /**
- * Owner sign-in through an external provider. Until it is configured, it sends
- * the visitor to the staff sign-in, which says owner sign-in is unavailable,
- * keeping returnTo so a lapsed session lands back where it was.
+ * Owner sign-in through the OpenID Connect provider. Until one is configured,
+ * it sends the visitor to the staff sign-in, which says owner sign-in is
+ * unavailable, keeping returnTo so a lapsed session lands back where it was.
  */
-authApi.get("/login", (c) => {
+authApi.get("/login", async (c) => {
   const returnTo = safeReturnTo(c.req.query("returnTo"), "");
-  const params = new URLSearchParams({ owner: "unavailable" });
-  if (returnTo) params.set("returnTo", returnTo);
-  return c.redirect(`/staff?${params}`, 302);
+  const { oidc, appUrl, secureCookies } = c.var.config;
+  if (!oidc) {
+    const params = new URLSearchParams({ owner: "unavailable" });
+    if (returnTo) params.set("returnTo", returnTo);
+    return c.redirect(`/staff?${params}`, 302);
+  }
+  let begun;
+  try {
+    begun = await beginSignIn(oidc, appUrl, returnTo || "/dashboard");
+  } catch (err) {
+    c.var.logger.log("error", "owner sign-in: provider unreachable", { error: String(err) });
+    return c.redirect("/staff?owner=failed", 302);
+  }
+  setCookie(c, OIDC_COOKIE, btoa(JSON.stringify(begun.pending)), {
+    httpOnly: true,
+    sameSite: "Lax",
+    secure: secureCookies,
+    path: "/api/callback",
+    maxAge: 600,
+  });
+  return c.redirect(begun.url.toString(), 302);
+});
+
+function readPending(c: Context<AppEnv>): PendingSignIn | undefined {
+  const raw = getCookie(c, OIDC_COOKIE);
+  deleteCookie(c, OIDC_COOKIE, { path: "/api/callback", secure: c.var.config.secureCookies });
+  if (!raw) return undefined;
+  try {
+    const value = JSON.parse(atob(raw));
+    return typeof value?.state === "string" && typeof value?.codeVerifier === "string"
+      ? value
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+authApi.get("/callback", async (c) => {
+  const { oidc, appUrl } = c.var.config;
+  const pending = readPending(c);
+  const code = c.req.query("code");
+  if (!oidc || !pending || !code || c.req.query("state") !== pending.state) {
+    return c.redirect("/staff?owner=failed", 302);
+  }
+  let identity;
+  try {
+    identity = await completeSignIn(oidc, appUrl, code, pending);
+  } catch (err) {
+    const denied = err instanceof OidcRejected;
+    c.var.logger.log("warn", "owner sign-in refused", { reason: String(err) });
+    await recordAudit(c.var.db, { id: null, label: "oidc" }, "auth.login_failed", "user", null, {
+      ip: c.var.clientIp,
+      reason: denied ? err.message : "token exchange or verification failed",
+    });
+    return c.redirect(`/staff?owner=${denied ? "denied" : "failed"}`, 302);
+  }
+  const db = c.var.db;
+  let user = await findUserByExternalSubject(db, identity.subject);
+  if (!user) {
+    user = await insertUser(db, {
+      username: await availableUsername(db, identity.email),
+      firstName: identity.firstName,
+      lastName: identity.lastName,
+      email: identity.email,
+      role: "OWNER",
+      isExternal: true,
+      externalSubject: identity.subject,
+      passwordHash: null,
+    });
+    await recordAudit(
+      db,
+      { id: user.id, label: user.username },
+      "user.create_owner_oidc",
+      "user",
+      user.id,
+      { email: identity.email },
+    );
+  }
+  if (c.var.session) await invalidateSession(db, c.var.session.id);
+  const token = generateSessionToken();
+  const session = await createSession(db, token, user.id, {
+    ip: c.var.clientIp,
+    userAgent: c.req.header("user-agent"),
+  });
+  setSessionCookie(c, token, session, c.var.config.secureCookies);
+  await recordAudit(db, { id: user.id, label: user.username }, "auth.login", "user", user.id, {
+    ip: c.var.clientIp,
+    via: "oidc",
+  });
+  return c.redirect(safeReturnTo(pending.returnTo), 302);
 });

@@ -7,13 +7,21 @@ import { Island } from "../../components/Island.tsx";
 import StaffLogin from "../../islands/StaffLogin.tsx";
 import { safeReturnTo } from "../../src/schemas/auth.ts";
 
+/** What /staff says after a trip through owner sign-in (?owner=…). */
+const OWNER_NOTICES: Record<string, string> = {
+  unavailable:
+    "Owner sign-in is not configured on this store. Sign in with your staff username and password.",
+  failed: "Owner sign-in did not complete. Please try again.",
+  denied: "This account is not allowed to sign in as an owner.",
+};
+
 export function publicPages(manifest: AssetManifest) {
   const app = new Hono<AppEnv>();
 
   app.get("/staff", (c) => {
     if (c.var.user) return c.redirect("/dashboard", 302);
     const returnTo = safeReturnTo(c.req.query("returnTo"), "") || undefined;
-    const ownerUnavailable = c.req.query("owner") === "unavailable";
+    const ownerNotice = OWNER_NOTICES[c.req.query("owner") ?? ""];
     return renderPage(
       c,
       manifest,
@@ -21,16 +29,11 @@ export function publicPages(manifest: AssetManifest) {
         <section className="card auth-card" aria-labelledby="login-title">
           <h1 id="login-title" className="card-title">Staff Portal</h1>
           <p className="muted">Intake and quotes management system</p>
-          {ownerUnavailable && (
-            <p className="notice notice-info" role="status">
-              Owner sign-in is not configured on this store. Sign in with your staff username and
-              password.
-            </p>
-          )}
+          {ownerNotice && <p className="notice notice-info" role="status">{ownerNotice}</p>}
           <Island
             name="StaffLogin"
             component={StaffLogin}
-            props={{ returnTo, ownerSignInConfigured: false }}
+            props={{ returnTo, ownerSignInConfigured: !!c.var.config.oidc }}
           />
           <p className="hint center">
             Need access? Contact your administrator for staff credentials.

@@ -26,3 +26,18 @@ export function insertUser(db: DB, user: Insertable<UsersTable>) {
 export function displayName(user: { firstName: string; email: string | null }): string {
   return user.firstName.trim() || user.email?.trim() || "Staff";
 }
+
+export function findUserByExternalSubject(db: DB, subject: string) {
+  return db.selectFrom("users").selectAll().where("externalSubject", "=", subject)
+    .executeTakeFirst();
+}
+
+/** A free username derived from an e-mail: "olivia" then "olivia2", "olivia3"... */
+export async function availableUsername(db: DB, email: string): Promise<string> {
+  let base = email.split("@")[0].toLowerCase().replace(/[^a-z0-9._-]/g, "").slice(0, 40);
+  if (base.length < 3) base = `${base}owner`;
+  for (let n = 1;; n++) {
+    const candidate = n === 1 ? base : `${base}${n}`;
+    if (!await findUserByUsername(db, candidate)) return candidate;
+  }
+}
