@@ -4,6 +4,8 @@ import { loadConfig } from "./src/config/config.ts";
 import { openDatabase } from "./src/db/database.ts";
 import { migrateToLatest } from "./src/db/migrate.ts";
 import { ensureFirstOwner } from "./src/auth/owner_bootstrap.ts";
+import { ensureDefaultCatalog } from "./src/catalog/default_catalog.ts";
+import { ensureDefaultHeardHow } from "./src/settings/heard_how.ts";
 import { deleteExpiredSessions } from "./src/auth/session.ts";
 import { readManifest } from "./src/assets/manifest.ts";
 import { createApp } from "./src/http/app.ts";
@@ -15,6 +17,12 @@ const database = await openDatabase(config.databaseUrl, config.dataDir);
 logger.log("info", "database opened", { kind: database.kind });
 const applied = await migrateToLatest(database.db);
 if (applied.length) logger.log("info", "migrations applied", { migrations: applied });
+
+const filled = await ensureDefaultCatalog(database.db);
+if (filled.length) logger.log("info", "default catalog installed", { sections: filled });
+if (await ensureDefaultHeardHow(database.db)) {
+  logger.log("info", "default heard-how options installed");
+}
 
 const owner = await ensureFirstOwner(database.db, config.owner);
 if (owner.created && owner.generatedPassword) {

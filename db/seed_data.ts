@@ -5,112 +5,13 @@ import { sql } from "kysely";
 import type { DB } from "../src/db/database.ts";
 import { hashPassword } from "../src/auth/password.ts";
 import type { ItemKind, QuoteStatus, Role } from "./schema.ts";
-
-// ---------------------------------------------------------------------------
-// Catalog (also meant for fresh installs)
-
-export interface CatalogSeedItem {
-  name: string;
-  /** Decimal string with two places, e.g. "129.00". */
-  price: string;
-  sortOrder: number;
-}
-
-export interface PackageSeedItem extends CatalogSeedItem {
-  description: string;
-}
-
-export interface DefaultCatalog {
-  lensPackages: readonly PackageSeedItem[];
-  lensTypes: readonly CatalogSeedItem[];
-  materials: readonly CatalogSeedItem[];
-  arCoatings: readonly CatalogSeedItem[];
-  addOns: readonly CatalogSeedItem[];
-}
-
-/** The five catalog tables, keyed by their Kysely table names, with US retail prices. */
-export const DEFAULT_CATALOG: DefaultCatalog = {
-  lensPackages: [
-    {
-      name: "Essential Single Vision",
-      description:
-        "Single vision CR-39 plastic lenses with scratch-resistant coating and UV protection.",
-      price: "129.00",
-      sortOrder: 1,
-    },
-    {
-      name: "Premium Single Vision",
-      description:
-        "Digital single vision polycarbonate lenses with premium anti-reflective coating and UV protection.",
-      price: "229.00",
-      sortOrder: 2,
-    },
-    {
-      name: "Essential Progressive",
-      description:
-        "Standard progressive lenses in polycarbonate with standard anti-reflective coating.",
-      price: "259.00",
-      sortOrder: 3,
-    },
-    {
-      name: "Premium Progressive",
-      description:
-        "Digital free-form progressive lenses in Trivex with premium anti-reflective coating, wide reading zone.",
-      price: "389.00",
-      sortOrder: 4,
-    },
-    {
-      name: "Computer & Office",
-      description:
-        "Intermediate-distance office lenses with blue-light anti-reflective coating for screen work.",
-      price: "219.00",
-      sortOrder: 5,
-    },
-    {
-      name: "Kids Durable",
-      description:
-        "Impact-resistant polycarbonate single vision lenses with scratch coat, for ages 12 and under.",
-      price: "99.00",
-      sortOrder: 6,
-    },
-  ],
-  lensTypes: [
-    { name: "Single Vision", price: "79.00", sortOrder: 1 },
-    { name: "Bifocal (Flat-Top 28)", price: "129.00", sortOrder: 2 },
-    { name: "Progressive", price: "199.00", sortOrder: 3 },
-    { name: "Premium Digital Progressive", price: "299.00", sortOrder: 4 },
-    { name: "Computer/Office", price: "149.00", sortOrder: 5 },
-  ],
-  materials: [
-    { name: "CR-39 Plastic", price: "0.00", sortOrder: 1 },
-    { name: "Polycarbonate", price: "45.00", sortOrder: 2 },
-    { name: "Trivex", price: "65.00", sortOrder: 3 },
-    { name: "High-Index 1.67", price: "119.00", sortOrder: 4 },
-    { name: "High-Index 1.74", price: "179.00", sortOrder: 5 },
-  ],
-  arCoatings: [
-    { name: "Standard AR", price: "59.00", sortOrder: 1 },
-    { name: "Premium AR", price: "99.00", sortOrder: 2 },
-    { name: "Blue-light AR", price: "119.00", sortOrder: 3 },
-  ],
-  addOns: [
-    { name: "Transitions (photochromic)", price: "129.00", sortOrder: 1 },
-    { name: "Polarized", price: "95.00", sortOrder: 2 },
-    { name: "Scratch coat", price: "25.00", sortOrder: 3 },
-    { name: "Tint (solid or gradient)", price: "35.00", sortOrder: 4 },
-    { name: "UV protection", price: "20.00", sortOrder: 5 },
-    { name: "Mirror coating", price: "65.00", sortOrder: 6 },
-  ],
-};
-
-type CatalogTableName = keyof DefaultCatalog;
-const CATALOG_TABLES: readonly CatalogTableName[] = [
-  "lensPackages",
-  "lensTypes",
-  "materials",
-  "arCoatings",
-  "addOns",
-];
+import {
+  CATALOG_TABLES,
+  type CatalogTableName,
+  DEFAULT_CATALOG,
+  type PackageSeedItem,
+} from "../src/catalog/default_catalog.ts";
+import { centsToDecimal, parseCents } from "../src/quotes/money.ts";
 
 // ---------------------------------------------------------------------------
 // Store, staff, heard-how
@@ -176,22 +77,6 @@ const HEARD_HOW = [
   "Insurance provider",
 ] as const;
 type HeardHow = (typeof HEARD_HOW)[number];
-
-// ---------------------------------------------------------------------------
-// Money: integer cents only, never floating-point sums.
-
-function toCents(amount: string): number {
-  const m = /^(-)?(\d+)(?:\.(\d{1,2}))?$/.exec(amount);
-  if (!m) throw new Error(`Not a money amount: "${amount}"`);
-  const cents = Number(m[2]) * 100 + Number((m[3] ?? "0").padEnd(2, "0"));
-  return m[1] ? -cents : cents;
-}
-
-function formatCents(cents: number): string {
-  const sign = cents < 0 ? "-" : "";
-  const abs = Math.abs(cents);
-  return `${sign}${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
-}
 
 // ---------------------------------------------------------------------------
 // Clients
@@ -951,7 +836,7 @@ export async function seedDemoStore(db: DB, options: { now?: Date } = {}): Promi
       for (const [position, o] of q.options.entries()) {
         const items = buildItems(o, catalog);
         const subtotalCents = items.reduce(
-          (sum, item) => sum + toCents(item.unitPrice) * item.qty,
+          (sum, item) => sum + parseCents(item.unitPrice)! * item.qty,
           0,
         );
         const option = await trx.insertInto("quoteOptions").values({
@@ -963,7 +848,7 @@ export async function seedDemoStore(db: DB, options: { now?: Date } = {}): Promi
           shipping: o.shipping ?? "0",
           adjustmentAmount: o.adjustment?.amount ?? "0",
           adjustmentReason: o.adjustment?.reason ?? "",
-          subtotal: formatCents(subtotalCents),
+          subtotal: centsToDecimal(subtotalCents),
         }).returning("id").executeTakeFirstOrThrow();
         optionCount++;
         await trx.insertInto("optionItems").values(

@@ -13,7 +13,9 @@ import { handleUnauthorized } from "../components/api_client.ts";
 type IslandModule = { default: ComponentType<any> };
 
 export const islands: Record<string, () => Promise<IslandModule>> = {
+  IntakeForm: () => import("./IntakeForm.tsx"),
   StaffLogin: () => import("./StaffLogin.tsx"),
+  TabletSelect: () => import("./TabletSelect.tsx"),
 };
 
 const queryClient = makeQueryClient((error) => {

@@ -1,29 +1,120 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
-import { notFound, readJson } from "../../src/http/errors.ts";
+import { HttpError, notFound, readJson } from "../../src/http/errors.ts";
 import { requireUser } from "../../src/http/middleware.ts";
 import { createQuoteSchema } from "../../src/schemas/client.ts";
+import {
+  closeQuoteSchema,
+  saveQuoteSchema,
+  segOcSchema,
+  selectionSchema,
+} from "../../src/schemas/quote.ts";
 import { insertDraftQuote } from "../../src/quotes/quotes.ts";
 import { findClientContacts } from "../../src/clients/clients.ts";
 import { recordAudit } from "../../src/audit/audit_log.ts";
+import {
+  closeQuote,
+  countExpiredQuotes,
+  finalizeQuote,
+  findQuoteBundle,
+  findStats,
+  listExpiredQuotes,
+  listRecentQuotes,
+  reactivateQuote,
+  saveQuote,
+  saveSelection,
+  updateOptionSegOc,
+  type WriteResult,
+} from "../../src/quotes/quote_store.ts";
+import { CATALOG_SECTIONS, listActiveCatalog } from "../../src/catalog/catalog.ts";
 
 export const quotesApi = new Hono<AppEnv>();
-quotesApi.use("/quotes/*", requireUser());
-quotesApi.use("/quotes", requireUser());
+for (const path of ["/quotes", "/quotes/*", "/quote-options/*", "/stats", "/catalog/*"]) {
+  quotesApi.use(path, requireUser());
+}
+
+const actorOf = (c: Context<AppEnv>) => ({ id: c.var.user!.id, label: c.var.user!.username });
+
+function unwrap<T>(result: WriteResult<T>): T {
+  if (result.ok) return result.value;
+  const errors = result.problems
+    ? Object.fromEntries(result.problems.map((p) => [p.field, p.message]))
+    : undefined;
+  throw new HttpError(result.status, result.message, errors);
+}
+
+async function bundleOrThrow(c: Context<AppEnv>, id: string) {
+  const bundle = await findQuoteBundle(c.var.db, id);
+  if (!bundle) throw notFound("Quote not found");
+  return bundle;
+}
 
 quotesApi.post("/quotes", async (c) => {
   const { clientId } = await readJson(c, createQuoteSchema);
   const client = await findClientContacts(c.var.db, clientId);
   if (!client) throw notFound("Client not found");
-  const user = c.var.user!;
-  const quote = await insertDraftQuote(c.var.db, clientId, user.id);
-  await recordAudit(
-    c.var.db,
-    { id: user.id, label: user.username },
-    "quote.create",
-    "quote",
-    quote.id,
-    { clientId },
-  );
+  const quote = await insertDraftQuote(c.var.db, clientId, c.var.user!.id);
+  await recordAudit(c.var.db, actorOf(c), "quote.create", "quote", quote.id, { clientId });
   return c.json(quote, 201);
+});
+
+quotesApi.get("/stats", async (c) => c.json(await findStats(c.var.db)));
+quotesApi.get("/quotes/recent", async (c) => c.json(await listRecentQuotes(c.var.db)));
+quotesApi.get("/quotes/expired", async (c) => {
+  const [quotes, total] = await Promise.all([
+    listExpiredQuotes(c.var.db),
+    countExpiredQuotes(c.var.db),
+  ]);
+  // The list holds at most 5; the header tells the dashboard how many there are.
+  c.header("X-Total-Count", String(total));
+  return c.json(quotes);
+});
+
+quotesApi.get("/quotes/:id", async (c) => c.json(await bundleOrThrow(c, c.req.param("id"))));
+
+/**
+ * The builder sends the whole quote (with opticianName); the tablet sends only
+ * which options were chosen. Either way the answer is the saved quote.
+ */
+quotesApi.put("/quotes/:id", async (c) => {
+  const id = c.req.param("id");
+  const raw = await c.req.raw.clone().json().catch(() => undefined);
+  if (raw && typeof raw === "object" && "opticianName" in raw) {
+    const input = await readJson(c, saveQuoteSchema);
+    const { idMap } = unwrap(await saveQuote(c.var.db, id, input, actorOf(c)));
+    return c.json({ ...await bundleOrThrow(c, id), idMap });
+  }
+  const input = await readJson(c, selectionSchema);
+  unwrap(await saveSelection(c.var.db, id, input, actorOf(c)));
+  return c.json({ ...await bundleOrThrow(c, id), idMap: {} });
+});
+
+quotesApi.post("/quotes/:id/close", async (c) => {
+  const { reason } = await readJson(c, closeQuoteSchema);
+  unwrap(await closeQuote(c.var.db, c.req.param("id"), reason, actorOf(c)));
+  return c.json(await bundleOrThrow(c, c.req.param("id")));
+});
+
+quotesApi.post("/quotes/:id/reactivate", async (c) => {
+  unwrap(await reactivateQuote(c.var.db, c.req.param("id"), actorOf(c)));
+  return c.json(await bundleOrThrow(c, c.req.param("id")));
+});
+
+quotesApi.post("/quotes/:id/finalize", async (c) => {
+  unwrap(await finalizeQuote(c.var.db, c.req.param("id"), actorOf(c)));
+  return c.json(await bundleOrThrow(c, c.req.param("id")));
+});
+
+quotesApi.put("/quote-options/:id/measurements", async (c) => {
+  const { segOc } = await readJson(c, segOcSchema);
+  if (!await updateOptionSegOc(c.var.db, c.req.param("id"), segOc)) {
+    throw notFound("Quote option not found");
+  }
+  return c.json({ segOc });
+});
+
+quotesApi.get("/catalog/:section", async (c) => {
+  const table = CATALOG_SECTIONS[c.req.param("section")];
+  if (!table) throw notFound("No such catalog section");
+  return c.json(await listActiveCatalog(c.var.db, table));
 });

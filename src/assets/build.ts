@@ -9,7 +9,15 @@ import { type AssetManifest, BUILD_DIR } from "./manifest.ts";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const buildDir = fileURLToPath(BUILD_DIR);
-const SOURCE_DIRS = ["islands", "components", "src/schemas", "db/schema.ts"];
+const SOURCE_DIRS = [
+  "islands",
+  "components",
+  "src/schemas",
+  "src/quotes/rules.ts",
+  "src/quotes/money.ts",
+  "db/schema.ts",
+  "static/css",
+];
 const EXTRA_FILES = ["static/app.css", "deno.json", "deno.lock", "src/assets/build.ts"];
 
 function sha256Hex(data: Uint8Array | string): string {
@@ -51,6 +59,19 @@ async function readExisting(): Promise<AssetManifest | undefined> {
   }
 }
 
+/**
+ * The one stylesheet: static/app.css (tokens and shared components) followed by
+ * each screen's static/css/*.css in name order.
+ */
+async function stylesheet(): Promise<Uint8Array> {
+  const parts = [await Deno.readTextFile(join(root, "static", "app.css"))];
+  const screens = (await listFiles("static/css")).filter((f) => f.endsWith(".css")).sort();
+  for (const file of screens) {
+    parts.push(`/* ${relative(root, file)} */\n${await Deno.readTextFile(file)}`);
+  }
+  return new TextEncoder().encode(parts.join("\n"));
+}
+
 export async function buildAssets(options: { force?: boolean; quiet?: boolean } = {}) {
   const hash = await sourceHash();
   const existing = await readExisting();
@@ -81,7 +102,7 @@ export async function buildAssets(options: { force?: boolean; quiet?: boolean } 
   const entrySource = await Deno.readFile(join(staging, "_entry.js"));
   const entryName = `_entry-${(sha256Hex(entrySource)).slice(0, 12)}.js`;
   await Deno.rename(join(staging, "_entry.js"), join(staging, entryName));
-  const css = await Deno.readFile(join(root, "static", "app.css"));
+  const css = await stylesheet();
   const cssName = `app-${(sha256Hex(css)).slice(0, 12)}.css`;
   await Deno.writeFile(join(staging, cssName), css);
 
@@ -96,14 +117,38 @@ export async function buildAssets(options: { force?: boolean; quiet?: boolean } 
     css: `/static/build/${cssName}`,
     islands,
   };
-  await Deno.writeTextFile(join(staging, "manifest.json"), JSON.stringify(manifest, null, 2));
-  // Swap in the new build whole, so a running server never sees half of one.
-  await Deno.remove(buildDir, { recursive: true }).catch(() => {});
-  await Deno.rename(staging, buildDir);
+  // Content-hashed files are added beside the old ones, then the manifest is
+  // swapped in one rename: a server (or test) still using the previous build
+  // keeps finding its files. Files no build has used for an hour are pruned.
+  await Deno.mkdir(buildDir, { recursive: true });
+  for await (const entry of Deno.readDir(staging)) {
+    await Deno.rename(join(staging, entry.name), join(buildDir, entry.name));
+  }
+  await Deno.remove(staging, { recursive: true });
+  const tmpManifest = join(buildDir, `.manifest-${crypto.randomUUID()}.json`);
+  await Deno.writeTextFile(tmpManifest, JSON.stringify(manifest, null, 2));
+  await Deno.rename(tmpManifest, join(buildDir, "manifest.json"));
+  await pruneOldFiles(manifest);
   if (!options.quiet) {
     console.log(`Built browser bundle: ${Object.keys(islands).length} islands, ${entryName}`);
   }
   return manifest;
+}
+
+async function pruneOldFiles(manifest: AssetManifest) {
+  const keep = new Set(
+    [manifest.entry, manifest.css, ...Object.values(manifest.islands)].map((u) =>
+      u.split("/").pop()
+    ),
+  );
+  const cutoff = Date.now() - 60 * 60 * 1000;
+  for await (const entry of Deno.readDir(buildDir)) {
+    if (entry.name === "manifest.json" || keep.has(entry.name)) continue;
+    const stat = await Deno.stat(join(buildDir, entry.name)).catch(() => null);
+    if (stat?.mtime && stat.mtime.getTime() < cutoff) {
+      await Deno.remove(join(buildDir, entry.name)).catch(() => {});
+    }
+  }
 }
 
 if (import.meta.main) {

@@ -23,6 +23,8 @@ import { quotesApi } from "../../routes/api/quotes.ts";
 import { publicPages, renderLanding } from "../../routes/pages/public.tsx";
 import { renderDashboard } from "../../routes/pages/dashboard.tsx";
 import { renderNotFound } from "../../routes/pages/not_found.tsx";
+import { intakePages } from "../../routes/pages/intake.tsx";
+import { tabletPages } from "../../routes/pages/tablet.tsx";
 
 export interface AppDeps {
   db: DB;
@@ -136,6 +138,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.get("/", (c) => c.var.user ? renderDashboard(c, manifest) : renderLanding(c, manifest));
   app.get("/dashboard", (c) => renderDashboard(c, manifest));
   app.route("/", publicPages(manifest));
+  app.route("/", intakePages(manifest));
+  app.route("/", tabletPages(manifest));
 
   app.notFound((c) => {
     if (c.req.path.startsWith("/api/") || c.req.path === "/api") {

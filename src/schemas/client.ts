@@ -3,7 +3,7 @@ import { US_STATE_CODES } from "./us_states.ts";
 
 // Small pieces, composed per form (intake, add, edit, e-mail only).
 const optionalText = (max: number) =>
-  z.string().trim().max(max, `Must be at most ${max} characters`).optional().transform((v) =>
+  z.string().trim().max(max, `Must be at most ${max} characters`).nullish().transform((v) =>
     v ? v : null
   );
 
@@ -13,10 +13,10 @@ export const lastNameField = z.string({ error: "Last name is required" }).trim()
   .min(1, "Last name is required").max(100, "Last name must be at most 100 characters");
 
 /** A valid address or empty (empty becomes null). */
-export const emailField = z.string().trim().max(254).optional().transform((v) => v || null)
+export const emailField = z.string().trim().max(254).nullish().transform((v) => v || null)
   .pipe(z.email("Please enter a valid email address").nullable());
 
-const phoneField = z.string().trim().max(40, "Phone must be at most 40 characters").optional()
+const phoneField = z.string().trim().max(40, "Phone must be at most 40 characters").nullish()
   .transform((v) => v || null)
   .refine((v) => v === null || /^[0-9+().\-\s]*[0-9][0-9+().\-\s]*$/.test(v), {
     message: "Please enter a phone number using digits",
@@ -34,7 +34,7 @@ export const dobField = z.union([z.string(), z.null()]).optional().transform((v)
       d.getTime() <= Date.now() && d.getUTCFullYear() >= 1900;
   }, { message: "Please enter a valid date of birth" });
 
-const stateField = z.string().trim().toUpperCase().optional().transform((v) => v || null)
+const stateField = z.string().trim().toUpperCase().nullish().transform((v) => v || null)
   .refine((v) => v === null || US_STATE_CODES.includes(v), {
     message: "Please choose a US state",
   });

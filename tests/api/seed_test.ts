@@ -7,7 +7,8 @@ import { verifyPassword } from "../../src/auth/password.ts";
 import { findUserByUsername } from "../../src/users/users.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
 import { createTestUser } from "../helpers/test_app.ts";
-import { DEFAULT_CATALOG, DEMO_PASSWORD, DEMO_STAFF, seedDemoStore } from "../../db/seed_data.ts";
+import { DEMO_PASSWORD, DEMO_STAFF, seedDemoStore } from "../../db/seed_data.ts";
+import { DEFAULT_CATALOG } from "../../src/catalog/default_catalog.ts";
 
 const TABLES = [
   "users",

@@ -1,0 +1,298 @@
+import { type FormEvent, useEffect, useRef, useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { ApiError, apiRequest } from "../components/api_client.ts";
+import { toast } from "../components/toast.tsx";
+import { ClientFields } from "../components/ClientFields.tsx";
+import { useValidatedForm } from "../components/use_validated_form.ts";
+import {
+  type ClientFormValues,
+  type CreateClientInput,
+  createClientSchema,
+  emptyClientForm,
+} from "../src/schemas/client.ts";
+import type { ConsentTexts, CreatedClient, HeardHowOption } from "../src/clients/views.ts";
+
+export interface IntakeFormProps {
+  consentTexts: ConsentTexts;
+  heardHowOptions: HeardHowOption[];
+}
+
+type IntakeValues = ClientFormValues & {
+  heardHowId: string;
+  heardHowText: string;
+  smsConsent: boolean;
+  emailConsent: boolean;
+};
+
+const INITIAL: IntakeValues = {
+  ...emptyClientForm,
+  heardHowId: "",
+  heardHowText: "",
+  smsConsent: false,
+  emailConsent: false,
+};
+
+export const OTHER = "other";
+
+/** Long enough to read the success toast before the quote page replaces this one. */
+export const INTAKE_REDIRECT_MS = 1000;
+
+interface ConsentCall {
+  type: "SMS" | "EMAIL";
+  statement: string;
+  target: string;
+}
+
+/**
+ * One record per channel the client opted into, and only when there is a
+ * number or address to hold them to and a statement they were shown.
+ */
+export function consentCalls(data: CreateClientInput, texts: ConsentTexts): ConsentCall[] {
+  const calls: ConsentCall[] = [];
+  const phone = data.mobilePhone || data.homePhone;
+  if (data.smsConsent && phone && texts.smsConsentText.trim()) {
+    calls.push({ type: "SMS", statement: texts.smsConsentText, target: phone });
+  }
+  if (data.emailConsent && data.email && texts.emailConsentText.trim()) {
+    calls.push({ type: "EMAIL", statement: texts.emailConsentText, target: data.email });
+  }
+  return calls;
+}
+
+export default function IntakeForm({ consentTexts, heardHowOptions }: IntakeFormProps) {
+  // The server passed both lists; with staleTime Infinity these never refetch.
+  const { data: texts } = useQuery({
+    queryKey: ["/api/settings"],
+    queryFn: () => apiRequest<ConsentTexts>("GET", "/api/settings"),
+    initialData: consentTexts,
+  });
+  const { data: options } = useQuery({
+    queryKey: ["/api/heard-how-options"],
+    queryFn: () => apiRequest<HeardHowOption[]>("GET", "/api/heard-how-options"),
+    initialData: heardHowOptions,
+  });
+
+  const { values, errors, setField, validate, setErrors } = useValidatedForm(
+    createClientSchema,
+    INITIAL,
+  );
+  const [busy, setBusy] = useState(false);
+  // Until the island is hydrated a tap on Submit would be a plain form
+  // submission carrying personal details, so the button waits for React.
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  const formRef = useRef<HTMLFormElement>(null);
+  const otherRef = useRef<HTMLInputElement>(null);
+  const focusOther = useRef(false);
+  const [focusField, setFocusField] = useState<string | null>(null);
+
+  // A field the server rejected takes the focus once the form is enabled
+  // again (a disabled field cannot).
+  useEffect(() => {
+    if (!focusField || busy) return;
+    setFocusField(null);
+    formRef.current?.querySelector<HTMLElement>(`[name="${CSS.escape(focusField)}"]`)?.focus();
+  }, [focusField, busy]);
+
+  // Choosing Other opens the keyboard on the new field; a hydrated form that
+  // already says Other (back navigation) does not.
+  useEffect(() => {
+    if (values.heardHowId === OTHER && focusOther.current) {
+      focusOther.current = false;
+      otherRef.current?.focus();
+    }
+  }, [values.heardHowId]);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (busy) return;
+    const data = validate(formRef.current);
+    if (!data) return;
+    // The server parses the same schema, so it gets what was typed, not the
+    // parsed result. Text typed for Other is kept while they try another
+    // choice, but only sent with Other.
+    const payload = {
+      ...values,
+      heardHowText: values.heardHowId === OTHER ? values.heardHowText : "",
+    };
+    setBusy(true);
+    let created: CreatedClient;
+    try {
+      created = await apiRequest<CreatedClient>("POST", "/api/clients", payload);
+    } catch (error) {
+      setBusy(false);
+      if (error instanceof ApiError && error.fields) {
+        setErrors(error.fields);
+        setFocusField(Object.keys(error.fields)[0] ?? null);
+      }
+      toast({
+        title: "Error",
+        description: "Failed to create client. Please try again.",
+        variant: "destructive",
+      });
+      return;
+    }
+    // The client exists whatever happens to a consent record; a failure is
+    // for the logs, not for the person holding the tablet.
+    await Promise.all(
+      consentCalls(data, texts).map((call) =>
+        apiRequest("POST", "/api/consent", {
+          clientId: created.client.id,
+          ...call,
+          consentGiven: true,
+        }).catch((error) => console.error(`Failed to record ${call.type} consent`, error))
+      ),
+    );
+    toast({
+      title: "Success",
+      description: "Client intake completed successfully!",
+      variant: "success",
+    });
+    setTimeout(() => location.assign(`/quote/${created.quote.id}`), INTAKE_REDIRECT_MS);
+  }
+
+  const hasPhone = Boolean(values.mobilePhone.trim() || values.homePhone.trim());
+  const hasEmail = Boolean(values.email.trim());
+
+  return (
+    <form ref={formRef} className="intake-form" method="post" onSubmit={onSubmit} noValidate>
+      <ClientFields
+        variant="cards"
+        idPrefix="intake"
+        values={values}
+        errors={errors}
+        onChange={(field, value) => setField(field, value)}
+        disabled={busy}
+      />
+
+      <section className="card form-card" aria-labelledby="intake-communication">
+        <h2 id="intake-communication">Communication Preferences</h2>
+        <p className="hint">Choose how we may contact you. Both are optional.</p>
+        <div className="consent-list">
+          <ConsentOption
+            id="intake-smsConsent"
+            name="smsConsent"
+            title="Text messages (SMS)"
+            statement={texts.smsConsentText}
+            checked={values.smsConsent}
+            onChange={(checked) => setField("smsConsent", checked)}
+            disabled={busy}
+            missing={values.smsConsent && !hasPhone
+              ? "Add a mobile or home phone number above so we can text you."
+              : undefined}
+          />
+          <ConsentOption
+            id="intake-emailConsent"
+            name="emailConsent"
+            title="Email"
+            statement={texts.emailConsentText}
+            checked={values.emailConsent}
+            onChange={(checked) => setField("emailConsent", checked)}
+            disabled={busy}
+            missing={values.emailConsent && !hasEmail
+              ? "Add an email address above so we can email you."
+              : undefined}
+          />
+        </div>
+      </section>
+
+      <section className="card form-card" aria-labelledby="intake-heard">
+        <h2 id="intake-heard">How did you hear about us?</h2>
+        <div
+          className="choice-grid"
+          role="radiogroup"
+          aria-labelledby="intake-heard"
+          aria-describedby={errors.heardHowId ? "intake-heardHowId-error" : undefined}
+        >
+          {[...options, { id: OTHER, label: "Other" }].map((option) => (
+            <label key={option.id} className="choice">
+              <input
+                type="radio"
+                name="heardHowId"
+                value={option.id}
+                checked={values.heardHowId === option.id}
+                onChange={() => {
+                  focusOther.current = option.id === OTHER;
+                  setField("heardHowId", option.id);
+                }}
+                disabled={busy}
+              />
+              <span>{option.label}</span>
+            </label>
+          ))}
+        </div>
+        {errors.heardHowId && (
+          <p id="intake-heardHowId-error" className="field-error">{errors.heardHowId}</p>
+        )}
+        {values.heardHowId === OTHER && (
+          <div className="field">
+            <label htmlFor="intake-heardHowText">Please tell us how</label>
+            <input
+              ref={otherRef}
+              id="intake-heardHowText"
+              name="heardHowText"
+              autoComplete="off"
+              autoCapitalize="sentences"
+              maxLength={200}
+              value={values.heardHowText}
+              onChange={(e) => setField("heardHowText", e.target.value)}
+              disabled={busy}
+              aria-invalid={errors.heardHowText ? true : undefined}
+              aria-describedby={errors.heardHowText ? "intake-heardHowText-error" : undefined}
+            />
+            {errors.heardHowText && (
+              <p id="intake-heardHowText-error" className="field-error">{errors.heardHowText}</p>
+            )}
+          </div>
+        )}
+      </section>
+
+      <div className="intake-submit">
+        <button
+          type="submit"
+          className="btn btn-primary btn-lg btn-block"
+          disabled={busy || !hydrated}
+        >
+          {busy ? "Submitting..." : "Submit Intake Form"}
+        </button>
+        <p className="intake-closing">
+          Thank you for completing the intake form! Please hand the tablet back to your optician.
+        </p>
+      </div>
+    </form>
+  );
+}
+
+function ConsentOption(
+  { id, name, title, statement, checked, onChange, disabled, missing }: {
+    id: string;
+    name: string;
+    title: string;
+    statement: string;
+    checked: boolean;
+    onChange: (checked: boolean) => void;
+    disabled: boolean;
+    missing?: string;
+  },
+) {
+  return (
+    <div className="consent-option">
+      <label className="checkbox-row" htmlFor={id}>
+        <input
+          id={id}
+          name={name}
+          type="checkbox"
+          checked={checked}
+          onChange={(e) => onChange(e.target.checked)}
+          disabled={disabled}
+          aria-describedby={missing ? `${id}-missing` : undefined}
+        />
+        <span className="consent-text">
+          <strong>{title}</strong>
+          <span>{statement}</span>
+        </span>
+      </label>
+      {missing && <p id={`${id}-missing`} className="hint consent-missing">{missing}</p>}
+    </div>
+  );
+}

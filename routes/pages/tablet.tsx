@@ -1,0 +1,52 @@
+import { Hono } from "hono";
+import type { AppEnv } from "../../src/http/app_env.ts";
+import type { AssetManifest } from "../../src/assets/manifest.ts";
+import { renderPage } from "../../src/http/render.tsx";
+import { findBranding } from "../../src/settings/settings.ts";
+import { findQuoteBundle } from "../../src/quotes/quote_store.ts";
+import { Island } from "../../components/Island.tsx";
+import { tabletQuote } from "../../components/tablet/tablet_view.ts";
+import TabletSelect from "../../islands/TabletSelect.tsx";
+
+// The client holds the tablet: no staff bar, nothing that leads into staff screens.
+const TABLET_PAGE = { chrome: false, bodyClass: "tablet-page" } as const;
+
+export function tabletPages(manifest: AssetManifest) {
+  const app = new Hono<AppEnv>();
+
+  app.get("/tablet/:quoteId", async (c) => {
+    const db = c.var.db;
+    const [bundle, branding] = await Promise.all([
+      findQuoteBundle(db, c.req.param("quoteId")),
+      findBranding(db),
+    ]);
+    if (!bundle) {
+      return renderPage(
+        c,
+        manifest,
+        <section className="card tablet-missing">
+          <img src={branding.logoUrl} alt="" className="tablet-logo" width="56" height="56" />
+          <h1>Quote Not Found</h1>
+          <p className="lead">
+            This quote does not exist or is no longer available. Please hand the tablet back to your
+            optician.
+          </p>
+        </section>,
+        { ...TABLET_PAGE, title: "Quote Not Found", status: 404 },
+      );
+    }
+    // Only the client-facing view goes into the page's JSON, never the bundle.
+    const props = {
+      quote: tabletQuote(bundle),
+      branding: { storeName: branding.storeName, logoUrl: branding.logoUrl },
+    };
+    return renderPage(
+      c,
+      manifest,
+      <Island name="TabletSelect" component={TabletSelect} props={props} />,
+      { ...TABLET_PAGE, title: "Select Your Options" },
+    );
+  });
+
+  return app;
+}

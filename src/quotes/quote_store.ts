@@ -1,0 +1,471 @@
+import { sql } from "kysely";
+import type { DB } from "../db/database.ts";
+import type { QuoteStatus } from "../../db/schema.ts";
+import { findMeasurements, isUuid } from "../clients/clients.ts";
+import type { SaveQuoteInput, SelectionInput } from "../schemas/quote.ts";
+import {
+  editBlocker,
+  FINALIZABLE,
+  isExpired,
+  type SaveProblem,
+  saveProblems,
+  statusAfterSave,
+  subtotalDecimal,
+} from "./rules.ts";
+import { quoteExpiry } from "./quotes.ts";
+import type { QuoteBundle, QuoteSummary, SaveResult, Stats } from "./views.ts";
+import { type AuditActor, recordAudit } from "../audit/audit_log.ts";
+
+const money = (col: string) => sql<string>`${sql.ref(col)}::text`;
+
+export async function findQuoteBundle(db: DB, id: string): Promise<QuoteBundle | undefined> {
+  if (!isUuid(id)) return undefined;
+  const row = await db.selectFrom("quotes")
+    .innerJoin("clients", "clients.id", "quotes.clientId")
+    .leftJoin("heardHowOptions as h", "h.id", "clients.heardHowId")
+    .select([
+      "quotes.id",
+      "quotes.quoteNumber",
+      "quotes.clientId",
+      "quotes.opticianName",
+      "quotes.status",
+      "quotes.internalNotes",
+      "quotes.createdAt",
+      "quotes.updatedAt",
+      "quotes.expiresAt",
+      "quotes.closureReason",
+      "quotes.footerMessage",
+      "quotes.version",
+      "clients.firstName",
+      "clients.middleName",
+      "clients.lastName",
+      "clients.email",
+      "clients.mobilePhone",
+      "clients.homePhone",
+      sql<string | null>`to_char(clients.dob, 'YYYY-MM-DD')`.as("dob"),
+      "clients.address1",
+      "clients.address2",
+      "clients.city",
+      "clients.state",
+      "clients.zip",
+      "clients.smsConsent",
+      "clients.emailConsent",
+      "clients.heardHowText",
+      "h.label as heardHowLabel",
+    ])
+    .where("quotes.id", "=", id).executeTakeFirst();
+  if (!row) return undefined;
+  const [options, items, measurements] = await Promise.all([
+    db.selectFrom("quoteOptions")
+      .leftJoin("optionFrameMeasurements as f", "f.optionId", "quoteOptions.id")
+      .select([
+        "quoteOptions.id",
+        "quoteOptions.label",
+        "quoteOptions.notes",
+        "quoteOptions.isChosen",
+        money("quoteOptions.shipping").as("shipping"),
+        money("quoteOptions.adjustmentAmount").as("adjustmentAmount"),
+        "quoteOptions.adjustmentReason",
+        money("quoteOptions.subtotal").as("subtotal"),
+        "f.segOc",
+      ])
+      .where("quoteOptions.quoteId", "=", id).orderBy("quoteOptions.position").execute(),
+    db.selectFrom("optionItems")
+      .innerJoin("quoteOptions", "quoteOptions.id", "optionItems.optionId")
+      .select([
+        "optionItems.id",
+        "optionItems.optionId",
+        "optionItems.kind",
+        "optionItems.name",
+        "optionItems.sku",
+        money("optionItems.unitPrice").as("unitPrice"),
+        "optionItems.qty",
+        "optionItems.notes",
+        "optionItems.catalogId",
+      ])
+      .where("quoteOptions.quoteId", "=", id).orderBy("optionItems.position").execute(),
+    findMeasurements(db, row.clientId),
+  ]);
+  const optionViews = options.map(({ segOc, ...o }) => ({
+    ...o,
+    items: items.filter((i) => i.optionId === o.id).map(({ optionId: _, ...i }) => i),
+    frameMeasurements: { segOc: segOc ?? "" },
+  }));
+  return {
+    quote: {
+      id: row.id,
+      quoteNumber: row.quoteNumber,
+      clientId: row.clientId,
+      clientName: `${row.firstName} ${row.lastName}`,
+      opticianName: row.opticianName,
+      status: row.status,
+      internalNotes: row.internalNotes,
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+      expiresAt: row.expiresAt?.toISOString() ?? null,
+      isExpired: isExpired(row),
+      isClosed: row.status === "CLOSED",
+      closureReason: row.closureReason,
+      footerMessage: row.footerMessage,
+      version: row.version,
+    },
+    client: {
+      id: row.clientId,
+      firstName: row.firstName,
+      middleName: row.middleName,
+      lastName: row.lastName,
+      email: row.email,
+      mobilePhone: row.mobilePhone,
+      homePhone: row.homePhone,
+      dob: row.dob,
+      address1: row.address1,
+      address2: row.address2,
+      city: row.city,
+      state: row.state,
+      zip: row.zip,
+      smsConsent: row.smsConsent,
+      emailConsent: row.emailConsent,
+      heardHow: row.heardHowLabel ?? (row.heardHowText ? `Other: ${row.heardHowText}` : null),
+    },
+    options: optionViews,
+    clientMeasurements: {
+      pdBinocular: measurements?.pdBinocular ?? "0",
+      pdNear: measurements?.pdNear ?? "0",
+      measurementsComplete: measurements?.measurementsComplete ?? false,
+      extras: (measurements?.extras as Record<string, string>) ?? {},
+    },
+    frameMeasurements: Object.fromEntries(
+      optionViews.map((o) => [o.id, o.frameMeasurements]),
+    ),
+  };
+}
+
+export type WriteResult<T> =
+  | { ok: true; value: T }
+  | { ok: false; status: 400 | 404 | 409; message: string; problems?: SaveProblem[] };
+
+const notFound = { ok: false, status: 404, message: "Quote not found" } as const;
+export const STALE_MESSAGE =
+  "This quote was changed elsewhere (for example on the tablet) since you opened it. " +
+  "Reload the page to see the latest version; nothing you had saved before was lost.";
+
+async function lockQuote(db: DB, id: string) {
+  return await db.selectFrom("quotes").select(["id", "status", "version", "clientId"])
+    .where("id", "=", id).forUpdate().executeTakeFirst();
+}
+
+/**
+ * The builder's save, in one transaction: options and items are replaced by
+ * what the builder sent (temp- ids get real ones), subtotals are recomputed
+ * here, and the status follows the save rule. A save made from an older
+ * version than the stored one is refused and changes nothing.
+ */
+export async function saveQuote(
+  db: DB,
+  id: string,
+  input: SaveQuoteInput,
+  actor: AuditActor,
+): Promise<WriteResult<{ idMap: Record<string, string> }>> {
+  if (!isUuid(id)) return notFound;
+  const problems = saveProblems(input);
+  if (problems.length) return { ok: false, status: 400, message: problems[0].message, problems };
+  return await db.transaction().execute(async (trx) => {
+    const quote = await lockQuote(trx, id);
+    if (!quote) return notFound;
+    if (quote.version !== input.version) return { ok: false, status: 409, message: STALE_MESSAGE };
+    const blocker = editBlocker(quote.status);
+    if (blocker) return { ok: false, status: 409, message: blocker };
+
+    const existing = await trx.selectFrom("quoteOptions").select("id").where("quoteId", "=", id)
+      .execute();
+    const existingIds = new Set(existing.map((o) => o.id));
+    const keep = new Set(input.options.map((o) => o.id).filter((oid) => existingIds.has(oid)));
+    const removed = [...existingIds].filter((oid) => !keep.has(oid));
+    if (removed.length) await trx.deleteFrom("quoteOptions").where("id", "in", removed).execute();
+    // Free the positions first so renumbering never trips the (quote, position) key.
+    await trx.updateTable("quoteOptions").set((eb) => ({ position: eb("position", "+", 1000) }))
+      .where("quoteId", "=", id).execute();
+
+    const idMap: Record<string, string> = {};
+    for (const [position, option] of input.options.entries()) {
+      const values = {
+        position,
+        label: option.label,
+        notes: option.notes,
+        isChosen: option.isChosen,
+        shipping: option.shipping,
+        adjustmentAmount: option.adjustmentAmount,
+        adjustmentReason: option.adjustmentReason,
+        subtotal: subtotalDecimal(option.items),
+      };
+      let optionId: string;
+      if (keep.has(option.id)) {
+        optionId = option.id;
+        await trx.updateTable("quoteOptions").set(values).where("id", "=", optionId).execute();
+        await trx.deleteFrom("optionItems").where("optionId", "=", optionId).execute();
+      } else {
+        // Unknown ids (temp- or another quote's) always become new options of this quote.
+        const inserted = await trx.insertInto("quoteOptions").values({ quoteId: id, ...values })
+          .returning("id").executeTakeFirstOrThrow();
+        optionId = inserted.id;
+        idMap[option.id] = optionId;
+      }
+      if (option.items.length) {
+        await trx.insertInto("optionItems").values(
+          option.items.map((item, i) => ({
+            optionId,
+            position: i,
+            kind: item.kind,
+            name: item.name,
+            sku: item.kind === "FRAME" ? item.sku ?? "" : null,
+            unitPrice: item.unitPrice,
+            qty: item.qty,
+            notes: item.notes,
+            catalogId: item.catalogId,
+          })),
+        ).execute();
+      }
+      if (option.segOc !== undefined) {
+        await upsertSegOc(trx, optionId, option.segOc);
+      }
+    }
+
+    const measurements = await trx.selectFrom("clientMeasurements")
+      .select("measurementsComplete").where("clientId", "=", quote.clientId).executeTakeFirst();
+    const status = statusAfterSave(measurements?.measurementsComplete ?? false);
+    await trx.updateTable("quotes").set({
+      opticianName: input.opticianName,
+      internalNotes: input.internalNotes,
+      status,
+      version: quote.version + 1,
+      updatedAt: new Date(),
+    }).where("id", "=", id).execute();
+    await recordAudit(trx, actor, "quote.save", "quote", id, {
+      version: quote.version + 1,
+      status,
+      options: input.options.length,
+    });
+    return { ok: true, value: { idMap } };
+  });
+}
+
+async function upsertSegOc(db: DB, optionId: string, segOc: string) {
+  const now = new Date();
+  await db.insertInto("optionFrameMeasurements").values({ optionId, segOc, updatedAt: now })
+    .onConflict((oc) => oc.column("optionId").doUpdateSet({ segOc, updatedAt: now })).execute();
+}
+
+/** The tablet's confirmation: the chosen options, and the quote is ACCEPTED. */
+export async function saveSelection(
+  db: DB,
+  id: string,
+  input: SelectionInput,
+  actor: AuditActor,
+): Promise<WriteResult<null>> {
+  if (!isUuid(id)) return notFound;
+  return await db.transaction().execute(async (trx) => {
+    const quote = await lockQuote(trx, id);
+    if (!quote) return notFound;
+    if (input.version !== quote.version) return { ok: false, status: 409, message: STALE_MESSAGE };
+    const blocker = editBlocker(quote.status);
+    if (blocker) return { ok: false, status: 409, message: blocker };
+    const options = await trx.selectFrom("quoteOptions").select("id").where("quoteId", "=", id)
+      .execute();
+    const own = new Set(options.map((o) => o.id));
+    const sent = new Set(input.options.map((o) => o.id));
+    if ([...sent].some((oid) => !own.has(oid))) {
+      return { ok: false, status: 400, message: "An option does not belong to this quote" };
+    }
+    // The client answers for every option, so none keeps a stale choice.
+    if (sent.size !== own.size) {
+      return { ok: false, status: 400, message: "Send the choice for every option of the quote" };
+    }
+    for (const option of input.options) {
+      await trx.updateTable("quoteOptions").set({ isChosen: option.isChosen })
+        .where("id", "=", option.id).execute();
+    }
+    await trx.updateTable("quotes").set({
+      status: "ACCEPTED",
+      version: quote.version + 1,
+      updatedAt: new Date(),
+    }).where("id", "=", id).execute();
+    await recordAudit(trx, actor, "quote.accept", "quote", id, {
+      chosen: input.options.filter((o) => o.isChosen).map((o) => o.id),
+    });
+    return { ok: true, value: null };
+  });
+}
+
+/** Moves a quote to a new status when `allowed` says it may, bumping its version. */
+async function transition(
+  db: DB,
+  id: string,
+  actor: AuditActor,
+  action: string,
+  decide: (
+    trx: DB,
+    status: QuoteStatus,
+    quote: { clientId: string; expired: boolean },
+  ) => Promise<{ set: Record<string, unknown>; details?: Record<string, unknown> } | string>,
+): Promise<WriteResult<null>> {
+  if (!isUuid(id)) return notFound;
+  return await db.transaction().execute(async (trx) => {
+    const quote = await trx.selectFrom("quotes")
+      .select(["id", "status", "version", "clientId", "expiresAt"])
+      .where("id", "=", id).forUpdate().executeTakeFirst();
+    if (!quote) return notFound;
+    // Reads inside the decision use the transaction: PGlite has a single
+    // connection, so a query outside it would wait forever.
+    const decision = await decide(trx, quote.status, {
+      clientId: quote.clientId,
+      expired: isExpired(quote),
+    });
+    if (typeof decision === "string") return { ok: false, status: 409, message: decision };
+    await trx.updateTable("quotes")
+      .set({ ...decision.set, version: quote.version + 1, updatedAt: new Date() })
+      .where("id", "=", id).execute();
+    await recordAudit(trx, actor, action, "quote", id, decision.details ?? {});
+    return { ok: true, value: null };
+  });
+}
+
+export function closeQuote(db: DB, id: string, reason: string, actor: AuditActor) {
+  return transition(db, id, actor, "quote.close", (_trx, status) =>
+    Promise.resolve(
+      status === "CLOSED" ? "This quote is already closed." : {
+        set: { status: "CLOSED", closureReason: reason, closedAt: new Date() },
+        details: { reason, from: status },
+      },
+    ));
+}
+
+/** Back to work with a fresh expiry from the settings: for expired or closed quotes. */
+export function reactivateQuote(db: DB, id: string, actor: AuditActor) {
+  return transition(db, id, actor, "quote.reactivate", async (trx, status, quote) => {
+    if (status !== "CLOSED" && !quote.expired) {
+      return "Only an expired or closed quote can be reactivated.";
+    }
+    const settings = await trx.selectFrom("settings")
+      .select(["quoteExpirationEnabled", "quoteExpirationDays"]).where("id", "=", 1)
+      .executeTakeFirstOrThrow();
+    const m = await trx.selectFrom("clientMeasurements").select("measurementsComplete")
+      .where("clientId", "=", quote.clientId).executeTakeFirst();
+    // An expired quote keeps its status; a closed one goes back to open work.
+    const next = status === "CLOSED" ? statusAfterSave(m?.measurementsComplete ?? false) : status;
+    return {
+      set: {
+        status: next,
+        expiresAt: quoteExpiry(settings, new Date()),
+        closureReason: null,
+        closedAt: null,
+      },
+      details: { from: status, to: next },
+    };
+  });
+}
+
+export function finalizeQuote(db: DB, id: string, actor: AuditActor) {
+  return transition(db, id, actor, "quote.finalize", (_trx, status) =>
+    Promise.resolve(
+      FINALIZABLE.includes(status)
+        ? { set: { status: "FINALIZED" }, details: { from: status } }
+        : status === "FINALIZED"
+        ? "This quote is already finalized."
+        : "Only an active, emailed or accepted quote can be finalized. Save it first.",
+    ));
+}
+
+/** SEG/OC of one saved option, written on each edit in the builder. */
+export async function updateOptionSegOc(db: DB, optionId: string, segOc: string) {
+  if (!isUuid(optionId)) return false;
+  const option = await db.selectFrom("quoteOptions").select("id").where("id", "=", optionId)
+    .executeTakeFirst();
+  if (!option) return false;
+  await upsertSegOc(db, optionId, segOc);
+  return true;
+}
+
+// ---- Dashboard ----
+
+/**
+ * A quote's total for lists: the chosen options' totals added up when the
+ * client chose any, else the first option's total.
+ */
+const quoteTotal = sql<string>`coalesce(
+  (select sum(o.subtotal + o.shipping + o.adjustment_amount) from quote_options o
+    where o.quote_id = quotes.id and o.is_chosen),
+  (select o.subtotal + o.shipping + o.adjustment_amount from quote_options o
+    where o.quote_id = quotes.id order by o.position limit 1),
+  0)::numeric(12,2)::text`;
+
+function summaries(db: DB) {
+  return db.selectFrom("quotes").innerJoin("clients", "clients.id", "quotes.clientId").select([
+    "quotes.id",
+    "quotes.clientId",
+    sql<string>`clients.first_name || ' ' || clients.last_name`.as("clientName"),
+    "quotes.quoteNumber",
+    "quotes.status",
+    quoteTotal.as("total"),
+    "quotes.createdAt",
+    "quotes.expiresAt",
+  ]);
+}
+
+type SummaryRow = Omit<QuoteSummary, "createdAt" | "expiresAt"> & {
+  createdAt: Date;
+  expiresAt: Date | null;
+};
+const toSummary = (r: SummaryRow): QuoteSummary => ({
+  ...r,
+  createdAt: r.createdAt.toISOString(),
+  expiresAt: r.expiresAt?.toISOString() ?? null,
+});
+
+export const DASHBOARD_LIST_SIZE = 5;
+/** Statuses counted as active work on the dashboard (when not expired). */
+export const ACTIVE_STATUSES: QuoteStatus[] = [
+  "ACTIVE",
+  "PENDING_MEASUREMENTS",
+  "EMAILED",
+  "ACCEPTED",
+];
+
+export async function listRecentQuotes(db: DB, limit = DASHBOARD_LIST_SIZE) {
+  const rows = await summaries(db).orderBy("quotes.updatedAt", "desc").orderBy("quotes.id", "desc")
+    .limit(limit).execute();
+  return rows.map(toSummary);
+}
+
+export async function listExpiredQuotes(db: DB, limit = DASHBOARD_LIST_SIZE, now = new Date()) {
+  const rows = await summaries(db).where("quotes.status", "!=", "CLOSED")
+    .where("quotes.expiresAt", "<", now).orderBy("quotes.expiresAt", "desc")
+    .orderBy("quotes.id", "desc").limit(limit).execute();
+  return rows.map(toSummary);
+}
+
+export async function countExpiredQuotes(db: DB, now = new Date()): Promise<number> {
+  const row = await db.selectFrom("quotes").select((eb) => eb.fn.countAll<string>().as("n"))
+    .where("status", "!=", "CLOSED").where("expiresAt", "<", now).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Today starts at local midnight of the server's time zone (TZ). */
+export function startOfToday(now = new Date()): Date {
+  const d = new Date(now);
+  d.setHours(0, 0, 0, 0);
+  return d;
+}
+
+export async function findStats(db: DB, now = new Date()): Promise<Stats> {
+  const [active, clients] = await Promise.all([
+    db.selectFrom("quotes").select((eb) => eb.fn.countAll<string>().as("n"))
+      .where("status", "in", ACTIVE_STATUSES)
+      .where((eb) => eb.or([eb("expiresAt", "is", null), eb("expiresAt", ">=", now)]))
+      .executeTakeFirstOrThrow(),
+    db.selectFrom("clients").select((eb) => eb.fn.countAll<string>().as("n"))
+      .where("createdAt", ">=", startOfToday(now)).executeTakeFirstOrThrow(),
+  ]);
+  return { activeQuotes: Number(active.n), newClients: Number(clients.n) };
+}
+
+export type { SaveResult };

@@ -1,0 +1,271 @@
+// Pure quote rules shared by the builder, the tablet and the server: no I/O
+// here, so the browser and the API apply exactly the same logic.
+import type { ItemKind, QuoteStatus } from "../../db/schema.ts";
+import { centsOrZero, centsToDecimal, parseCents } from "./money.ts";
+
+export interface DraftItem {
+  id?: string;
+  kind: ItemKind;
+  name: string;
+  sku: string | null;
+  unitPrice: string;
+  qty: number;
+  notes: string;
+  catalogId: string | null;
+}
+
+export interface DraftOption {
+  /** A saved option's id, or "temp-…" for one not saved yet. */
+  id: string;
+  label: string;
+  notes: string;
+  isChosen: boolean;
+  shipping: string;
+  adjustmentAmount: string;
+  adjustmentReason: string;
+  items: DraftItem[];
+  segOc: string;
+}
+
+export interface CatalogEntry {
+  id: string;
+  name: string;
+  price: string;
+  description?: string;
+}
+
+export const CUSTOM_PACKAGE_NAME = "Custom Package";
+export const LENS_KINDS: ItemKind[] = ["PACKAGE", "LENS", "MATERIAL", "AR"];
+
+export const isTempId = (id: string) => id.startsWith("temp-");
+export const newTempId = () => `temp-${crypto.randomUUID()}`;
+
+export function emptyItem(kind: ItemKind, init: Partial<DraftItem> = {}): DraftItem {
+  return {
+    kind,
+    name: "",
+    sku: kind === "FRAME" ? "" : null,
+    unitPrice: "0",
+    qty: 1,
+    notes: "",
+    catalogId: null,
+    ...init,
+  };
+}
+
+export function emptyOption(): DraftOption {
+  return {
+    id: newTempId(),
+    label: "",
+    notes: "",
+    isChosen: false,
+    shipping: "0",
+    adjustmentAmount: "0",
+    adjustmentReason: "",
+    items: [emptyItem("FRAME")],
+    segOc: "",
+  };
+}
+
+// ---- Totals (integer cents) ----
+
+export function lineCents(item: Pick<DraftItem, "unitPrice" | "qty">): number {
+  return centsOrZero(item.unitPrice) * Math.max(1, Math.trunc(item.qty) || 1);
+}
+
+/** Sum of unit price × quantity over every item of the option. */
+export function subtotalCents(items: Pick<DraftItem, "unitPrice" | "qty">[]): number {
+  return items.reduce((sum, item) => sum + lineCents(item), 0);
+}
+
+/** Subtotal + shipping + adjustment (the adjustment is zero or negative). */
+export function totalCents(
+  option: Pick<DraftOption, "items" | "shipping" | "adjustmentAmount">,
+): number {
+  return subtotalCents(option.items) + centsOrZero(option.shipping) +
+    centsOrZero(option.adjustmentAmount);
+}
+
+export const subtotalDecimal = (items: Pick<DraftItem, "unitPrice" | "qty">[]) =>
+  centsToDecimal(subtotalCents(items));
+
+/** Kinds grouped as the price breakdown shows them. */
+export function breakdownCents(items: DraftItem[]) {
+  const sum = (kinds: ItemKind[]) => subtotalCents(items.filter((i) => kinds.includes(i.kind)));
+  return {
+    frame: sum(["FRAME"]),
+    lenses: sum(["PACKAGE", "LENS", "MATERIAL", "AR", "ADDON"]),
+    other: sum(["OTHER"]),
+  };
+}
+
+// ---- Entry rules ----
+
+/** A positive adjustment is a discount typed without its sign: make it negative. */
+export function normalizeAdjustment(text: string): string {
+  const cents = parseCents(text);
+  if (cents === undefined) return "0";
+  return centsToDecimal(-Math.abs(cents));
+}
+
+/** Quantity of an item: a whole number of at least 1; anything unreadable becomes 1. */
+export function parseQty(text: string | number): number {
+  const n = typeof text === "number" ? text : Number.parseInt(String(text).trim(), 10);
+  return Number.isFinite(n) && n >= 1 ? Math.min(Math.trunc(n), 999) : 1;
+}
+
+// ---- Package choice ----
+
+export type PackageChoice =
+  | { type: "none" }
+  | { type: "catalog"; pkg: CatalogEntry }
+  | { type: "custom" };
+
+/** What the package selector shows for an option's items. */
+export function currentPackageChoice(items: DraftItem[]): "none" | "custom" | string {
+  const pkg = items.find((i) => i.kind === "PACKAGE");
+  if (!pkg) return "none";
+  return pkg.catalogId ?? "custom";
+}
+
+export const isCustomPackage = (items: DraftItem[]) => currentPackageChoice(items) === "custom";
+
+/**
+ * None removes the package, lens, material and AR items. A catalog package
+ * replaces them with one item taking the package's price and description.
+ * Custom Package replaces only the package item, with a zero-priced one, and
+ * keeps any lens, material and AR already chosen.
+ */
+export function applyPackageChoice(items: DraftItem[], choice: PackageChoice): DraftItem[] {
+  if (choice.type === "custom") {
+    const rest = items.filter((i) => i.kind !== "PACKAGE");
+    return [...rest, emptyItem("PACKAGE", { name: CUSTOM_PACKAGE_NAME, unitPrice: "0" })];
+  }
+  const rest = items.filter((i) => !LENS_KINDS.includes(i.kind));
+  if (choice.type === "none") return rest;
+  return [
+    ...rest,
+    emptyItem("PACKAGE", {
+      name: choice.pkg.name,
+      unitPrice: choice.pkg.price,
+      notes: choice.pkg.description ?? "",
+      catalogId: choice.pkg.id,
+    }),
+  ];
+}
+
+/** Sets the lens type, material or coating of a custom package (null clears it). */
+export function setCatalogItem(
+  items: DraftItem[],
+  kind: "LENS" | "MATERIAL" | "AR",
+  entry: CatalogEntry | null,
+): DraftItem[] {
+  const rest = items.filter((i) => i.kind !== kind);
+  if (!entry) return rest;
+  return [
+    ...rest,
+    emptyItem(kind, { name: entry.name, unitPrice: entry.price, catalogId: entry.id }),
+  ];
+}
+
+export function toggleAddOn(items: DraftItem[], addOn: CatalogEntry, checked: boolean) {
+  const rest = items.filter((i) => !(i.kind === "ADDON" && i.catalogId === addOn.id));
+  if (!checked) return rest;
+  return [
+    ...rest,
+    emptyItem("ADDON", { name: addOn.name, unitPrice: addOn.price, catalogId: addOn.id }),
+  ];
+}
+
+// ---- Labels ----
+
+const frameSku = (items: DraftItem[]) => items.find((i) => i.kind === "FRAME")?.sku?.trim() ?? "";
+
+/** Builder tabs: the label, else the frame SKU, else "Option {n}". */
+export function optionTabLabel(option: Pick<DraftOption, "label" | "items">, index: number) {
+  return option.label.trim() || frameSku(option.items) || `Option ${index + 1}`;
+}
+
+/** Tablet and print titles: the frame SKU, else the label, else "Option N". */
+export function optionTitle(option: Pick<DraftOption, "label" | "items">, index: number) {
+  return frameSku(option.items) || option.label.trim() || `Option ${index + 1}`;
+}
+
+// ---- Save check (spec section 5) ----
+
+export interface SaveProblem {
+  field: string;
+  message: string;
+}
+
+export function saveProblems(
+  quote: { opticianName: string; options: Pick<DraftOption, "label" | "items">[] },
+): SaveProblem[] {
+  const problems: SaveProblem[] = [];
+  if (!quote.opticianName.trim()) {
+    problems.push({ field: "opticianName", message: "Optician's Name is required" });
+  }
+  quote.options.forEach((option, index) => {
+    const label = optionTabLabel(option, index);
+    const frame = option.items.find((i) => i.kind === "FRAME");
+    if (!frame || !frame.sku?.trim()) {
+      problems.push({
+        field: `options.${index}.frame`,
+        message: `${label} must have a frame with SKU`,
+      });
+    }
+    if (isCustomPackage(option.items)) {
+      if (!option.items.some((i) => i.kind === "LENS")) {
+        problems.push({
+          field: `options.${index}.lens`,
+          message: `${label} requires a lens type to be selected`,
+        });
+      }
+      if (!option.items.some((i) => i.kind === "MATERIAL")) {
+        problems.push({
+          field: `options.${index}.material`,
+          message: `${label} requires a material to be selected`,
+        });
+      }
+    }
+  });
+  return problems;
+}
+
+// ---- Status ----
+
+export const QUOTE_STATUSES: QuoteStatus[] = [
+  "DRAFT",
+  "ACTIVE",
+  "PENDING_MEASUREMENTS",
+  "FINALIZED",
+  "EMAILED",
+  "ACCEPTED",
+  "CLOSED",
+];
+
+/** Expired is derived: a past expiry on a quote that is not closed. */
+export function isExpired(
+  quote: { status: QuoteStatus; expiresAt: string | Date | null },
+  now = new Date(),
+): boolean {
+  if (quote.status === "CLOSED" || !quote.expiresAt) return false;
+  return new Date(quote.expiresAt).getTime() < now.getTime();
+}
+
+/** Why a quote may not be edited, or null when it may. */
+export function editBlocker(status: QuoteStatus): string | null {
+  if (status === "CLOSED") return "This quote is closed and can no longer be changed.";
+  if (status === "FINALIZED") return "This quote is finalized and can no longer be changed.";
+  return null;
+}
+
+/** Saving puts a quote to work: ACTIVE, or waiting while measurements are incomplete. */
+export function statusAfterSave(measurementsComplete: boolean): QuoteStatus {
+  return measurementsComplete ? "ACTIVE" : "PENDING_MEASUREMENTS";
+}
+
+export const FINALIZABLE: QuoteStatus[] = ["ACTIVE", "EMAILED", "ACCEPTED"];
+
+/** Dashboard text: the first underscore becomes a space, then lowercase. */
+export const statusText = (status: QuoteStatus) => status.replace("_", " ").toLowerCase();

@@ -1,0 +1,184 @@
+import { describe, it } from "node:test";
+import { expect } from "expect";
+import {
+  applyPackageChoice,
+  breakdownCents,
+  currentPackageChoice,
+  type DraftItem,
+  editBlocker,
+  emptyItem,
+  emptyOption,
+  isExpired,
+  normalizeAdjustment,
+  optionTabLabel,
+  optionTitle,
+  parseQty,
+  saveProblems,
+  setCatalogItem,
+  statusAfterSave,
+  statusText,
+  subtotalCents,
+  toggleAddOn,
+  totalCents,
+} from "./rules.ts";
+
+const frame = (sku = "RB5154", price = "189.00") =>
+  emptyItem("FRAME", { name: "Ray-Ban", sku, unitPrice: price });
+const pkg = { id: "p1", name: "Premium Progressive", price: "389.00", description: "All-in" };
+const lens = { id: "l1", name: "Progressive", price: "150.00" };
+const material = { id: "m1", name: "Polycarbonate", price: "40.00" };
+const ar = { id: "a1", name: "Premium AR", price: "85.00" };
+const addOn = { id: "x1", name: "Transitions", price: "120.00" };
+const kinds = (items: DraftItem[]) => items.map((i) => i.kind).sort();
+
+describe("totals", () => {
+  it("subtotal is the sum of unit price × quantity over all items", () => {
+    const items = [
+      frame(),
+      emptyItem("OTHER", { name: "Case", unitPrice: "12.50", qty: 2 }),
+      emptyItem("ADDON", { name: "UV", unitPrice: "0.10", qty: 3 }),
+    ];
+    expect(subtotalCents(items)).toBe(18900 + 2500 + 30);
+    expect(breakdownCents(items)).toEqual({ frame: 18900, lenses: 30, other: 2500 });
+  });
+
+  it("total adds shipping and the (negative) adjustment", () => {
+    const option = {
+      items: [frame("A", "100.00")],
+      shipping: "15.00",
+      adjustmentAmount: "-25.00",
+    };
+    expect(totalCents(option)).toBe(9000);
+    expect(totalCents({ ...option, shipping: "", adjustmentAmount: "junk" })).toBe(10000);
+  });
+});
+
+describe("entry rules", () => {
+  it("turns a positive adjustment into a discount", () => {
+    expect(normalizeAdjustment("25")).toBe("-25.00");
+    expect(normalizeAdjustment("-10.5")).toBe("-10.50");
+    expect(normalizeAdjustment("abc")).toBe("0");
+    expect(normalizeAdjustment("0")).toBe("0.00");
+  });
+
+  it("reads quantities as whole numbers of at least 1, anything else as 1", () => {
+    expect(parseQty("3")).toBe(3);
+    expect(parseQty("2.7")).toBe(2);
+    for (const bad of ["", "0", "-4", "two", "NaN"]) expect(parseQty(bad)).toBe(1);
+  });
+});
+
+describe("package choice", () => {
+  const base = [frame(), emptyItem("ADDON", { name: "UV", unitPrice: "10", catalogId: "u" })];
+
+  it("a catalog package replaces package, lens, material and AR with one priced item", () => {
+    const custom = setCatalogItem(applyPackageChoice(base, { type: "custom" }), "LENS", lens);
+    const items = applyPackageChoice(custom, { type: "catalog", pkg });
+    expect(kinds(items)).toEqual(["ADDON", "FRAME", "PACKAGE"]);
+    const p = items.find((i) => i.kind === "PACKAGE")!;
+    expect(p).toMatchObject({
+      name: pkg.name,
+      unitPrice: "389.00",
+      notes: "All-in",
+      catalogId: "p1",
+    });
+    expect(currentPackageChoice(items)).toBe("p1");
+  });
+
+  it("Custom Package replaces only the package item, zero-priced, and keeps lens choices", () => {
+    let items = applyPackageChoice(base, { type: "custom" });
+    items = setCatalogItem(items, "LENS", lens);
+    items = setCatalogItem(items, "MATERIAL", material);
+    items = setCatalogItem(items, "AR", ar);
+    items = applyPackageChoice(items, { type: "custom" });
+    expect(kinds(items)).toEqual(["ADDON", "AR", "FRAME", "LENS", "MATERIAL", "PACKAGE"]);
+    expect(items.find((i) => i.kind === "PACKAGE")).toMatchObject({
+      name: "Custom Package",
+      unitPrice: "0",
+      catalogId: null,
+    });
+    expect(currentPackageChoice(items)).toBe("custom");
+    expect(subtotalCents(items)).toBe(18900 + 1000 + 15000 + 4000 + 8500);
+    // Choosing another lens replaces the first.
+    items = setCatalogItem(items, "LENS", { id: "l2", name: "Single Vision", price: "60.00" });
+    expect(items.filter((i) => i.kind === "LENS").map((i) => i.name)).toEqual(["Single Vision"]);
+  });
+
+  it("None removes package, lens, material and AR but not frame or add-ons", () => {
+    const custom = setCatalogItem(applyPackageChoice(base, { type: "custom" }), "AR", ar);
+    const items = applyPackageChoice(custom, { type: "none" });
+    expect(kinds(items)).toEqual(["ADDON", "FRAME"]);
+    expect(currentPackageChoice(items)).toBe("none");
+  });
+
+  it("add-on checkboxes add and remove ADDON items", () => {
+    const on = toggleAddOn([frame()], addOn, true);
+    expect(on.filter((i) => i.kind === "ADDON").map((i) => i.unitPrice)).toEqual(["120.00"]);
+    expect(toggleAddOn(toggleAddOn(on, addOn, true), addOn, true).length).toBe(2);
+    expect(kinds(toggleAddOn(on, addOn, false))).toEqual(["FRAME"]);
+  });
+});
+
+describe("labels", () => {
+  it("builder tabs prefer the label; tablet and print prefer the frame SKU", () => {
+    const named = { label: "Sport", items: [frame("OK-1")] };
+    expect(optionTabLabel(named, 0)).toBe("Sport");
+    expect(optionTitle(named, 0)).toBe("OK-1");
+    const bare = { label: " ", items: [frame("")] };
+    expect(optionTabLabel(bare, 2)).toBe("Option 3");
+    expect(optionTitle(bare, 2)).toBe("Option 3");
+    expect(optionTabLabel({ label: "", items: [frame("SKU9")] }, 0)).toBe("SKU9");
+  });
+});
+
+describe("save check", () => {
+  it("needs the optician's name, a frame SKU per option, and lens and material for custom", () => {
+    const custom = {
+      ...emptyOption(),
+      label: "Reading",
+      items: applyPackageChoice([frame("")], { type: "custom" }),
+    };
+    const good = { ...emptyOption(), items: [frame("RB-1")] };
+    expect(saveProblems({ opticianName: " ", options: [good, custom] }).map((p) => p.message))
+      .toEqual([
+        "Optician's Name is required",
+        "Reading must have a frame with SKU",
+        "Reading requires a lens type to be selected",
+        "Reading requires a material to be selected",
+      ]);
+    const fixed = {
+      ...custom,
+      items: setCatalogItem(
+        setCatalogItem(applyPackageChoice([frame("X")], { type: "custom" }), "LENS", lens),
+        "MATERIAL",
+        material,
+      ),
+    };
+    expect(saveProblems({ opticianName: "Maria", options: [good, fixed] })).toEqual([]);
+    expect(saveProblems({ opticianName: "Maria", options: [{ label: "", items: [] }] })[0].message)
+      .toBe("Option 1 must have a frame with SKU");
+  });
+});
+
+describe("status", () => {
+  it("expired is a past expiry on a quote that is not closed", () => {
+    const now = new Date("2026-06-01T12:00:00Z");
+    expect(isExpired({ status: "ACTIVE", expiresAt: "2026-05-31T00:00:00Z" }, now)).toBe(true);
+    expect(isExpired({ status: "CLOSED", expiresAt: "2026-05-31T00:00:00Z" }, now)).toBe(false);
+    expect(isExpired({ status: "ACTIVE", expiresAt: "2026-06-02T00:00:00Z" }, now)).toBe(false);
+    expect(isExpired({ status: "ACTIVE", expiresAt: null }, now)).toBe(false);
+  });
+
+  it("saving activates, or waits on measurements; closed and finalized are read-only", () => {
+    expect(statusAfterSave(true)).toBe("ACTIVE");
+    expect(statusAfterSave(false)).toBe("PENDING_MEASUREMENTS");
+    expect(editBlocker("CLOSED")).toMatch(/closed/);
+    expect(editBlocker("FINALIZED")).toMatch(/finalized/);
+    expect(editBlocker("ACCEPTED")).toBeNull();
+  });
+
+  it("dashboard status text replaces the first underscore and lowercases", () => {
+    expect(statusText("PENDING_MEASUREMENTS")).toBe("pending measurements");
+    expect(statusText("ACTIVE")).toBe("active");
+  });
+});

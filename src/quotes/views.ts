@@ -1,0 +1,96 @@
+// JSON shapes of the quotes API; islands import these as types only.
+import type { ItemKind, QuoteStatus } from "../../db/schema.ts";
+import type { ClientMeasurementsView } from "../clients/views.ts";
+
+export interface QuoteItemView {
+  id: string;
+  kind: ItemKind;
+  name: string;
+  sku: string | null;
+  unitPrice: string;
+  qty: number;
+  notes: string;
+  catalogId: string | null;
+}
+
+export interface QuoteOptionView {
+  id: string;
+  label: string;
+  notes: string;
+  isChosen: boolean;
+  shipping: string;
+  adjustmentAmount: string;
+  adjustmentReason: string;
+  subtotal: string;
+  items: QuoteItemView[];
+  frameMeasurements: { segOc: string };
+}
+
+export interface QuoteView {
+  id: string;
+  quoteNumber: string;
+  clientId: string;
+  clientName: string;
+  opticianName: string;
+  status: QuoteStatus;
+  internalNotes: string;
+  createdAt: string;
+  updatedAt: string;
+  expiresAt: string | null;
+  isExpired: boolean;
+  isClosed: boolean;
+  closureReason: string | null;
+  footerMessage: string | null;
+  version: number;
+}
+
+export interface QuoteClientView {
+  id: string;
+  firstName: string;
+  middleName: string | null;
+  lastName: string;
+  email: string | null;
+  mobilePhone: string | null;
+  homePhone: string | null;
+  dob: string | null;
+  address1: string | null;
+  address2: string | null;
+  city: string | null;
+  state: string | null;
+  zip: string | null;
+  smsConsent: boolean;
+  emailConsent: boolean;
+  heardHow: string | null;
+}
+
+/** GET /api/quotes/{id}. */
+export interface QuoteBundle {
+  quote: QuoteView;
+  client: QuoteClientView;
+  options: QuoteOptionView[];
+  clientMeasurements: ClientMeasurementsView;
+  /** Option id → its SEG/OC, as the spec lists them beside the options. */
+  frameMeasurements: Record<string, { segOc: string }>;
+}
+
+/** Dashboard and list rows. */
+export interface QuoteSummary {
+  id: string;
+  clientId: string;
+  clientName: string;
+  quoteNumber: string;
+  status: QuoteStatus;
+  total: string;
+  createdAt: string;
+  expiresAt: string | null;
+}
+
+export interface Stats {
+  activeQuotes: number;
+  newClients: number;
+}
+
+/** PUT /api/quotes/{id}: the saved quote and where each temp- id went. */
+export interface SaveResult extends QuoteBundle {
+  idMap: Record<string, string>;
+}

@@ -1,0 +1,86 @@
+import { z } from "zod";
+import { centsToDecimal, parseCents } from "../quotes/money.ts";
+import { parseQty } from "../quotes/rules.ts";
+
+/** A non-negative amount as a decimal string ("" reads as 0). */
+const amount = (what: string) =>
+  z.union([z.string(), z.number()]).transform((v, ctx) => {
+    const text = String(v).trim();
+    const cents = text === "" ? 0 : parseCents(text);
+    if (cents === undefined || cents < 0 || cents > 99_999_999) {
+      ctx.addIssue({ code: "custom", message: `${what} must be an amount like 12.50` });
+      return z.NEVER;
+    }
+    return centsToDecimal(cents);
+  });
+
+/** The price adjustment: a positive entry is made negative (a discount). */
+const adjustment = z.union([z.string(), z.number()]).transform((v, ctx) => {
+  const text = String(v).trim();
+  const cents = text === "" ? 0 : parseCents(text);
+  if (cents === undefined || Math.abs(cents) > 99_999_999) {
+    ctx.addIssue({ code: "custom", message: "Adjustment must be an amount like 25.00" });
+    return z.NEVER;
+  }
+  return centsToDecimal(-Math.abs(cents));
+});
+
+const text = (max: number) => z.string().max(max).optional().default("").transform((s) => s.trim());
+
+export const itemSchema = z.object({
+  kind: z.enum(["FRAME", "PACKAGE", "LENS", "MATERIAL", "AR", "ADDON", "OTHER"]),
+  name: text(200),
+  sku: z.string().max(100).nullable().optional().transform((s) => s?.trim() ?? null),
+  unitPrice: amount("Price"),
+  qty: z.union([z.number(), z.string()]).optional().default(1).transform((q) => parseQty(q)),
+  notes: text(1000),
+  catalogId: z.uuid().nullable().optional().transform((v) => v ?? null),
+});
+export type ItemInput = z.infer<typeof itemSchema>;
+
+export const optionSchema = z.object({
+  id: z.string().max(64).refine(
+    (id) => id.startsWith("temp-") || z.uuid().safeParse(id).success,
+    "Option id must be a saved id or start with temp-",
+  ),
+  label: text(100),
+  notes: text(2000),
+  isChosen: z.boolean().optional().default(false),
+  shipping: amount("Shipping").optional().default("0.00"),
+  adjustmentAmount: adjustment.optional().default("0.00"),
+  adjustmentReason: text(200),
+  /** Sent by the builder for display; the server always recomputes it. */
+  subtotal: z.unknown().optional(),
+  items: z.array(itemSchema).max(50, "An option can hold at most 50 items"),
+  segOc: z.string().max(50).optional().transform((s) => s?.trim()),
+});
+export type OptionInput = z.infer<typeof optionSchema>;
+
+/** The builder's save: everything, from the version it was loaded at. */
+export const saveQuoteSchema = z.object({
+  version: z.number().int().min(1),
+  opticianName: z.string().max(100).transform((s) => s.trim()),
+  internalNotes: z.string().max(10_000).optional().default(""),
+  options: z.array(optionSchema).min(1, "A quote needs at least one option").max(20),
+});
+export type SaveQuoteInput = z.infer<typeof saveQuoteSchema>;
+
+/** The tablet's save: which options the client chose. */
+export const selectionSchema = z.object({
+  version: z.number().int().min(1),
+  options: z.array(z.object({ id: z.uuid(), isChosen: z.boolean() })).min(1).max(20),
+}).refine((s) => s.options.some((o) => o.isChosen), {
+  message: "Please select at least one option",
+  path: ["options"],
+});
+export type SelectionInput = z.infer<typeof selectionSchema>;
+
+export const closeQuoteSchema = z.object({
+  reason: z.string({ error: "Please provide a reason for closing the quote." }).trim()
+    .min(1, "Please provide a reason for closing the quote.").max(1000),
+});
+
+export const segOcSchema = z.object({
+  segOc: z.string({ error: "segOc is required" }).max(50, "SEG/OC must be at most 50 characters")
+    .transform((s) => s.trim()),
+});

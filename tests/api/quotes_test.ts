@@ -1,0 +1,540 @@
+import { after, before, describe, it } from "node:test";
+import { expect } from "expect";
+import { sql } from "kysely";
+import {
+  call,
+  createTestUser,
+  sessionCookieFor,
+  startTestApp,
+  type TestApp,
+} from "../helpers/test_app.ts";
+import { ensureDefaultCatalog } from "../../src/catalog/default_catalog.ts";
+import type { QuoteBundle, QuoteSummary, SaveResult } from "../../src/quotes/views.ts";
+import type { CatalogItem } from "../../src/catalog/catalog.ts";
+import type { CreatedClient } from "../../src/clients/views.ts";
+
+let app: TestApp;
+let cookie: string;
+let packages: CatalogItem[];
+let lensTypes: CatalogItem[];
+let materials: CatalogItem[];
+
+before(async () => {
+  app = await startTestApp();
+  await ensureDefaultCatalog(app.db);
+  const staff = await createTestUser(app.db, { firstName: "Maria" });
+  cookie = await sessionCookieFor(app.db, staff.id);
+  packages = (await call<CatalogItem[]>(app, "GET", "/api/catalog/packages", { cookie })).body;
+  lensTypes = (await call<CatalogItem[]>(app, "GET", "/api/catalog/lens-types", { cookie })).body;
+  materials = (await call<CatalogItem[]>(app, "GET", "/api/catalog/materials", { cookie })).body;
+});
+after(() => app.close());
+
+async function newQuote(measured = false) {
+  const res = await call<CreatedClient>(app, "POST", "/api/clients", {
+    body: { firstName: "Quinn", lastName: `Test${Math.random()}` },
+    cookie,
+  });
+  if (measured) {
+    await call(app, "PUT", `/api/clients/${res.body.client.id}/measurements`, {
+      body: { pdBinocular: "62", pdNear: "59", measurementsComplete: true },
+      cookie,
+    });
+  }
+  const bundle = await call<QuoteBundle>(app, "GET", `/api/quotes/${res.body.quote.id}`, {
+    cookie,
+  });
+  return bundle.body;
+}
+
+const frame = (sku: string, price = "150.00") => ({
+  kind: "FRAME",
+  name: "Ray-Ban",
+  sku,
+  unitPrice: price,
+  qty: 1,
+});
+
+type Item = Record<string, unknown>;
+interface SaveBody {
+  version: number;
+  opticianName: string;
+  internalNotes: string;
+  options: Array<{ id: string; items: Item[]; [field: string]: unknown }>;
+}
+
+function twoOptions(bundle: QuoteBundle): SaveBody {
+  const pkg = packages[0];
+  return {
+    version: bundle.quote.version,
+    opticianName: "Maria",
+    internalNotes: "Prefers matte frames",
+    options: [
+      {
+        id: bundle.options[0].id,
+        label: "Everyday",
+        isChosen: true,
+        shipping: "0",
+        adjustmentAmount: "0",
+        items: [frame("RB-1"), {
+          kind: "PACKAGE",
+          name: pkg.name,
+          unitPrice: pkg.price,
+          qty: 1,
+          catalogId: pkg.id,
+        }],
+      },
+      {
+        id: "temp-abc",
+        label: "",
+        shipping: "15",
+        adjustmentAmount: "25",
+        adjustmentReason: "",
+        segOc: "22/22",
+        items: [
+          frame("OK-2", "99.99"),
+          { kind: "PACKAGE", name: "Custom Package", unitPrice: "0", qty: 1 },
+          {
+            kind: "LENS",
+            name: lensTypes[0].name,
+            unitPrice: lensTypes[0].price,
+            catalogId: lensTypes[0].id,
+          },
+          {
+            kind: "MATERIAL",
+            name: materials[0].name,
+            unitPrice: materials[0].price,
+            catalogId: materials[0].id,
+          },
+          { kind: "OTHER", name: "Case", unitPrice: "12.50", qty: "abc" },
+        ],
+      },
+    ],
+  };
+}
+
+const cents = (s: string) => Math.round(Number(s) * 100);
+
+describe("catalog reads", () => {
+  it("list active items in sort order with decimal prices; unknown section 404", async () => {
+    expect(packages.length).toBeGreaterThan(2);
+    expect(packages[0]).toMatchObject({ active: true });
+    expect(packages[0].price).toMatch(/^\d+\.\d{2}$/);
+    expect(typeof packages[0].description).toBe("string");
+    const sorted = [...packages].sort((a, b) => a.sortOrder - b.sortOrder);
+    expect(packages.map((p) => p.id)).toEqual(sorted.map((p) => p.id));
+    await app.db.updateTable("addOns").set({ active: false }).where("name", "=", "UV protection")
+      .execute();
+    const addOns = await call<CatalogItem[]>(app, "GET", "/api/catalog/add-ons", { cookie });
+    expect(addOns.body.map((a) => a.name)).not.toContain("UV protection");
+    for (const section of ["ar-coatings", "materials"]) {
+      expect((await call(app, "GET", `/api/catalog/${section}`, { cookie })).status).toBe(200);
+    }
+    expect((await call(app, "GET", "/api/catalog/frames", { cookie })).status).toBe(404);
+    expect((await call(app, "GET", "/api/catalog/packages")).status).toBe(401);
+  });
+});
+
+describe("GET /api/quotes/{id}", () => {
+  it("answers quote, client, options, clientMeasurements and frameMeasurements", async () => {
+    const bundle = await newQuote();
+    expect(Object.keys(bundle).sort()).toEqual([
+      "client",
+      "clientMeasurements",
+      "frameMeasurements",
+      "options",
+      "quote",
+    ]);
+    expect(bundle.quote).toMatchObject({
+      status: "DRAFT",
+      version: 1,
+      isExpired: false,
+      isClosed: false,
+    });
+    expect(bundle.quote.clientName).toMatch(/^Quinn Test/);
+    expect(bundle.options.length).toBe(1);
+    expect(bundle.clientMeasurements).toMatchObject({
+      pdBinocular: "0",
+      measurementsComplete: false,
+    });
+    expect((await call(app, "GET", `/api/quotes/${crypto.randomUUID()}`, { cookie })).status).toBe(
+      404,
+    );
+    expect((await call(app, "GET", "/api/quotes/nope", { cookie })).status).toBe(404);
+    expect((await call(app, "GET", `/api/quotes/${bundle.quote.id}`)).status).toBe(401);
+  });
+});
+
+describe("PUT /api/quotes/{id} from the builder", () => {
+  it("saves options and items, maps temp ids, and recomputes subtotals itself", async () => {
+    const bundle = await newQuote();
+    const body = twoOptions(bundle);
+    // A browser lying about the subtotal changes nothing.
+    body.options[0].subtotal = "1.00";
+    const res = await call<SaveResult>(app, "PUT", `/api/quotes/${bundle.quote.id}`, {
+      body,
+      cookie,
+    });
+    expect(res.status).toBe(200);
+    const saved = res.body;
+    expect(saved.quote).toMatchObject({
+      version: 2,
+      opticianName: "Maria",
+      internalNotes: "Prefers matte frames",
+      status: "PENDING_MEASUREMENTS",
+    });
+    expect(Object.keys(saved.idMap)).toEqual(["temp-abc"]);
+    expect(saved.options.map((o) => o.id)).toEqual([bundle.options[0].id, saved.idMap["temp-abc"]]);
+    const [first, second] = saved.options;
+    expect(cents(first.subtotal)).toBe(15000 + cents(packages[0].price));
+    expect(cents(second.subtotal)).toBe(
+      9999 + cents(lensTypes[0].price) + cents(materials[0].price) + 1250,
+    );
+    expect(second).toMatchObject({
+      shipping: "15.00",
+      adjustmentAmount: "-25.00",
+      isChosen: false,
+    });
+    expect(second.items.find((i) => i.kind === "OTHER")?.qty).toBe(1);
+    expect(second.frameMeasurements).toEqual({ segOc: "22/22" });
+    expect(saved.frameMeasurements[second.id]).toEqual({ segOc: "22/22" });
+  });
+
+  it("goes ACTIVE when the client's measurements are complete", async () => {
+    const bundle = await newQuote(true);
+    const res = await call<SaveResult>(app, "PUT", `/api/quotes/${bundle.quote.id}`, {
+      body: twoOptions(bundle),
+      cookie,
+    });
+    expect(res.body.quote.status).toBe("ACTIVE");
+  });
+
+  it("deleting an option in the builder deletes it on save", async () => {
+    const bundle = await newQuote();
+    const saved = (await call<SaveResult>(app, "PUT", `/api/quotes/${bundle.quote.id}`, {
+      body: twoOptions(bundle),
+      cookie,
+    })).body;
+    const body = twoOptions(saved);
+    body.options = [{ ...body.options[1], id: saved.options[1].id }];
+    const res = await call<SaveResult>(app, "PUT", `/api/quotes/${bundle.quote.id}`, {
+      body,
+      cookie,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.options.map((o) => o.id)).toEqual([saved.options[1].id]);
+    const left = await app.db.selectFrom("quoteOptions").select("id")
+      .where("quoteId", "=", bundle.quote.id).execute();
+    expect(left.length).toBe(1);
+  });
+
+  it("applies the save check on the server too", async () => {
+    const bundle = await newQuote();
+    const body = twoOptions(bundle);
+    body.opticianName = " ";
+    body.options[1].items = body.options[1].items.filter((i) => i.kind !== "LENS");
+    body.options[0].items[0].sku = "";
+    const res = await call<{ message: string; errors: Record<string, string> }>(
+      app,
+      "PUT",
+      `/api/quotes/${bundle.quote.id}`,
+      { body, cookie },
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe("Optician's Name is required");
+    expect(Object.values(res.body.errors)).toEqual([
+      "Optician's Name is required",
+      "Everyday must have a frame with SKU",
+      "OK-2 requires a lens type to be selected",
+    ]);
+    const after = await call<QuoteBundle>(app, "GET", `/api/quotes/${bundle.quote.id}`, { cookie });
+    expect(after.body.quote.version).toBe(1);
+  });
+
+  it("rejects bad input with 400: bad amounts, kinds, ids, no options", async () => {
+    const bundle = await newQuote();
+    const bads: Array<(b: SaveBody) => unknown> = [
+      (b) => ({ ...b, options: [] }),
+      (b) => {
+        b.options[0].items[0].unitPrice = "12.345";
+        return b;
+      },
+      (b) => {
+        b.options[0].items[0].unitPrice = "-5";
+        return b;
+      },
+      (b) => {
+        b.options[0].items[0].kind = "HAT";
+        return b;
+      },
+      (b) => {
+        b.options[0].id = "'; drop table quotes; --";
+        return b;
+      },
+      (b) => ({ ...b, version: "1" }),
+      (b) => {
+        b.options[1].shipping = "free";
+        return b;
+      },
+    ];
+    for (const make of bads) {
+      const res = await call(app, "PUT", `/api/quotes/${bundle.quote.id}`, {
+        body: make(twoOptions(bundle)),
+        cookie,
+      });
+      expect(res.status).toBe(400);
+    }
+  });
+
+  it("refuses a save made from a stale version with 409, losing nothing already saved", async () => {
+    const bundle = await newQuote();
+    const first = await call<SaveResult>(app, "PUT", `/api/quotes/${bundle.quote.id}`, {
+      body: twoOptions(bundle),
+      cookie,
+    });
+    expect(first.status).toBe(200);
+    const stale = twoOptions(bundle);
+    stale.opticianName = "Someone else";
+    const res = await call<{ message: string }>(app, "PUT", `/api/quotes/${bundle.quote.id}`, {
+      body: stale,
+      cookie,
+    });
+    expect(res.status).toBe(409);
+    expect(res.body.message).toMatch(/changed elsewhere.*Reload/);
+    const now = await call<QuoteBundle>(app, "GET", `/api/quotes/${bundle.quote.id}`, { cookie });
+    expect(now.body.quote).toMatchObject({ version: 2, opticianName: "Maria" });
+    expect(now.body.options.length).toBe(2);
+  });
+
+  it("never moves another quote's option", async () => {
+    const a = await newQuote();
+    const b = await newQuote();
+    const body = twoOptions(a);
+    body.options[1].id = b.options[0].id;
+    const res = await call<SaveResult>(app, "PUT", `/api/quotes/${a.quote.id}`, { body, cookie });
+    expect(res.status).toBe(200);
+    expect(res.body.options[1].id).not.toBe(b.options[0].id);
+    const other = await call<QuoteBundle>(app, "GET", `/api/quotes/${b.quote.id}`, { cookie });
+    expect(other.body.options.map((o) => o.id)).toEqual([b.options[0].id]);
+  });
+});
+
+describe("status changes", () => {
+  it("close needs a reason, is refused twice, and makes the quote read-only", async () => {
+    const bundle = await newQuote(true);
+    const url = `/api/quotes/${bundle.quote.id}`;
+    const blank = await call<{ message: string }>(app, "POST", `${url}/close`, {
+      body: { reason: "   " },
+      cookie,
+    });
+    expect(blank.status).toBe(400);
+    expect(blank.body.message).toBe("Please provide a reason for closing the quote.");
+    const closed = await call<QuoteBundle>(app, "POST", `${url}/close`, {
+      body: { reason: "Bought elsewhere" },
+      cookie,
+    });
+    expect(closed.status).toBe(200);
+    expect(closed.body.quote).toMatchObject({
+      status: "CLOSED",
+      isClosed: true,
+      closureReason: "Bought elsewhere",
+    });
+    expect((await call(app, "POST", `${url}/close`, { body: { reason: "x" }, cookie })).status)
+      .toBe(409);
+    const save = await call<{ message: string }>(app, "PUT", url, {
+      body: twoOptions(closed.body),
+      cookie,
+    });
+    expect(save.status).toBe(409);
+    expect(save.body.message).toMatch(/closed/);
+    const audit = await app.db.selectFrom("auditLog").select("details")
+      .where("action", "=", "quote.close").where("entityId", "=", bundle.quote.id)
+      .executeTakeFirstOrThrow();
+    expect(audit.details).toMatchObject({ reason: "Bought elsewhere" });
+  });
+
+  it("reactivate gives an expired quote a new expiry from the settings, and reopens a closed one", async () => {
+    const bundle = await newQuote(true);
+    const url = `/api/quotes/${bundle.quote.id}`;
+    const saved = await call<SaveResult>(app, "PUT", url, { body: twoOptions(bundle), cookie });
+    expect((await call(app, "POST", `${url}/reactivate`, { cookie })).status).toBe(409);
+    await sql`update quotes set expires_at = now() - interval '2 days' where id = ${bundle.quote.id}`
+      .execute(app.db);
+    const expired = await call<QuoteBundle>(app, "GET", url, { cookie });
+    expect(expired.body.quote.isExpired).toBe(true);
+    await app.db.updateTable("settings").set({ quoteExpirationDays: 14 }).execute();
+    const res = await call<QuoteBundle>(app, "POST", `${url}/reactivate`, { cookie });
+    await app.db.updateTable("settings").set({ quoteExpirationDays: 30 }).execute();
+    expect(res.status).toBe(200);
+    expect(res.body.quote).toMatchObject({ isExpired: false, status: saved.body.quote.status });
+    const days = (Date.parse(res.body.quote.expiresAt!) - Date.now()) / 86_400_000;
+    expect(Math.round(days)).toBe(14);
+    await call(app, "POST", `${url}/close`, { body: { reason: "Oops" }, cookie });
+    const reopened = await call<QuoteBundle>(app, "POST", `${url}/reactivate`, { cookie });
+    expect(reopened.body.quote).toMatchObject({ status: "ACTIVE", closureReason: null });
+  });
+
+  it("finalize works from ACTIVE and freezes the quote; not from DRAFT", async () => {
+    const bundle = await newQuote(true);
+    const url = `/api/quotes/${bundle.quote.id}`;
+    expect((await call(app, "POST", `${url}/finalize`, { cookie })).status).toBe(409);
+    const saved = await call<SaveResult>(app, "PUT", url, { body: twoOptions(bundle), cookie });
+    const fin = await call<QuoteBundle>(app, "POST", `${url}/finalize`, { cookie });
+    expect(fin.body.quote.status).toBe("FINALIZED");
+    const edit = await call(app, "PUT", url, { body: twoOptions(fin.body), cookie });
+    expect(edit.status).toBe(409);
+    expect(saved.body.quote.version + 1).toBe(fin.body.quote.version);
+  });
+});
+
+describe("the tablet's selection", () => {
+  it("sets isChosen on the options and makes the quote ACCEPTED", async () => {
+    const bundle = await newQuote(true);
+    const url = `/api/quotes/${bundle.quote.id}`;
+    const saved = (await call<SaveResult>(app, "PUT", url, { body: twoOptions(bundle), cookie }))
+      .body;
+    const none = await call(app, "PUT", url, {
+      body: {
+        version: saved.quote.version,
+        options: saved.options.map((o) => ({ id: o.id, isChosen: false })),
+      },
+      cookie,
+    });
+    expect(none.status).toBe(400);
+    const res = await call<QuoteBundle>(app, "PUT", url, {
+      body: {
+        version: saved.quote.version,
+        options: [{ id: saved.options[0].id, isChosen: false }, {
+          id: saved.options[1].id,
+          isChosen: true,
+        }],
+      },
+      cookie,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.quote.status).toBe("ACCEPTED");
+    expect(res.body.options.map((o) => o.isChosen)).toEqual([false, true]);
+    // Items and prices are untouched by a selection.
+    expect(res.body.options[1].subtotal).toBe(saved.options[1].subtotal);
+    const stale = await call(app, "PUT", url, {
+      body: {
+        version: saved.quote.version,
+        options: [{ id: saved.options[0].id, isChosen: true }],
+      },
+      cookie,
+    });
+    expect(stale.status).toBe(409);
+    const version = res.body.quote.version;
+    const foreign = await call(app, "PUT", url, {
+      body: { version, options: [{ id: crypto.randomUUID(), isChosen: true }] },
+      cookie,
+    });
+    expect(foreign.status).toBe(400);
+    const partial = await call<{ message: string }>(app, "PUT", url, {
+      body: { version, options: [{ id: saved.options[0].id, isChosen: true }] },
+      cookie,
+    });
+    expect(partial.status).toBe(400);
+    expect(partial.body.message).toBe("Send the choice for every option of the quote");
+    const noVersion = await call(app, "PUT", url, {
+      body: { options: saved.options.map((o) => ({ id: o.id, isChosen: true })) },
+      cookie,
+    });
+    expect(noVersion.status).toBe(400);
+  });
+});
+
+describe("PUT /api/quote-options/{id}/measurements", () => {
+  it("stores SEG/OC for a saved option; unknown option 404; bad body 400", async () => {
+    const bundle = await newQuote();
+    const id = bundle.options[0].id;
+    const res = await call(app, "PUT", `/api/quote-options/${id}/measurements`, {
+      body: { segOc: " 21/23 " },
+      cookie,
+    });
+    expect(res.status).toBe(200);
+    const after = await call<QuoteBundle>(app, "GET", `/api/quotes/${bundle.quote.id}`, { cookie });
+    expect(after.body.frameMeasurements[id]).toEqual({ segOc: "21/23" });
+    expect(
+      (await call(app, "PUT", `/api/quote-options/${crypto.randomUUID()}/measurements`, {
+        body: { segOc: "1" },
+        cookie,
+      })).status,
+    ).toBe(404);
+    expect(
+      (await call(app, "PUT", `/api/quote-options/${id}/measurements`, { body: {}, cookie }))
+        .status,
+    ).toBe(400);
+  });
+});
+
+describe("dashboard calls", () => {
+  it("stats, recent and expired quotes with totals", async () => {
+    const dash = await startTestApp();
+    try {
+      const u = await createTestUser(dash.db);
+      const c = await sessionCookieFor(dash.db, u.id);
+      const client = await dash.db.insertInto("clients").values({
+        firstName: "Dee",
+        lastName: "Ash",
+      })
+        .returning("id").executeTakeFirstOrThrow();
+      await sql`insert into clients (first_name, last_name, created_at)
+        values ('Old', 'Timer', now() - interval '3 days')`.execute(dash.db);
+      const make = async (
+        status: string,
+        expiresDays: number | null,
+        options: Array<[string, string, string, boolean]>,
+      ) => {
+        const q = await dash.db.insertInto("quotes").values({
+          clientId: client.id,
+          status: status as "ACTIVE",
+          closureReason: status === "CLOSED" ? "done" : null,
+          expiresAt: expiresDays === null ? null : new Date(Date.now() + expiresDays * 86_400_000),
+        }).returning("id").executeTakeFirstOrThrow();
+        for (const [i, [subtotal, shipping, adj, chosen]] of options.entries()) {
+          await dash.db.insertInto("quoteOptions").values({
+            quoteId: q.id,
+            position: i,
+            subtotal,
+            shipping,
+            adjustmentAmount: adj,
+            isChosen: chosen,
+          }).execute();
+        }
+        return q.id;
+      };
+      await make("ACTIVE", 10, [["100.00", "0", "0", false], ["500.00", "0", "0", false]]);
+      await make("PENDING_MEASUREMENTS", 10, [["100.00", "0", "0", false]]);
+      const expiredId = await make("ACTIVE", -1, [["100.00", "15.00", "-25.00", true], [
+        "200.10",
+        "0",
+        "0",
+        true,
+      ]]);
+      await make("CLOSED", -1, [["1.00", "0", "0", false]]);
+      await make("DRAFT", 10, []);
+      const stats = await call(dash, "GET", "/api/stats", { cookie: c });
+      expect(stats.body).toEqual({ activeQuotes: 2, newClients: 1 });
+      const recent = await call<QuoteSummary[]>(dash, "GET", "/api/quotes/recent", { cookie: c });
+      expect(recent.body.length).toBe(5);
+      expect(recent.body[0]).toMatchObject({
+        clientName: "Dee Ash",
+        status: "DRAFT",
+        total: "0.00",
+      });
+      const expired = await call<QuoteSummary[]>(dash, "GET", "/api/quotes/expired", { cookie: c });
+      expect(expired.body.map((q) => [q.id, q.total])).toEqual([[expiredId, "290.10"]]);
+      expect(expired.headers.get("x-total-count")).toBe("1");
+      for (let i = 0; i < 6; i++) await make("EMAILED", -2 - i, [["10.00", "0", "0", false]]);
+      const many = await call<QuoteSummary[]>(dash, "GET", "/api/quotes/expired", { cookie: c });
+      expect(many.body.length).toBe(5);
+      expect(many.headers.get("x-total-count")).toBe("7");
+      for (const path of ["/api/stats", "/api/quotes/recent", "/api/quotes/expired"]) {
+        expect((await call(dash, "GET", path)).status).toBe(401);
+      }
+    } finally {
+      await dash.close();
+    }
+  });
+});
