@@ -13,6 +13,7 @@ import { handleUnauthorized } from "../components/api_client.ts";
 type IslandModule = { default: ComponentType<any> };
 
 export const islands: Record<string, () => Promise<IslandModule>> = {
+  ClientManager: () => import("./ClientManager.tsx"),
   IntakeForm: () => import("./IntakeForm.tsx"),
   StaffLogin: () => import("./StaffLogin.tsx"),
   TabletSelect: () => import("./TabletSelect.tsx"),

@@ -2,12 +2,55 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
 import type { AssetManifest } from "../../src/assets/manifest.ts";
 import { renderPage } from "../../src/http/render.tsx";
+import {
+  countExpiredQuotes,
+  DASHBOARD_LIST_SIZE,
+  findStats,
+  listExpiredQuotes,
+  listRecentQuotes,
+} from "../../src/quotes/quote_store.ts";
+import type { QuoteSummary } from "../../src/quotes/views.ts";
+import { statusText } from "../../src/quotes/rules.ts";
+import { formatDecimal } from "../../src/quotes/money.ts";
+import { shortId } from "../../src/clients/views.ts";
+import { Badge } from "../../components/Badge.tsx";
+import { QUOTE_STATUS_VARIANTS } from "../../components/quote_status.ts";
 
-/**
- * The staff dashboard's frame: title and the two main actions. Its counts and
- * quote lists arrive with the quote domain.
- */
-export function renderDashboard(c: Context<AppEnv>, manifest: AssetManifest) {
+const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });
+const quoteNumber = (q: QuoteSummary) => q.quoteNumber || shortId(q.id);
+
+function ClockIcon() {
+  return (
+    <svg viewBox="0 0 16 16" width="12" height="12" aria-hidden="true" className="icon">
+      <circle cx="8" cy="8" r="6.5" fill="none" stroke="currentColor" strokeWidth="1.6" />
+      <path d="M8 4.5V8l2.5 1.5" fill="none" stroke="currentColor" strokeWidth="1.6" />
+    </svg>
+  );
+}
+
+function StatusBadge({ status }: { status: QuoteSummary["status"] }) {
+  // The dashboard's own rule: lower-case text, and pending measurements as a
+  // secondary badge with a clock.
+  if (status === "PENDING_MEASUREMENTS") {
+    return (
+      <Badge variant="secondary">
+        <ClockIcon />
+        {statusText(status)}
+      </Badge>
+    );
+  }
+  return <Badge variant={QUOTE_STATUS_VARIANTS[status]}>{statusText(status)}</Badge>;
+}
+
+/** The staff dashboard: counts and the two quote lists, all rendered on the server. */
+export async function renderDashboard(c: Context<AppEnv>, manifest: AssetManifest) {
+  const db = c.var.db;
+  const [stats, recent, expired, expiredCount] = await Promise.all([
+    findStats(db),
+    listRecentQuotes(db),
+    listExpiredQuotes(db),
+    countExpiredQuotes(db),
+  ]);
   return renderPage(
     c,
     manifest,
@@ -21,6 +64,76 @@ export function renderDashboard(c: Context<AppEnv>, manifest: AssetManifest) {
           <a className="btn btn-primary" href="/intake">New Client Intake</a>
           <a className="btn btn-outline" href="/clients">Create Quote</a>
         </div>
+      </div>
+      <div className="stat-grid">
+        <a className="card stat-card" href="/clients">
+          <span className="stat-label">Active Quotes</span>
+          <span className="stat-value" data-testid="active-quotes">{stats.activeQuotes}</span>
+        </a>
+        <div className="card stat-card">
+          <span className="stat-label">New Clients Today</span>
+          <span className="stat-value" data-testid="new-clients">{stats.newClients}</span>
+        </div>
+      </div>
+      <div className="dash-grid">
+        <section className="card" aria-labelledby="recent-title">
+          <h2 id="recent-title">Recent Quotes</h2>
+          {recent.length === 0
+            ? <p className="empty-inline">No recent quotes</p>
+            : (
+              <ul className="quote-list">
+                {recent.map((q) => (
+                  <li key={q.id}>
+                    <a href={`/quote/${q.id}`} className="quote-row">
+                      <span className="quote-row-main">
+                        <span className="quote-client">{q.clientName}</span>
+                        <span className="muted quote-number">{quoteNumber(q)}</span>
+                      </span>
+                      <StatusBadge status={q.status} />
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            )}
+        </section>
+        <section className="card" aria-labelledby="expired-title">
+          <h2 id="expired-title">Expired Quotes - Follow Up Needed</h2>
+          {expired.length === 0
+            ? (
+              <div className="empty-inline">
+                <p>No expired quotes</p>
+                <p className="muted">Great! All quotes are current.</p>
+              </div>
+            )
+            : (
+              <>
+                <ul className="quote-list">
+                  {expired.slice(0, DASHBOARD_LIST_SIZE).map((q) => (
+                    <li key={q.id}>
+                      <a href={`/quote/${q.id}`} className="quote-row">
+                        <span className="quote-row-main">
+                          <span className="quote-client">{q.clientName}</span>
+                          <span className="muted quote-number">{quoteNumber(q)}</span>
+                        </span>
+                        <span className="quote-row-side">
+                          <Badge variant="destructive">Expired</Badge>
+                          <span className="quote-total">{formatDecimal(q.total)}</span>
+                          <span className="muted quote-date">
+                            {q.expiresAt ? dateFormat.format(new Date(q.expiresAt)) : ""}
+                          </span>
+                        </span>
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+                {expiredCount > DASHBOARD_LIST_SIZE && (
+                  <a className="btn btn-outline btn-block" href="/quotes?filter=expired">
+                    View All {expiredCount} Expired Quotes
+                  </a>
+                )}
+              </>
+            )}
+        </section>
       </div>
     </>,
     { title: "Staff Dashboard" },

@@ -5,20 +5,28 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { encodeHexLowerCase } from "@oslojs/encoding";
 import { sha256 } from "@oslojs/crypto/sha2";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { type AssetManifest, BUILD_DIR } from "./manifest.ts";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const buildDir = fileURLToPath(BUILD_DIR);
-const SOURCE_DIRS = [
-  "islands",
-  "components",
-  "src/schemas",
-  "src/quotes/rules.ts",
-  "src/quotes/money.ts",
-  "db/schema.ts",
-  "static/css",
-];
 const EXTRA_FILES = ["static/app.css", "deno.json", "deno.lock", "src/assets/build.ts"];
+
+/** Every local file the browser entry reaches, as Deno's module graph lists it. */
+async function entryGraphFiles(): Promise<string[]> {
+  const { success, stdout } = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", join(root, "islands", "_entry.tsx")],
+    cwd: root,
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  if (!success) throw new Error("deno info failed on islands/_entry.tsx");
+  const graph = JSON.parse(new TextDecoder().decode(stdout)) as {
+    modules: { specifier: string }[];
+  };
+  return graph.modules.map((m) => m.specifier).filter((s) => s.startsWith("file://"))
+    .map((s) => fileURLToPath(s));
+}
 
 function sha256Hex(data: Uint8Array | string): string {
   return encodeHexLowerCase(
@@ -40,9 +48,10 @@ async function listFiles(path: string): Promise<string[]> {
 
 async function sourceHash(): Promise<string> {
   const files = [
-    ...(await Promise.all(SOURCE_DIRS.map(listFiles))).flat(),
+    ...await entryGraphFiles(),
+    ...await listFiles("static/css"),
     ...EXTRA_FILES.map((f) => join(root, f)),
-  ].filter((f) => !f.endsWith("_test.ts") && !f.endsWith("_test.tsx")).sort();
+  ].sort();
   const parts: string[] = [];
   for (const file of files) {
     const content = await Deno.readFile(file).catch(() => new Uint8Array());
@@ -117,6 +126,16 @@ export async function buildAssets(options: { force?: boolean; quiet?: boolean } 
     css: `/static/build/${cssName}`,
     islands,
   };
+  // Served precompressed: zod alone is ~450 KB raw and ~90 KB gzipped.
+  for await (const entry of Deno.readDir(staging)) {
+    if (!/\.(js|css)$/.test(entry.name)) continue;
+    const data = await Deno.readFile(join(staging, entry.name));
+    await Deno.writeFile(
+      join(staging, `${entry.name}.br`),
+      brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+    );
+    await Deno.writeFile(join(staging, `${entry.name}.gz`), gzipSync(data, { level: 9 }));
+  }
   // Content-hashed files are added beside the old ones, then the manifest is
   // swapped in one rename: a server (or test) still using the previous build
   // keeps finding its files. Files no build has used for an hour are pruned.
@@ -143,7 +162,8 @@ async function pruneOldFiles(manifest: AssetManifest) {
   );
   const cutoff = Date.now() - 60 * 60 * 1000;
   for await (const entry of Deno.readDir(buildDir)) {
-    if (entry.name === "manifest.json" || keep.has(entry.name)) continue;
+    const base = entry.name.replace(/\.(br|gz)$/, "");
+    if (entry.name === "manifest.json" || keep.has(base)) continue;
     const stat = await Deno.stat(join(buildDir, entry.name)).catch(() => null);
     if (stat?.mtime && stat.mtime.getTime() < cutoff) {
       await Deno.remove(join(buildDir, entry.name)).catch(() => {});

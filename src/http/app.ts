@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { NONCE, secureHeaders } from "hono/secure-headers";
 import { requestId } from "hono/request-id";
+import { compress } from "hono/compress";
 import { serveStatic } from "hono/deno";
 import { fileURLToPath } from "node:url";
 import type { AppEnv } from "./app_env.ts";
@@ -24,6 +25,7 @@ import { publicPages, renderLanding } from "../../routes/pages/public.tsx";
 import { renderDashboard } from "../../routes/pages/dashboard.tsx";
 import { renderNotFound } from "../../routes/pages/not_found.tsx";
 import { intakePages } from "../../routes/pages/intake.tsx";
+import { clientsPages } from "../../routes/pages/clients.tsx";
 import { tabletPages } from "../../routes/pages/tablet.tsx";
 
 export interface AppDeps {
@@ -72,6 +74,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use(requestId({ limitLength: 64 }));
   app.use(clientAddress);
   app.use(requestLog);
+  // Pages and JSON; built assets are served precompressed instead.
+  app.use(compress());
   app.use(secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
@@ -100,10 +104,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       if (c.res.ok) c.header("Cache-Control", "public, max-age=31536000, immutable");
     },
   );
+  const rewriteRequestPath = (p: string) => p.replace(/^\/static/, "");
+  // The build writes .br and .gz beside each file; the best one accepted is sent.
   app.use(
-    "/static/*",
-    serveStatic({ root: staticRoot, rewriteRequestPath: (p) => p.replace(/^\/static/, "") }),
+    "/static/build/*",
+    serveStatic({ root: staticRoot, rewriteRequestPath, precompressed: true }),
   );
+  app.use("/static/*", serveStatic({ root: staticRoot, rewriteRequestPath }));
 
   app.get("/healthz", async (c) => {
     try {
@@ -139,6 +146,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.get("/dashboard", (c) => renderDashboard(c, manifest));
   app.route("/", publicPages(manifest));
   app.route("/", intakePages(manifest));
+  app.route("/", clientsPages(manifest));
   app.route("/", tabletPages(manifest));
 
   app.notFound((c) => {

@@ -49,6 +49,12 @@ describe("security headers", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     expect(res.headers.get("content-type")).toContain("javascript");
+    for (const [accept, encoding] of [["br, gzip", "br"], ["gzip", "gzip"]]) {
+      const packed = await fetch(app.baseUrl + src, { headers: { "accept-encoding": accept } });
+      await packed.body?.cancel();
+      expect(packed.headers.get("content-encoding")).toBe(encoding);
+      expect(packed.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    }
   });
 
   it("does not serve files outside static/", async () => {

@@ -1,0 +1,140 @@
+import { after, before, describe, it } from "node:test";
+import { expect } from "expect";
+import type { Browser, Page } from "playwright-core";
+import { sql } from "kysely";
+import {
+  createTestUser,
+  sessionCookieFor,
+  startTestApp,
+  type TestApp,
+} from "../helpers/test_app.ts";
+import { DESKTOP, launchBrowser, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
+import type { QuoteStatus } from "../../db/schema.ts";
+
+let app: TestApp;
+let browser: Browser;
+let cookie: string;
+
+before(async () => {
+  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+  const staff = await createTestUser(app.db, { firstName: "Maria" });
+  cookie = (await sessionCookieFor(app.db, staff.id)).split("=")[1];
+});
+after(async () => {
+  await browser.close();
+  await app.close();
+});
+
+async function open(viewport = DESKTOP): Promise<Page> {
+  const context = await browser.newContext({ viewport, baseURL: app.baseUrl });
+  await context.addCookies([{ name: "lensdesk_session", value: cookie, url: app.baseUrl }]);
+  const page = await context.newPage();
+  await page.goto("/dashboard");
+  return page;
+}
+
+async function addQuote(
+  clientName: [string, string],
+  status: QuoteStatus,
+  expiresInDays: number,
+  options: Array<[string, boolean]> = [["100.00", false]],
+  updatedMinutesAgo = 0,
+) {
+  const client = await app.db.insertInto("clients")
+    .values({ firstName: clientName[0], lastName: clientName[1] }).returning("id")
+    .executeTakeFirstOrThrow();
+  const quote = await app.db.insertInto("quotes").values({
+    clientId: client.id,
+    status,
+    closureReason: status === "CLOSED" ? "done" : null,
+    expiresAt: new Date(Date.now() + expiresInDays * 86_400_000),
+  }).returning(["id", "quoteNumber"]).executeTakeFirstOrThrow();
+  await sql`update quotes set updated_at = now() - make_interval(mins => ${updatedMinutesAgo})
+    where id = ${quote.id}`.execute(app.db);
+  for (const [i, [subtotal, chosen]] of options.entries()) {
+    await app.db.insertInto("quoteOptions").values({
+      quoteId: quote.id,
+      position: i,
+      subtotal,
+      isChosen: chosen,
+    }).execute();
+  }
+  return quote;
+}
+
+describe("staff dashboard", () => {
+  it("an empty store shows zero counts and both empty texts", async () => {
+    const page = await open();
+    await expect(page.getByRole("heading", { name: "Staff Dashboard" }).isVisible()).resolves
+      .toBe(true);
+    await expect(page.getByText("Manage clients, quotes, and measurements.").isVisible())
+      .resolves.toBe(true);
+    await expect(page.getByTestId("active-quotes").textContent()).resolves.toBe("0");
+    await expect(page.getByTestId("new-clients").textContent()).resolves.toBe("0");
+    await expect(page.getByText("No recent quotes").isVisible()).resolves.toBe(true);
+    await expect(page.getByText("No expired quotes").isVisible()).resolves.toBe(true);
+    await expect(page.getByText("Great! All quotes are current.").isVisible()).resolves.toBe(true);
+    await expect(page.getByRole("link", { name: "New Client Intake" }).getAttribute("href"))
+      .resolves.toBe("/intake");
+    await expect(page.getByRole("link", { name: "Create Quote" }).getAttribute("href")).resolves
+      .toBe("/clients");
+    await page.context().close();
+  });
+
+  it("shows counts, the five most recent quotes and the expired ones to follow up", async () => {
+    const pending = await addQuote(["Ana", "Ruiz"], "PENDING_MEASUREMENTS", 20, undefined, 0);
+    await addQuote(["Ben", "Okafor"], "ACTIVE", 20, undefined, 1);
+    await addQuote(["Cy", "Park"], "ACCEPTED", 20, undefined, 2);
+    await addQuote(["Di", "Ng"], "DRAFT", 20, undefined, 3);
+    await addQuote(["Eve", "Stone"], "FINALIZED", 20, undefined, 4);
+    const expired = [];
+    for (let i = 0; i < 7; i++) {
+      expired.push(
+        await addQuote([`Late${i}`, "Client"], "EMAILED", -1 - i, [["150.00", true], [
+          "99.50",
+          true,
+        ]], 100 + i),
+      );
+    }
+    await addQuote(["Closed", "Case"], "CLOSED", -3, undefined, 200);
+    const page = await open();
+    // Active: ACTIVE, PENDING_MEASUREMENTS, ACCEPTED that have not expired.
+    await expect(page.getByTestId("active-quotes").textContent()).resolves.toBe("3");
+    await expect(page.getByTestId("new-clients").textContent()).resolves.toBe("13");
+
+    const recent = page.getByRole("region", { name: "Recent Quotes" }).getByRole("link");
+    await expect(recent.count()).resolves.toBe(5);
+    const first = recent.first();
+    await expect(first.getAttribute("href")).resolves.toBe(`/quote/${pending.id}`);
+    await expect(first.textContent()).resolves.toContain("Ana Ruiz");
+    await expect(first.textContent()).resolves.toContain(pending.quoteNumber);
+    const badge = first.locator(".badge");
+    await expect(badge.textContent()).resolves.toBe("pending measurements");
+    await expect(badge.getAttribute("class")).resolves.toContain("badge-secondary");
+    await expect(badge.locator("svg").count()).resolves.toBe(1);
+
+    const expiredRegion = page.getByRole("region", { name: "Expired Quotes - Follow Up Needed" });
+    const rows = expiredRegion.locator(".quote-row");
+    await expect(rows.count()).resolves.toBe(5);
+    const top = rows.first();
+    await expect(top.getAttribute("href")).resolves.toBe(`/quote/${expired[0].id}`);
+    await expect(top.textContent()).resolves.toContain("Expired");
+    await expect(top.textContent()).resolves.toContain("$249.50");
+    const viewAll = expiredRegion.getByRole("link", { name: "View All 7 Expired Quotes" });
+    await expect(viewAll.getAttribute("href")).resolves.toBe("/quotes?filter=expired");
+    await expect(page.locator("script[type=module]").count()).resolves.toBe(0);
+
+    const shot = screenshotPath("dashboard-desktop");
+    if (shot) await page.screenshot({ path: shot, fullPage: true });
+    await page.context().close();
+
+    const tablet = await open(TABLET_PORTRAIT);
+    const overflow = await tablet.evaluate(() =>
+      document.documentElement.scrollWidth - globalThis.innerWidth
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    const tabletShot = screenshotPath("dashboard-tablet");
+    if (tabletShot) await tablet.screenshot({ path: tabletShot, fullPage: true });
+    await tablet.context().close();
+  });
+});
