@@ -1,25 +1,11 @@
 // What the tablet may show the client, derived from the staff's quote bundle.
 // The island receives only this, so internal notes, contact details and item
 // notes never reach the page the client holds, not even in its JSON.
-import type { ItemKind } from "../../db/schema.ts";
-import type { QuoteBundle, QuoteItemView } from "../../src/quotes/views.ts";
-import {
-  editBlocker,
-  isCustomPackage,
-  lineCents,
-  optionTitle,
-  subtotalCents,
-  totalCents,
-} from "../../src/quotes/rules.ts";
-import { centsOrZero } from "../../src/quotes/money.ts";
+import type { QuoteBundle } from "../../src/quotes/views.ts";
+import { editBlocker, optionTitle } from "../../src/quotes/rules.ts";
+import { priceBreakdown, type PriceLine } from "../../src/quotes/price_breakdown.ts";
 
-export interface TabletLine {
-  kind: ItemKind;
-  kindLabel: string;
-  name: string;
-  qty: number;
-  cents: number;
-}
+export type TabletLine = PriceLine;
 
 export interface TabletOption {
   id: string;
@@ -47,38 +33,6 @@ export interface TabletBranding {
   logoUrl: string;
 }
 
-const KIND_LABELS: Record<ItemKind, string> = {
-  FRAME: "Frame",
-  PACKAGE: "Lens package",
-  LENS: "Lens",
-  MATERIAL: "Material",
-  AR: "Anti-reflective",
-  ADDON: "Add-on",
-  OTHER: "Other",
-};
-
-// The client reads a card top to bottom as the glasses are built up.
-const KIND_ORDER: ItemKind[] = ["FRAME", "PACKAGE", "LENS", "MATERIAL", "AR", "ADDON", "OTHER"];
-
-function lines(items: QuoteItemView[]): TabletLine[] {
-  const custom = isCustomPackage(items);
-  return items
-    // A custom package is a free placeholder; its lens, material and coating
-    // carry the prices, so the placeholder line would only puzzle the client.
-    .filter((item) => !(custom && item.kind === "PACKAGE" && lineCents(item) === 0))
-    .map((item, position) => ({ item, position }))
-    .sort((a, b) =>
-      KIND_ORDER.indexOf(a.item.kind) - KIND_ORDER.indexOf(b.item.kind) || a.position - b.position
-    )
-    .map(({ item }) => ({
-      kind: item.kind,
-      kindLabel: KIND_LABELS[item.kind],
-      name: item.name.trim() || KIND_LABELS[item.kind],
-      qty: Math.max(1, Math.trunc(item.qty) || 1),
-      cents: lineCents(item),
-    }));
-}
-
 export function tabletQuote(bundle: QuoteBundle): TabletQuote {
   return {
     id: bundle.quote.id,
@@ -86,22 +40,12 @@ export function tabletQuote(bundle: QuoteBundle): TabletQuote {
     version: bundle.quote.version,
     clientName: `${bundle.client.firstName} ${bundle.client.lastName}`.trim(),
     blocker: editBlocker(bundle.quote.status),
-    options: bundle.options.map((option, index) => {
-      const adjustmentCents = centsOrZero(option.adjustmentAmount);
-      return {
-        id: option.id,
-        title: optionTitle(option, index),
-        isChosen: option.isChosen,
-        lines: lines(option.items),
-        subtotalCents: subtotalCents(option.items),
-        shippingCents: centsOrZero(option.shipping),
-        adjustment: adjustmentCents === 0 ? null : {
-          label: option.adjustmentReason.trim() || "Promo",
-          cents: adjustmentCents,
-        },
-        totalCents: totalCents(option),
-      };
-    }),
+    options: bundle.options.map((option, index) => ({
+      id: option.id,
+      title: optionTitle(option, index),
+      isChosen: option.isChosen,
+      ...priceBreakdown(option),
+    })),
   };
 }
 

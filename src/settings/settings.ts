@@ -16,19 +16,29 @@ export interface Branding {
   storePhone: string;
   storeEmail: string;
   storeAddress: string;
+  storeWebsite: string;
   logoUrl: string;
   faviconUrl: string;
 }
 
 export async function findBranding(db: DB): Promise<Branding> {
   const s = await db.selectFrom("settings")
-    .select(["storeName", "storePhone", "storeEmail", "storeAddress", "logoUrl", "faviconUrl"])
+    .select([
+      "storeName",
+      "storePhone",
+      "storeEmail",
+      "storeAddress",
+      "storeWebsite",
+      "logoUrl",
+      "faviconUrl",
+    ])
     .where("id", "=", 1).executeTakeFirstOrThrow();
   return {
     storeName: s.storeName?.trim() || STORE_FALLBACKS.storeName,
     storePhone: s.storePhone?.trim() ?? "",
     storeEmail: s.storeEmail?.trim() ?? "",
     storeAddress: s.storeAddress?.trim() ?? "",
+    storeWebsite: s.storeWebsite?.trim() ?? "",
     logoUrl: s.logoUrl?.trim() || STORE_FALLBACKS.logoUrl,
     faviconUrl: s.faviconUrl?.trim() || STORE_FALLBACKS.faviconUrl,
   };

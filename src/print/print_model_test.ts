@@ -1,0 +1,139 @@
+import { describe, it } from "node:test";
+import { expect } from "expect";
+import { clientCopy, internalCopy } from "./print_model.ts";
+import type { QuoteBundle } from "../quotes/views.ts";
+import type { Branding } from "../settings/settings.ts";
+
+const branding: Branding = {
+  storeName: "Northside Eyewear",
+  storePhone: "(555) 010-0100",
+  storeEmail: "hello@northside.test",
+  storeAddress: "1 Main St",
+  storeWebsite: "northside.test",
+  logoUrl: "/static/logo.svg",
+  faviconUrl: "/static/favicon.svg",
+};
+
+const option = (id: string, label: string, sku: string, isChosen: boolean) => ({
+  id,
+  label,
+  notes: `notes ${id}`,
+  isChosen,
+  shipping: "0.00",
+  adjustmentAmount: "-10.00",
+  adjustmentReason: "",
+  subtotal: "200.00",
+  items: [{
+    id: `${id}-f`,
+    kind: "FRAME" as const,
+    name: "Ray-Ban",
+    sku,
+    unitPrice: "200.00",
+    qty: 1,
+    notes: "",
+    catalogId: null,
+  }],
+  frameMeasurements: { segOc: id === "b" ? "22/22" : "" },
+});
+
+const bundle: QuoteBundle = {
+  quote: {
+    id: "00000000-0000-4000-8000-00000000abcd",
+    quoteNumber: "Q-001234",
+    clientId: "c",
+    clientName: "Ana Ruiz",
+    opticianName: "",
+    status: "ACCEPTED",
+    internalNotes: "SECRET staff note",
+    createdAt: "2026-11-02T15:00:00Z",
+    updatedAt: "2026-11-02T15:00:00Z",
+    expiresAt: null,
+    isExpired: false,
+    isClosed: false,
+    closureReason: null,
+    footerMessage: "Valid 30 days.",
+    version: 3,
+  },
+  client: {
+    id: "c",
+    firstName: "Ana",
+    middleName: null,
+    lastName: "Ruiz",
+    email: null,
+    mobilePhone: null,
+    homePhone: "555-0102",
+    dob: null,
+    address1: "9 Elm St",
+    address2: null,
+    city: "Austin",
+    state: "TX",
+    zip: "78701",
+    smsConsent: true,
+    emailConsent: false,
+    heardHow: null,
+  },
+  options: [option("a", "Everyday", "RB-1", false), option("b", "Sport", "", true)],
+  clientMeasurements: {
+    pdBinocular: "62",
+    pdNear: "0",
+    measurementsComplete: false,
+    extras: { Vertex: "12 mm" },
+  },
+  frameMeasurements: {},
+};
+
+describe("client copy", () => {
+  it("has one page per option, client-safe fields only, and the store footer", () => {
+    const copy = clientCopy(bundle, branding);
+    expect(copy.pages.map((p) => [p.optionName, p.pageNumber, p.pageCount])).toEqual([
+      ["RB-1", 1, 2],
+      ["Sport", 2, 2],
+    ]);
+    expect(copy.client).toEqual({
+      name: "Ana Ruiz",
+      email: "N/A",
+      phone: "555-0102",
+      address: ["9 Elm St", "Austin, TX 78701"],
+    });
+    expect(copy.pages[0].prices).toMatchObject({
+      totalCents: 19000,
+      adjustment: { label: "Promo" },
+    });
+    expect(copy.footer).toMatchObject({
+      storeWebsite: "northside.test",
+      message: "Valid 30 days.",
+    });
+    expect(JSON.stringify(copy)).not.toContain("SECRET");
+    expect(JSON.stringify(copy)).not.toContain("62");
+  });
+});
+
+describe("internal copy", () => {
+  it("prints chosen options only, with measurements, consents and N/A for missing values", () => {
+    const copy = internalCopy(bundle, branding);
+    expect(copy.pages.map((p) => [p.optionName, p.pageNumber, p.pageCount, p.segOc])).toEqual([
+      ["Sport", 1, 1, "22/22"],
+    ]);
+    expect(copy.client).toMatchObject({
+      email: "N/A",
+      dob: "N/A",
+      smsConsent: "Yes",
+      emailConsent: "No",
+      heardHow: "N/A",
+    });
+    expect(copy.measurements).toEqual({
+      pdDistance: "62 mm",
+      pdNear: "N/A",
+      extras: [["Vertex", "12 mm"]],
+    });
+    expect(copy.header).toMatchObject({
+      quoteNumber: "Q-001234",
+      opticianName: "N/A",
+      status: "Accepted",
+    });
+    expect(copy.internalNotes).toBe("SECRET staff note");
+    const none = internalCopy({ ...bundle, options: [option("a", "", "X", false)] }, branding);
+    expect(none.pages).toEqual([]);
+    expect(none.emptyText).toBe("No options selected for this quote.");
+  });
+});
