@@ -10,6 +10,7 @@ import { deleteExpiredSessions } from "./src/auth/session.ts";
 import { readManifest } from "./src/assets/manifest.ts";
 import { createApp } from "./src/http/app.ts";
 import { jsonLogger as logger } from "./src/http/logger.ts";
+import { startOutboxWorker } from "./src/mail/outbox.ts";
 
 const config = await loadConfig();
 const manifest = await readManifest();
@@ -52,6 +53,8 @@ const sweep = setInterval(() => {
 }, 60 * 60 * 1000);
 Deno.unrefTimer(sweep);
 
+const outbox = startOutboxWorker(database.db, config.secretKey, logger);
+
 let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
@@ -59,6 +62,7 @@ async function shutdown(signal: string) {
   logger.log("info", "shutting down", { signal });
   clearInterval(sweep);
   await server.shutdown();
+  await outbox.stop();
   await database.close();
   logger.log("info", "stopped");
   Deno.exit(0);

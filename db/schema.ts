@@ -116,6 +116,7 @@ export interface QuotesTable {
   expiresAt: Timestamp | null;
   closureReason: string | null;
   closedAt: Timestamp | null;
+  emailedAt: Timestamp | null;
   version: ColumnType<number, number | undefined, number>;
   createdBy: string | null;
   createdAt: CreatedAt;
@@ -209,6 +210,30 @@ export interface UploadedFilesTable {
   completedAt: Timestamp | null;
 }
 
+export interface EmailOutboxTable {
+  id: Generated<string>;
+  quoteId: string | null;
+  kind: ColumnType<"QUOTE" | "TEST", "QUOTE" | "TEST" | undefined, never>;
+  toAddress: string;
+  subject: string;
+  html: string;
+  textBody: string;
+  attachmentName: string | null;
+  attachment: Uint8Array | null;
+  status: ColumnType<
+    "PENDING" | "SENT" | "FAILED",
+    "PENDING" | undefined,
+    "PENDING" | "SENT" | "FAILED"
+  >;
+  attempts: ColumnType<number, number | undefined, number>;
+  nextAttemptAt: Timestamp;
+  lastError: string | null;
+  messageId: string | null;
+  createdBy: string | null;
+  createdAt: CreatedAt;
+  sentAt: Timestamp | null;
+}
+
 export interface AuditLogTable {
   id: Generated<string>;
   at: CreatedAt;
@@ -240,4 +265,5 @@ export interface Database {
   settings: SettingsTable;
   uploadedFiles: UploadedFilesTable;
   auditLog: AuditLogTable;
+  emailOutbox: EmailOutboxTable;
 }

@@ -15,6 +15,8 @@ type IslandModule = { default: ComponentType<any> };
 export const islands: Record<string, () => Promise<IslandModule>> = {
   ClientManager: () => import("./ClientManager.tsx"),
   IntakeForm: () => import("./IntakeForm.tsx"),
+  PrintControls: () => import("./PrintControls.tsx"),
+  QuoteBuilder: () => import("./QuoteBuilder.tsx"),
   StaffLogin: () => import("./StaffLogin.tsx"),
   TabletSelect: () => import("./TabletSelect.tsx"),
 };

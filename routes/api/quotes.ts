@@ -107,9 +107,7 @@ quotesApi.post("/quotes/:id/finalize", async (c) => {
 
 quotesApi.put("/quote-options/:id/measurements", async (c) => {
   const { segOc } = await readJson(c, segOcSchema);
-  if (!await updateOptionSegOc(c.var.db, c.req.param("id"), segOc)) {
-    throw notFound("Quote option not found");
-  }
+  unwrap(await updateOptionSegOc(c.var.db, c.req.param("id"), segOc));
   return c.json({ segOc });
 });
 

@@ -26,7 +26,12 @@ import { renderDashboard } from "../../routes/pages/dashboard.tsx";
 import { renderNotFound } from "../../routes/pages/not_found.tsx";
 import { intakePages } from "../../routes/pages/intake.tsx";
 import { clientsPages } from "../../routes/pages/clients.tsx";
+import { quotePages } from "../../routes/pages/quote.tsx";
 import { tabletPages } from "../../routes/pages/tablet.tsx";
+import { printPages } from "../../routes/pages/print.tsx";
+import { quotePdfApi } from "../../routes/api/quote_pdf.ts";
+import { quoteEmailApi } from "../../routes/api/quote_email.ts";
+import { adminSettingsApi } from "../../routes/api/admin_settings.ts";
 
 export interface AppDeps {
   db: DB;
@@ -76,6 +81,16 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use(requestLog);
   // Pages and JSON; built assets are served precompressed instead.
   app.use(compress());
+  app.use(async (c, next) => {
+    await next();
+    // Registered before secureHeaders so it runs after it on the way out.
+    // Chrome shows a PDF through its built-in viewer, which a page CSP such as
+    // object-src 'none' can block; the PDF itself runs no script.
+    if (c.res.headers.get("content-type")?.startsWith("application/pdf")) {
+      c.res.headers.delete("Content-Security-Policy");
+    }
+  });
+
   app.use(secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
@@ -130,6 +145,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const api = new Hono<AppEnv>();
   api.route("/", authApi);
   api.route("/", clientsApi);
+  api.route("/", quotePdfApi);
+  api.route("/", quoteEmailApi);
+  api.route("/", adminSettingsApi);
   api.route("/", quotesApi);
   api.all("*", (c) => c.json({ message: `No API route for ${c.req.method} ${c.req.path}` }, 404));
   app.route("/api", api);
@@ -147,7 +165,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/", publicPages(manifest));
   app.route("/", intakePages(manifest));
   app.route("/", clientsPages(manifest));
+  app.route("/", quotePages(manifest));
   app.route("/", tabletPages(manifest));
+  app.route("/", printPages(manifest));
 
   app.notFound((c) => {
     if (c.req.path.startsWith("/api/") || c.req.path === "/api") {

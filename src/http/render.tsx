@@ -3,7 +3,10 @@ import { renderToString } from "react-dom/server";
 import type { Context } from "hono";
 import type { AppEnv } from "./app_env.ts";
 import { IslandCollector } from "../../components/island_context.ts";
-import { StaffNav } from "../../components/StaffNav.tsx";
+import { isAdminRole, StaffNav } from "../../components/StaffNav.tsx";
+import { EMAIL_BANNER_COOKIE, EmailBanner } from "../../components/EmailBanner.tsx";
+import { isMailConfigured } from "../mail/mail_settings.ts";
+import { getCookie } from "hono/cookie";
 import { displayName } from "../users/users.ts";
 import { findBranding } from "../settings/settings.ts";
 import type { AssetManifest } from "../assets/manifest.ts";
@@ -32,6 +35,8 @@ export async function renderPage(
 ): Promise<Response> {
   const branding = await findBranding(c.var.db);
   const user = c.var.user;
+  const showEmailBanner = !!user && options.chrome !== false && isAdminRole(user.role) &&
+    getCookie(c, EMAIL_BANNER_COOKIE) !== "dismissed" && !await isMailConfigured(c.var.db);
   const islands = new Set<string>();
   const body = renderToString(
     <IslandCollector.Provider value={islands}>
@@ -43,6 +48,7 @@ export async function renderPage(
           logoUrl={branding.logoUrl}
         />
       )}
+      {showEmailBanner && <EmailBanner returnTo={c.req.path} />}
       <main id="main" className="page">{content}</main>
     </IslandCollector.Provider>,
   );

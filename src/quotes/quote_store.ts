@@ -305,13 +305,13 @@ async function transition(
   decide: (
     trx: DB,
     status: QuoteStatus,
-    quote: { clientId: string; expired: boolean },
+    quote: { clientId: string; expired: boolean; saved: boolean },
   ) => Promise<{ set: Record<string, unknown>; details?: Record<string, unknown> } | string>,
 ): Promise<WriteResult<null>> {
   if (!isUuid(id)) return notFound;
   return await db.transaction().execute(async (trx) => {
     const quote = await trx.selectFrom("quotes")
-      .select(["id", "status", "version", "clientId", "expiresAt"])
+      .select(["id", "status", "version", "clientId", "expiresAt", "opticianName"])
       .where("id", "=", id).forUpdate().executeTakeFirst();
     if (!quote) return notFound;
     // Reads inside the decision use the transaction: PGlite has a single
@@ -319,6 +319,7 @@ async function transition(
     const decision = await decide(trx, quote.status, {
       clientId: quote.clientId,
       expired: isExpired(quote),
+      saved: quote.opticianName.trim() !== "",
     });
     if (typeof decision === "string") return { ok: false, status: 409, message: decision };
     await trx.updateTable("quotes")
@@ -350,8 +351,13 @@ export function reactivateQuote(db: DB, id: string, actor: AuditActor) {
       .executeTakeFirstOrThrow();
     const m = await trx.selectFrom("clientMeasurements").select("measurementsComplete")
       .where("clientId", "=", quote.clientId).executeTakeFirst();
-    // An expired quote keeps its status; a closed one goes back to open work.
-    const next = status === "CLOSED" ? statusAfterSave(m?.measurementsComplete ?? false) : status;
+    // An expired quote keeps its status; a closed one goes back to open work,
+    // or to DRAFT when it was never saved (no optician yet).
+    const next = status !== "CLOSED"
+      ? status
+      : quote.saved
+      ? statusAfterSave(m?.measurementsComplete ?? false)
+      : "DRAFT";
     return {
       set: {
         status: next,
@@ -376,13 +382,21 @@ export function finalizeQuote(db: DB, id: string, actor: AuditActor) {
 }
 
 /** SEG/OC of one saved option, written on each edit in the builder. */
-export async function updateOptionSegOc(db: DB, optionId: string, segOc: string) {
-  if (!isUuid(optionId)) return false;
-  const option = await db.selectFrom("quoteOptions").select("id").where("id", "=", optionId)
-    .executeTakeFirst();
-  if (!option) return false;
+export async function updateOptionSegOc(
+  db: DB,
+  optionId: string,
+  segOc: string,
+): Promise<WriteResult<null>> {
+  if (!isUuid(optionId)) return { ok: false, status: 404, message: "Quote option not found" };
+  const option = await db.selectFrom("quoteOptions")
+    .innerJoin("quotes", "quotes.id", "quoteOptions.quoteId")
+    .select(["quoteOptions.id", "quotes.status"])
+    .where("quoteOptions.id", "=", optionId).executeTakeFirst();
+  if (!option) return { ok: false, status: 404, message: "Quote option not found" };
+  const blocker = editBlocker(option.status);
+  if (blocker) return { ok: false, status: 409, message: blocker };
   await upsertSegOc(db, optionId, segOc);
-  return true;
+  return { ok: true, value: null };
 }
 
 // ---- Dashboard ----

@@ -370,6 +370,16 @@ describe("status changes", () => {
     const days = (Date.parse(res.body.quote.expiresAt!) - Date.now()) / 86_400_000;
     expect(Math.round(days)).toBe(14);
     await call(app, "POST", `${url}/close`, { body: { reason: "Oops" }, cookie });
+    // A closed quote that was never saved goes back to DRAFT.
+    const draft = await newQuote(true);
+    await call(app, "POST", `/api/quotes/${draft.quote.id}/close`, {
+      body: { reason: "x" },
+      cookie,
+    });
+    const back = await call<QuoteBundle>(app, "POST", `/api/quotes/${draft.quote.id}/reactivate`, {
+      cookie,
+    });
+    expect(back.body.quote.status).toBe("DRAFT");
     const reopened = await call<QuoteBundle>(app, "POST", `${url}/reactivate`, { cookie });
     expect(reopened.body.quote).toMatchObject({ status: "ACTIVE", closureReason: null });
   });
@@ -465,6 +475,18 @@ describe("PUT /api/quote-options/{id}/measurements", () => {
       (await call(app, "PUT", `/api/quote-options/${id}/measurements`, { body: {}, cookie }))
         .status,
     ).toBe(400);
+    await call(app, "POST", `/api/quotes/${bundle.quote.id}/close`, {
+      body: { reason: "Done" },
+      cookie,
+    });
+    const closed = await call<{ message: string }>(
+      app,
+      "PUT",
+      `/api/quote-options/${id}/measurements`,
+      { body: { segOc: "99" }, cookie },
+    );
+    expect(closed.status).toBe(409);
+    expect(closed.body.message).toMatch(/closed/);
   });
 });
 

@@ -1,0 +1,100 @@
+import type { ClientCopy, ClientCopyPage } from "../../src/print/print_model.ts";
+import { AddressLines, InfoList, Notes } from "./InfoList.tsx";
+import { PriceTable } from "./PriceTable.tsx";
+
+function Header({ copy, page }: { copy: ClientCopy; page?: ClientCopyPage }) {
+  const { header } = copy;
+  return (
+    <header className="print-head print-client-head">
+      <div className="print-brand">
+        <img src={header.logoUrl} alt="" className="print-logo" width="48" height="48" />
+        <span className="print-store">{header.storeName}</span>
+      </div>
+      <div className="print-title-block">
+        <h2 className="print-title">EYEWEAR QUOTE</h2>
+        {page && <p className="print-option-name">{page.optionName}</p>}
+        <p className="print-meta">
+          <span>Quote # {header.quoteNumber}</span>
+          <span>{header.date}</span>
+          {page && <span>Page {page.pageNumber} of {page.pageCount}</span>}
+        </p>
+      </div>
+    </header>
+  );
+}
+
+function Footer({ footer }: { footer: ClientCopy["footer"] }) {
+  const contact = [footer.storeAddress, footer.storePhone, footer.storeEmail, footer.storeWebsite]
+    .filter(Boolean);
+  return (
+    <footer className="print-foot">
+      {contact.length > 0 && (
+        <p className="print-contact">
+          {contact.map((part) => <span key={part}>{part}</span>)}
+        </p>
+      )}
+      {footer.message && <p className="print-footer-message">{footer.message}</p>}
+    </footer>
+  );
+}
+
+/**
+ * The copy the client takes home: one sheet per option. Everything on it
+ * comes from clientCopy(), which holds client-safe fields only.
+ */
+export function ClientCopySheets({ copy }: { copy: ClientCopy }) {
+  if (copy.pages.length === 0) {
+    return (
+      <article className="print-sheet print-sheet-client" aria-label="Client copy">
+        <Header copy={copy} />
+        <p className="print-empty">{copy.emptyText}</p>
+        <Footer footer={copy.footer} />
+      </article>
+    );
+  }
+  return (
+    <>
+      {copy.pages.map((page) => (
+        <article
+          key={page.optionId}
+          className="print-sheet print-sheet-client"
+          aria-label={`Client copy, page ${page.pageNumber} of ${page.pageCount}`}
+        >
+          <Header copy={copy} page={page} />
+          <div className="print-columns">
+            <section className="print-section">
+              <h3 className="print-section-title">Client Information</h3>
+              <InfoList
+                rows={[
+                  ["Name", copy.client.name],
+                  ["Email", copy.client.email],
+                  ["Phone", copy.client.phone],
+                  ["Address", <AddressLines key="address" lines={copy.client.address} />],
+                ]}
+              />
+            </section>
+            <section className="print-section">
+              <h3 className="print-section-title">Quote Details</h3>
+              <InfoList
+                rows={[
+                  ["Option", page.optionName],
+                  ["Optician", copy.header.opticianName],
+                  ["Status", copy.header.status],
+                ]}
+              />
+            </section>
+          </div>
+          <section className="print-section print-section-notes">
+            <h3 className="print-section-title">Option Notes</h3>
+            <Notes text={page.notes} />
+          </section>
+          <section className="print-section">
+            <h3 className="print-section-title">Price Breakdown</h3>
+            <PriceTable prices={page.prices} caption={`Price breakdown for ${page.optionName}`} />
+          </section>
+          <Footer footer={copy.footer} />
+        </article>
+      ))}
+    </>
+  );
+}

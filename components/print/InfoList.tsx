@@ -1,0 +1,33 @@
+import type { ReactNode } from "react";
+import { NA } from "../../src/print/print_model.ts";
+
+export type InfoRow = [label: string, value: ReactNode];
+
+/** Label and value pairs, aligned in two columns on paper. */
+export function InfoList({ rows }: { rows: InfoRow[] }) {
+  return (
+    <dl className="print-info">
+      {rows.map(([label, value], i) => (
+        <div key={i} className="print-info-row">
+          <dt>{label}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** Address lines as printed on an envelope; the model leaves out blank ones. */
+export function AddressLines({ lines }: { lines: string[] }) {
+  if (lines.length === 0) return <>{NA}</>;
+  return (
+    <>
+      {lines.map((line, i) => <span key={i} className="print-line">{line}</span>)}
+    </>
+  );
+}
+
+/** Free text written by staff: line breaks kept, N/A when there is none. */
+export function Notes({ text }: { text: string }) {
+  return <p className="print-notes">{text.trim() || NA}</p>;
+}

@@ -1,0 +1,115 @@
+import type { InternalCopy, InternalCopyPage } from "../../src/print/print_model.ts";
+import { AddressLines, InfoList, type InfoRow, Notes } from "./InfoList.tsx";
+import { PriceTable } from "./PriceTable.tsx";
+
+function Header({ copy, page }: { copy: InternalCopy; page?: InternalCopyPage }) {
+  const { header } = copy;
+  return (
+    <header className="print-head print-internal-head">
+      <div className="print-title-block">
+        <h2 className="print-title">INTERNAL QUOTE COPY</h2>
+        <p className="print-meta">
+          <span>{header.storeName}</span>
+          <span>Client: {header.clientName}</span>
+        </p>
+      </div>
+      {page && (
+        <p className="print-option-name">
+          <span className="print-option-label">Option</span> {page.optionName}
+        </p>
+      )}
+      <p className="print-meta print-meta-end">
+        <span>Quote # {header.quoteNumber}</span>
+        {page && <span>Page {page.pageNumber} of {page.pageCount}</span>}
+      </p>
+    </header>
+  );
+}
+
+/**
+ * The staff copy: one landscape sheet per chosen option, with the client's
+ * details, measurements and internal notes on the left and the option on the
+ * right.
+ */
+export function InternalCopySheets({ copy }: { copy: InternalCopy }) {
+  if (copy.pages.length === 0) {
+    return (
+      <article className="print-sheet print-sheet-internal" aria-label="Internal copy">
+        <Header copy={copy} />
+        <p className="print-empty">{copy.emptyText}</p>
+      </article>
+    );
+  }
+  const { client, measurements, header } = copy;
+  return (
+    <>
+      {copy.pages.map((page) => {
+        const measurementRows: InfoRow[] = [
+          ["PD Distance", measurements.pdDistance],
+          ["PD Near", measurements.pdNear],
+          ["SEG/OC", page.segOc],
+          ...measurements.extras,
+        ];
+        return (
+          <article
+            key={page.optionId}
+            className="print-sheet print-sheet-internal"
+            aria-label={`Internal copy, page ${page.pageNumber} of ${page.pageCount}`}
+          >
+            <Header copy={copy} page={page} />
+            <div className="print-columns print-internal-columns">
+              <div className="print-column">
+                <section className="print-section">
+                  <h3 className="print-section-title">Client Information</h3>
+                  <InfoList
+                    rows={[
+                      ["Name", client.name],
+                      ["Email", client.email],
+                      ["Phone", client.phone],
+                      ["Date of Birth", client.dob],
+                      ["Address", <AddressLines key="address" lines={client.address} />],
+                      ["SMS Consent", client.smsConsent],
+                      ["Email Consent", client.emailConsent],
+                      ["How Heard", client.heardHow],
+                    ]}
+                  />
+                </section>
+                <section className="print-section">
+                  <h3 className="print-section-title">Measurements</h3>
+                  <InfoList rows={measurementRows} />
+                </section>
+                <section className="print-section">
+                  <h3 className="print-section-title">Quote Details</h3>
+                  <InfoList
+                    rows={[
+                      ["Created", copy.createdDate],
+                      ["Optician", header.opticianName],
+                      ["Status", header.status],
+                    ]}
+                  />
+                </section>
+                <section className="print-section print-section-notes">
+                  <h3 className="print-section-title">Internal Notes</h3>
+                  <Notes text={copy.internalNotes} />
+                </section>
+              </div>
+              <div className="print-column">
+                <section className="print-section print-section-notes">
+                  <h3 className="print-section-title">Option Notes</h3>
+                  <Notes text={page.notes} />
+                </section>
+                <section className="print-section">
+                  <h3 className="print-section-title">Price Breakdown</h3>
+                  <PriceTable
+                    prices={page.prices}
+                    caption={`Price breakdown for ${page.optionName}`}
+                  />
+                </section>
+              </div>
+            </div>
+          </article>
+        );
+      })}
+    </>
+  );
+}

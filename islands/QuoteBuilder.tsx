@@ -1,0 +1,672 @@
+import { useEffect, useMemo, useReducer, useRef, useState } from "react";
+import { useMutation } from "@tanstack/react-query";
+import { ApiError, apiRequest, errorDetail } from "../components/api_client.ts";
+import { toast } from "../components/toast.tsx";
+import { Badge } from "../components/Badge.tsx";
+import { QUOTE_STATUS_LABELS, QUOTE_STATUS_VARIANTS } from "../components/quote_status.ts";
+import type { BuilderCatalog } from "../src/catalog/catalog.ts";
+import type { QuoteBundle, SaveResult } from "../src/quotes/views.ts";
+import type { ClientMeasurementsView } from "../src/clients/views.ts";
+import type { MeasurementsInput } from "../src/schemas/client.ts";
+import {
+  editBlocker,
+  FINALIZABLE,
+  isTempId,
+  optionTabLabel,
+  totalCents,
+} from "../src/quotes/rules.ts";
+import { formatMoney } from "../src/quotes/money.ts";
+import {
+  builderReducer,
+  draftProblems,
+  initialState,
+  problemOption,
+  savePayload,
+  snapshot,
+} from "../components/quote_builder/state.ts";
+import { OptionTabs, PANEL_ID, tabId } from "../components/quote_builder/OptionTabs.tsx";
+import { OptionEditor } from "../components/quote_builder/OptionEditor.tsx";
+import { OptionList, QuoteSummary } from "../components/quote_builder/QuoteSummary.tsx";
+import {
+  CloseQuoteDialog,
+  ConfirmDialog,
+  MeasurementsDialog,
+} from "../components/quote_builder/dialogs.tsx";
+import { type SegOcStatus, useSegOcSync } from "../components/quote_builder/use_seg_oc_sync.ts";
+import { DayText, pdText } from "../components/quote_builder/format.tsx";
+import { invalidProps } from "../components/quote_builder/fields.tsx";
+
+export interface QuoteBuilderProps {
+  bundle: QuoteBundle;
+  catalog: BuilderCatalog;
+}
+
+type OpenDialog =
+  | { kind: "close" }
+  | { kind: "finalize" }
+  | { kind: "measurements" }
+  | { kind: "deleteOption"; optionId: string }
+  | null;
+
+// The shared QueryClient already tells the user about a lost session (and
+// sends them to sign in); a second toast would replace that one.
+const isUnauthorized = (error: unknown) =>
+  error instanceof Error && error.message.includes("Unauthorized");
+
+function succeeded(message: string) {
+  toast({ title: "Success", description: message, variant: "success" });
+}
+
+function failed(error: unknown, message: string) {
+  if (isUnauthorized(error)) return;
+  toast({ title: message, description: errorDetail(error), variant: "destructive" });
+}
+
+const SEG_OC_TEXT: Record<SegOcStatus, string> = {
+  waiting: "Saving...",
+  sending: "Saving...",
+  saved: "Saved",
+  failed: "Not saved yet: it will be saved with the quote.",
+};
+
+export default function QuoteBuilder({ bundle, catalog }: QuoteBuilderProps) {
+  const [state, dispatch] = useReducer(builderReducer, bundle, initialState);
+  const [dialog, setDialog] = useState<OpenDialog>(null);
+  const [focusField, setFocusField] = useState<string | null>(null);
+  const { quote, client, clientMeasurements } = state.bundle;
+  const { draft } = state;
+  const quotePath = `/api/quotes/${encodeURIComponent(quote.id)}`;
+
+  const blocker = editBlocker(quote.status);
+  const readOnly = blocker !== null;
+  const dirty = useMemo(() => snapshot(draft) !== state.saved, [draft, state.saved]);
+
+  const saveCall = useMutation({
+    mutationFn: (payload: ReturnType<typeof savePayload>) =>
+      apiRequest<SaveResult>("PUT", quotePath, payload),
+  });
+  const closeCall = useMutation({
+    mutationFn: (reason: string) =>
+      apiRequest<QuoteBundle>("POST", `${quotePath}/close`, { reason }),
+  });
+  const reactivateCall = useMutation({
+    mutationFn: () => apiRequest<QuoteBundle>("POST", `${quotePath}/reactivate`),
+  });
+  const finalizeCall = useMutation({
+    mutationFn: () => apiRequest<QuoteBundle>("POST", `${quotePath}/finalize`),
+  });
+  const measurementsCall = useMutation({
+    mutationFn: (input: MeasurementsInput) =>
+      apiRequest<ClientMeasurementsView>(
+        "PUT",
+        `/api/clients/${encodeURIComponent(client.id)}/measurements`,
+        input,
+      ),
+  });
+  const segOcCall = useMutation({
+    mutationFn: ({ optionId, segOc }: { optionId: string; segOc: string }) =>
+      apiRequest("PUT", `/api/quote-options/${encodeURIComponent(optionId)}/measurements`, {
+        segOc,
+      }),
+  });
+  const segOc = useSegOcSync((optionId, value) =>
+    segOcCall.mutateAsync({ optionId, segOc: value })
+  );
+  const unsaved = dirty || segOc.unsynced;
+
+  // Problems show only once a save has been refused, then follow every change.
+  const problems = useMemo(
+    () => (state.attempted ? draftProblems(state.version, draft) : []),
+    [state.attempted, state.version, draft],
+  );
+  const errors: Record<string, string> = {};
+  for (const p of problems) errors[p.field] ??= p.inline;
+  const problemOptions = new Set(
+    problems.map(problemOption).filter((i): i is number => i !== undefined),
+  );
+
+  const activeIndex = Math.max(0, draft.options.findIndex((o) => o.id === state.activeId));
+  const active = draft.options[activeIndex];
+  const activeTitle = optionTabLabel(active, activeIndex);
+
+  // ---- Save ----
+
+  const saving = useRef(false);
+  function save() {
+    if (readOnly || saving.current) return;
+    const found = draftProblems(state.version, draft);
+    if (found.length) {
+      dispatch({ type: "attempted" });
+      toast({ title: "Validation Error", description: found[0].message, variant: "destructive" });
+      const index = problemOption(found[0]);
+      if (index !== undefined) dispatch({ type: "select", id: draft.options[index].id });
+      setFocusField(found[0].field);
+      return;
+    }
+    saving.current = true;
+    const sent = draft;
+    saveCall.mutateAsync(savePayload(state.version, sent)).then(
+      (result) => {
+        dispatch({ type: "saved", result, sent });
+        segOc.settleFailed();
+        succeeded("Quote saved successfully!");
+      },
+      (error) => {
+        if (isUnauthorized(error)) return;
+        if (error instanceof ApiError && error.status === 409) {
+          dispatch({ type: "stale", message: error.detail });
+          toast({
+            title: "Quote not saved",
+            description: `${error.detail} Your changes are still on this page.`,
+            variant: "destructive",
+          });
+          return;
+        }
+        toast({
+          title: "Error",
+          description: errorDetail(error) ?? "Failed to save quote. Please try again.",
+          variant: "destructive",
+        });
+      },
+    ).finally(() => {
+      saving.current = false;
+    });
+  }
+
+  const saveRef = useRef(save);
+  useEffect(() => {
+    saveRef.current = save;
+  });
+
+  useEffect(() => {
+    function onKey(event: KeyboardEvent) {
+      if (!(event.ctrlKey || event.metaKey) || event.altKey || event.key.toLowerCase() !== "s") {
+        return;
+      }
+      event.preventDefault();
+      // A dialog has its own buttons; saving the quote behind it would surprise.
+      if (!document.querySelector("dialog[open]")) saveRef.current();
+    }
+    addEventListener("keydown", onKey);
+    return () => removeEventListener("keydown", onKey);
+  }, []);
+
+  useEffect(() => {
+    if (!unsaved) return;
+    function onBeforeUnload(event: BeforeUnloadEvent) {
+      event.preventDefault();
+      event.returnValue = "";
+    }
+    addEventListener("beforeunload", onBeforeUnload);
+    return () => removeEventListener("beforeunload", onBeforeUnload);
+  }, [unsaved]);
+
+  useEffect(() => {
+    if (!focusField) return;
+    const el = document.querySelector<HTMLElement>(`[data-field="${CSS.escape(focusField)}"]`);
+    el?.focus();
+    el?.scrollIntoView({ block: "center" });
+    setFocusField(null);
+  }, [focusField]);
+
+  // ---- Quote actions ----
+
+  function reactivate() {
+    const expectedVersion = state.version + 1;
+    reactivateCall.mutate(undefined, {
+      onSuccess: (answer) => {
+        dispatch({ type: "server", bundle: answer, expectedVersion });
+        succeeded("Quote reactivated successfully!");
+      },
+      onError: (error) => failed(error, "Failed to reactivate quote"),
+    });
+  }
+
+  function closeQuote(reason: string) {
+    closeCall.mutate(reason, {
+      onSuccess: (answer) => {
+        dispatch({ type: "server", bundle: answer, expectedVersion: 0, discardEdits: true });
+        setDialog(null);
+        succeeded("Quote closed successfully!");
+      },
+      onError: (error) => failed(error, "Failed to close quote"),
+    });
+  }
+
+  function finalize() {
+    finalizeCall.mutate(undefined, {
+      onSuccess: (answer) => {
+        dispatch({ type: "server", bundle: answer, expectedVersion: 0, discardEdits: true });
+        setDialog(null);
+        succeeded("Quote finalized successfully!");
+      },
+      onError: (error) => failed(error, "Failed to finalize quote"),
+    });
+  }
+
+  function saveMeasurements(input: MeasurementsInput) {
+    const wasPending = quote.status === "PENDING_MEASUREMENTS";
+    const expectedVersion = state.version + 1;
+    measurementsCall.mutate(input, {
+      onSuccess: async (measurements) => {
+        dispatch({ type: "measurements", measurements });
+        setDialog(null);
+        succeeded("Client measurements updated successfully");
+        // Completing them moves a waiting quote on to Active (a new version).
+        if (wasPending && measurements.measurementsComplete) {
+          try {
+            const fresh = await apiRequest<QuoteBundle>("GET", quotePath);
+            dispatch({ type: "server", bundle: fresh, expectedVersion });
+          } catch (error) {
+            console.error("Could not reload the quote after the measurements changed", error);
+          }
+        }
+      },
+      onError: (error) => failed(error, "Failed to update client measurements"),
+    });
+  }
+
+  function pickOption(id: string) {
+    dispatch({ type: "select", id });
+    document.getElementById(tabId(id))?.focus();
+  }
+
+  const canFinalize = FINALIZABLE.includes(quote.status);
+  const busyAction = closeCall.isPending || reactivateCall.isPending || finalizeCall.isPending;
+  const quoteNumber = quote.quoteNumber || quote.id.slice(-8);
+  const deleting = dialog?.kind === "deleteOption"
+    ? draft.options.findIndex((o) => o.id === dialog.optionId)
+    : -1;
+  const segOcStatus = isTempId(active.id) ? undefined : segOc.status[active.id];
+
+  return (
+    <div className="qb">
+      <header className="qb-head">
+        <div>
+          <h1>Quote Builder</h1>
+          <p className="muted qb-subtitle">
+            Managing quote for {client.firstName} {client.lastName}
+            <a className="link qb-client-link" href={`/clients?id=${client.id}`}>
+              Client details
+            </a>
+          </p>
+        </div>
+        <div className="qb-head-meta">
+          <span className="qb-number">
+            Quote <strong data-testid="quote-number">{quoteNumber}</strong>
+          </span>
+          <span data-testid="quote-status">
+            <Badge variant={QUOTE_STATUS_VARIANTS[quote.status]}>
+              {QUOTE_STATUS_LABELS[quote.status]}
+            </Badge>
+          </span>
+          {quote.isExpired && <Badge variant="destructive">Expired</Badge>}
+        </div>
+      </header>
+
+      <div className="qb-layout">
+        <div className="qb-main">
+          {blocker && (
+            <div className="notice notice-info qb-banner" role="status">
+              <div>
+                <strong>{blocker}</strong>
+                {quote.status === "CLOSED" && quote.closureReason && (
+                  <p className="qb-banner-text">Reason: {quote.closureReason}</p>
+                )}
+              </div>
+              {quote.status === "CLOSED" && (
+                <button
+                  type="button"
+                  className="btn btn-outline"
+                  onClick={reactivate}
+                  disabled={busyAction}
+                >
+                  {reactivateCall.isPending ? "Reactivating..." : "Reactivate Quote"}
+                </button>
+              )}
+            </div>
+          )}
+          {quote.isExpired && (
+            <div className="notice notice-warning qb-banner" role="status">
+              <div>
+                <strong>This quote has expired.</strong>
+                <p className="qb-banner-text">
+                  It expired on{" "}
+                  <DayText iso={quote.expiresAt} />. Reactivate it to give the client a new expiry
+                  date.
+                </p>
+              </div>
+              <button
+                type="button"
+                className="btn btn-primary"
+                onClick={reactivate}
+                disabled={busyAction}
+              >
+                {reactivateCall.isPending ? "Reactivating..." : "Reactivate Quote"}
+              </button>
+            </div>
+          )}
+          {quote.status === "PENDING_MEASUREMENTS" && (
+            <div className="notice notice-warning qb-banner" role="status">
+              <div>
+                <strong>Measurements Needed</strong>
+                <p className="qb-banner-text">
+                  This client's measurements are not complete. The quote stays Pending Measurements
+                  until they are marked complete.
+                </p>
+              </div>
+              <button
+                type="button"
+                className="btn btn-outline"
+                onClick={() =>
+                  setDialog({ kind: "measurements" })}
+              >
+                Edit Measurements
+              </button>
+            </div>
+          )}
+
+          <section className="card qb-card" aria-label="Quote details">
+            <div className="field qb-optician">
+              <label htmlFor="qb-optician">
+                Optician's Name<span className="required" aria-hidden="true">*</span>
+              </label>
+              <input
+                id="qb-optician"
+                data-field="opticianName"
+                value={draft.opticianName}
+                maxLength={100}
+                autoComplete="off"
+                required
+                disabled={readOnly}
+                onChange={(e) => {
+                  const opticianName = e.target.value;
+                  dispatch({ type: "draft", update: (d) => ({ ...d, opticianName }) });
+                }}
+                {...invalidProps("qb-optician", errors.opticianName)}
+              />
+              {errors.opticianName && (
+                <p id="qb-optician-error" className="field-error">{errors.opticianName}</p>
+              )}
+            </div>
+          </section>
+
+          <section className="card qb-card qb-options" aria-labelledby="qb-options-title">
+            <div className="qb-options-head">
+              <h2 id="qb-options-title">Options</h2>
+              <button
+                type="button"
+                className="btn btn-outline"
+                onClick={() => dispatch({ type: "addOption" })}
+                disabled={readOnly}
+              >
+                + Add Option
+              </button>
+            </div>
+            <OptionTabs
+              options={draft.options}
+              activeId={active.id}
+              problemOptions={problemOptions}
+              onSelect={(id) => dispatch({ type: "select", id })}
+            />
+            <div
+              role="tabpanel"
+              id={PANEL_ID}
+              aria-labelledby={tabId(active.id)}
+              className="qb-panel"
+            >
+              <fieldset className="qb-fieldset" disabled={readOnly}>
+                <OptionEditor
+                  key={active.id}
+                  option={active}
+                  index={activeIndex}
+                  title={activeTitle}
+                  catalog={catalog}
+                  errors={errors}
+                  onChange={(update) => dispatch({ type: "option", id: active.id, update })}
+                  canDelete={draft.options.length > 1}
+                  onDelete={() => setDialog({ kind: "deleteOption", optionId: active.id })}
+                />
+              </fieldset>
+            </div>
+          </section>
+
+          <section className="card qb-card" aria-labelledby="qb-measurements-title">
+            <div className="qb-section-head">
+              <h2 id="qb-measurements-title">Measurements</h2>
+              {clientMeasurements.measurementsComplete
+                ? <Badge variant="success">Complete</Badge>
+                : <Badge variant="warning">Incomplete</Badge>}
+            </div>
+            <div className="qb-measurements">
+              <dl className="qb-pd">
+                <div>
+                  <dt>
+                    <abbr title="Pupillary distance, distance">PD D</abbr>
+                  </dt>
+                  <dd data-testid="pd-distance">{pdText(clientMeasurements.pdBinocular)}</dd>
+                </div>
+                <div>
+                  <dt>
+                    <abbr title="Pupillary distance, near">PD N</abbr>
+                  </dt>
+                  <dd data-testid="pd-near">{pdText(clientMeasurements.pdNear)}</dd>
+                </div>
+                <button
+                  type="button"
+                  className="btn btn-outline btn-sm qb-pd-edit"
+                  onClick={() => setDialog({ kind: "measurements" })}
+                  aria-label="Edit client measurements"
+                >
+                  Edit
+                </button>
+              </dl>
+              <div className="field qb-segoc">
+                <label htmlFor="qb-segoc">
+                  SEG/OC <span className="qb-label-note">for {activeTitle}</span>
+                </label>
+                <input
+                  id="qb-segoc"
+                  data-field={`options.${activeIndex}.segOc`}
+                  value={active.segOc}
+                  maxLength={50}
+                  autoComplete="off"
+                  disabled={readOnly}
+                  onChange={(e) => {
+                    const value = e.target.value;
+                    dispatch({
+                      type: "option",
+                      id: active.id,
+                      update: (o) => ({ ...o, segOc: value }),
+                    });
+                    if (!isTempId(active.id)) segOc.schedule(active.id, value);
+                  }}
+                  {...invalidProps(
+                    "qb-segoc",
+                    errors[`options.${activeIndex}.segOc`],
+                    "qb-segoc-state",
+                  )}
+                />
+                <p id="qb-segoc-state" className="hint" aria-live="polite">
+                  {readOnly
+                    ? ""
+                    : isTempId(active.id)
+                    ? "Saved with the quote."
+                    : segOcStatus
+                    ? SEG_OC_TEXT[segOcStatus]
+                    : "Saved as you type."}
+                </p>
+                {errors[`options.${activeIndex}.segOc`] && (
+                  <p id="qb-segoc-error" className="field-error">
+                    {errors[`options.${activeIndex}.segOc`]}
+                  </p>
+                )}
+              </div>
+            </div>
+          </section>
+        </div>
+
+        <aside className="qb-side" aria-label="Quote summary and actions">
+          <section className="card qb-card">
+            <div className="field">
+              <label id="qb-notes-title" htmlFor="qb-internal-notes" className="qb-card-label">
+                Internal Notes
+              </label>
+              <textarea
+                id="qb-internal-notes"
+                rows={4}
+                maxLength={10_000}
+                value={draft.internalNotes}
+                disabled={readOnly}
+                aria-describedby="qb-internal-notes-hint"
+                onChange={(e) => {
+                  const internalNotes = e.target.value;
+                  dispatch({ type: "draft", update: (d) => ({ ...d, internalNotes }) });
+                }}
+              />
+              <p id="qb-internal-notes-hint" className="hint">
+                Staff only: never shown on the client copy.
+              </p>
+            </div>
+          </section>
+
+          <section className="card qb-card" aria-labelledby="qb-summary-title">
+            <h2 id="qb-summary-title">Quote Summary</h2>
+            <QuoteSummary option={active} index={activeIndex} />
+            <div className="qb-actions">
+              {state.stale && (
+                <div className="notice qb-notice-danger" role="alert">
+                  <p>
+                    <strong>Not saved.</strong> {state.stale}
+                  </p>
+                  <p>
+                    Your changes are still on this page. Reloading shows the latest version without
+                    them: note down what you need first.
+                  </p>
+                  <button
+                    type="button"
+                    className="btn btn-outline btn-sm"
+                    onClick={() => location.reload()}
+                  >
+                    Reload Quote
+                  </button>
+                </div>
+              )}
+              {!readOnly && (
+                <div className="qb-savebar">
+                  <p className="qb-savebar-total" aria-hidden="true">
+                    <span>{activeTitle}</span>
+                    <strong>{formatMoney(totalCents(active))}</strong>
+                  </p>
+                  <button
+                    type="button"
+                    className="btn btn-primary btn-block btn-lg"
+                    onClick={save}
+                    disabled={saveCall.isPending}
+                    aria-describedby="qb-save-state"
+                  >
+                    {saveCall.isPending ? "Saving..." : "Save Quote"}
+                  </button>
+                  <p id="qb-save-state" className="qb-save-state" aria-live="polite">
+                    {unsaved
+                      ? <span className="qb-unsaved">Unsaved changes</span>
+                      : <span>All changes saved</span>}
+                    <kbd className="qb-kbd">Ctrl+S</kbd>
+                  </p>
+                </div>
+              )}
+              {canFinalize && (
+                <>
+                  <button
+                    type="button"
+                    className="btn btn-outline btn-block"
+                    onClick={() => setDialog({ kind: "finalize" })}
+                    disabled={unsaved || busyAction}
+                    aria-describedby={unsaved ? "qb-finalize-why" : undefined}
+                  >
+                    Finalize
+                  </button>
+                  {unsaved && (
+                    <p id="qb-finalize-why" className="hint">
+                      Save your changes before finalizing.
+                    </p>
+                  )}
+                </>
+              )}
+              <div className="qb-links">
+                <a className="btn btn-outline" href={`/print/${quote.id}`}>Print</a>
+                <a
+                  className="btn btn-outline"
+                  href={`/tablet/${quote.id}`}
+                  target="_blank"
+                  rel="noopener"
+                >
+                  Open Tablet View
+                </a>
+              </div>
+              {unsaved && <p className="hint">Print and the tablet show the last saved version.</p>}
+              {quote.status !== "CLOSED" && (
+                <button
+                  type="button"
+                  className="btn btn-ghost btn-block qb-danger-text"
+                  onClick={() => setDialog({ kind: "close" })}
+                  disabled={busyAction}
+                >
+                  Close Quote
+                </button>
+              )}
+            </div>
+          </section>
+
+          <section className="card qb-card" aria-labelledby="qb-all-options-title">
+            <h2 id="qb-all-options-title">All Options</h2>
+            <OptionList options={draft.options} activeId={active.id} onPick={pickOption} />
+          </section>
+        </aside>
+      </div>
+
+      <ConfirmDialog
+        open={deleting >= 0}
+        title="Delete Option"
+        description={deleting >= 0
+          ? `Delete ${optionTabLabel(draft.options[deleting], deleting)}? ` +
+            "It is removed from the quote when you save."
+          : ""}
+        confirmLabel="Delete Option"
+        danger
+        onClose={() => setDialog(null)}
+        onConfirm={() => {
+          if (dialog?.kind === "deleteOption") {
+            dispatch({ type: "deleteOption", id: dialog.optionId });
+          }
+          setDialog(null);
+        }}
+      />
+      <ConfirmDialog
+        open={dialog?.kind === "finalize"}
+        title="Finalize Quote"
+        description="A finalized quote can no longer be changed."
+        confirmLabel="Finalize"
+        busyLabel="Finalizing..."
+        busy={finalizeCall.isPending}
+        onClose={() => setDialog(null)}
+        onConfirm={finalize}
+      />
+      <CloseQuoteDialog
+        open={dialog?.kind === "close"}
+        busy={closeCall.isPending}
+        unsaved={unsaved}
+        onClose={() => setDialog(null)}
+        onSubmit={closeQuote}
+      />
+      <MeasurementsDialog
+        open={dialog?.kind === "measurements"}
+        clientName={`${client.firstName} ${client.lastName}`}
+        measurements={clientMeasurements}
+        busy={measurementsCall.isPending}
+        onClose={() => setDialog(null)}
+        onSubmit={saveMeasurements}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,84 @@
+import { Hono } from "hono";
+import type { AppEnv } from "../../src/http/app_env.ts";
+import { HttpError, readJson } from "../../src/http/errors.ts";
+import { requireUser } from "../../src/http/middleware.ts";
+import { settingsSchema, testEmailSchema } from "../../src/schemas/settings.ts";
+import { findAdminSettings, updateAdminSettings } from "../../src/settings/admin_settings.ts";
+import {
+  findEmailStatus,
+  findMailSettings,
+  recordMailOutcome,
+} from "../../src/mail/mail_settings.ts";
+import { sendViaSmtp } from "../../src/mail/transport.ts";
+import { recordAudit } from "../../src/audit/audit_log.ts";
+import { findBranding } from "../../src/settings/settings.ts";
+import { setCookie } from "hono/cookie";
+import { EMAIL_BANNER_COOKIE } from "../../components/EmailBanner.tsx";
+import { safeReturnTo } from "../../src/schemas/auth.ts";
+
+export const adminSettingsApi = new Hono<AppEnv>();
+const admin = requireUser("ADMIN", "OWNER");
+
+adminSettingsApi.get(
+  "/admin/settings",
+  admin,
+  async (c) => c.json(await findAdminSettings(c.var.db)),
+);
+
+adminSettingsApi.put("/admin/settings", admin, async (c) => {
+  const input = await readJson(c, settingsSchema);
+  const saved = await updateAdminSettings(c.var.db, c.var.config.secretKey, input);
+  const user = c.var.user!;
+  await recordAudit(
+    c.var.db,
+    { id: user.id, label: user.username },
+    "settings.update",
+    "settings",
+    "1",
+    { fields: Object.keys(input).map((k) => k === "smtpPassEnc" ? "smtpPassword" : k) },
+  );
+  return c.json(saved);
+});
+
+// Any signed-in user: the builder's e-mail button needs to know too.
+adminSettingsApi.get(
+  "/admin/oauth2-status",
+  requireUser(),
+  async (c) => c.json(await findEmailStatus(c.var.db, c.var.config.secretKey)),
+);
+
+/** Sends a test message straight away (not through the outbox) and says how it went. */
+adminSettingsApi.post("/admin/test-email", admin, async (c) => {
+  const { email } = await readJson(c, testEmailSchema);
+  const settings = await findMailSettings(c.var.db, c.var.config.secretKey);
+  if (!settings.configured) {
+    throw new HttpError(409, "Email is not configured: set the SMTP server and sender first.");
+  }
+  const { storeName } = await findBranding(c.var.db);
+  try {
+    await sendViaSmtp(settings, {
+      to: email,
+      subject: `Test email from ${storeName}`,
+      text: `This is a test message from ${storeName}. Quote emails are working.`,
+      html: `<p>This is a test message from ${storeName.replace(/[<>&]/g, "")}. ` +
+        "Quote emails are working.</p>",
+    });
+  } catch (err) {
+    const error = err instanceof Error ? err.message : String(err);
+    await recordMailOutcome(c.var.db, error);
+    throw new HttpError(503, `Failed to send test email: ${error}`);
+  }
+  await recordMailOutcome(c.var.db, null);
+  return c.json({ message: "Test email sent" });
+});
+
+adminSettingsApi.post("/email-banner/dismiss", requireUser(), async (c) => {
+  const form = await c.req.parseBody().catch(() => ({} as Record<string, unknown>));
+  setCookie(c, EMAIL_BANNER_COOKIE, "dismissed", {
+    httpOnly: true,
+    sameSite: "Lax",
+    secure: c.var.config.secureCookies,
+    path: "/",
+  });
+  return c.redirect(safeReturnTo(form.returnTo, "/dashboard"), 303);
+});

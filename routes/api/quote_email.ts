@@ -1,0 +1,68 @@
+import { Hono } from "hono";
+import type { AppEnv } from "../../src/http/app_env.ts";
+import { HttpError, notFound, readJson } from "../../src/http/errors.ts";
+import { requireUser } from "../../src/http/middleware.ts";
+import { quoteEmailSchema } from "../../src/schemas/settings.ts";
+import { findQuoteBundle } from "../../src/quotes/quote_store.ts";
+import { findMailSettings } from "../../src/mail/mail_settings.ts";
+import { composeQuoteEmail } from "../../src/mail/templates.ts";
+import { deliverEmail, enqueueEmail } from "../../src/mail/outbox.ts";
+import { findBranding } from "../../src/settings/settings.ts";
+import { quotePdfFilename, renderQuotePdf } from "../../src/pdf/quote_pdf.tsx";
+import { recordAudit } from "../../src/audit/audit_log.ts";
+
+export const quoteEmailApi = new Hono<AppEnv>();
+
+const retryTime = new Intl.DateTimeFormat("en-US", { timeStyle: "short" });
+
+/**
+ * E-mails the client copy (PDF attached). The message is queued first and
+ * then sent at once; when the mail server cannot be reached the answer says
+ * so (202) and the outbox keeps retrying, so nothing is lost.
+ */
+quoteEmailApi.post("/quotes/:id/email", requireUser(), async (c) => {
+  const { email, note } = await readJson(c, quoteEmailSchema);
+  const { db, config } = c.var;
+  const bundle = await findQuoteBundle(db, c.req.param("id"));
+  if (!bundle) throw notFound("Quote not found");
+  if (bundle.quote.isClosed) {
+    throw new HttpError(409, "This quote is closed and cannot be emailed.");
+  }
+  const settings = await findMailSettings(db, config.secretKey);
+  if (!settings.configured) {
+    throw new HttpError(
+      409,
+      "Email is not configured. Quote emailing is disabled until email settings are configured.",
+    );
+  }
+  const branding = await findBranding(db);
+  const composed = composeQuoteEmail(bundle, settings, branding, note);
+  const user = c.var.user!;
+  const outboxId = await enqueueEmail(db, {
+    quoteId: bundle.quote.id,
+    to: email,
+    ...composed,
+    attachmentName: quotePdfFilename(bundle),
+    attachment: await renderQuotePdf(bundle, branding),
+    createdBy: user.id,
+  });
+  await recordAudit(
+    db,
+    { id: user.id, label: user.username },
+    "quote.email",
+    "quote",
+    bundle.quote.id,
+    { to: email, outboxId },
+  );
+  const result = await deliverEmail(db, config.secretKey, outboxId);
+  if (result.status === "sent") {
+    return c.json({ status: "sent", message: `Quote emailed to ${email}`, outboxId });
+  }
+  const when = result.status === "retrying" ? retryTime.format(result.nextAttemptAt) : "later";
+  return c.json({
+    status: "queued",
+    message: `The mail server could not be reached, so the quote was not sent yet. ` +
+      `It is saved and will be sent automatically (next try at ${when}).`,
+    outboxId,
+  }, 202);
+});

@@ -1,0 +1,50 @@
+// @ts-types="@types/nodemailer"
+import nodemailer from "nodemailer";
+import { Buffer } from "node:buffer";
+import type { MailSettings } from "./mail_settings.ts";
+
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  html: string;
+  text: string;
+  attachment?: { filename: string; content: Uint8Array };
+}
+
+/**
+ * Sends one message over SMTP. Port 465 speaks TLS from the start; other
+ * ports upgrade with STARTTLS when the server offers it. Timeouts are short
+ * so a dead server fails the request quickly and the outbox retries later.
+ */
+export async function sendViaSmtp(settings: MailSettings, mail: OutgoingMail): Promise<string> {
+  const transport = nodemailer.createTransport({
+    host: settings.host,
+    port: settings.port,
+    secure: settings.port === 465,
+    auth: settings.user ? { user: settings.user, pass: settings.password } : undefined,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 20_000,
+  });
+  try {
+    const info: { messageId?: string } = await transport.sendMail({
+      from: settings.fromName
+        ? { name: settings.fromName, address: settings.fromEmail }
+        : settings.fromEmail,
+      to: mail.to,
+      subject: mail.subject,
+      html: mail.html,
+      text: mail.text,
+      attachments: mail.attachment
+        ? [{
+          filename: mail.attachment.filename,
+          content: Buffer.from(mail.attachment.content),
+          contentType: "application/pdf",
+        }]
+        : [],
+    });
+    return String(info.messageId ?? "");
+  } finally {
+    transport.close();
+  }
+}

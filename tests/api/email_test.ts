@@ -1,0 +1,282 @@
+import { after, before, describe, it } from "node:test";
+import { expect } from "expect";
+import {
+  call,
+  createTestUser,
+  sessionCookieFor,
+  startTestApp,
+  type TestApp,
+} from "../helpers/test_app.ts";
+import { deadPort, startSmtpServer } from "../helpers/smtp.ts";
+import { deliverDue } from "../../src/mail/outbox.ts";
+import type { CreatedClient } from "../../src/clients/views.ts";
+import type { QuoteBundle } from "../../src/quotes/views.ts";
+
+let app: TestApp;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+let owner: string;
+let staff: string;
+
+before(async () => {
+  [app, smtp] = await Promise.all([startTestApp(), startSmtpServer()]);
+  owner = await sessionCookieFor(app.db, (await createTestUser(app.db, { role: "OWNER" })).id);
+  staff = await sessionCookieFor(app.db, (await createTestUser(app.db)).id);
+  await app.db.updateTable("settings").set({ storeName: "Northside Eyewear" }).execute();
+});
+after(async () => {
+  await app.close();
+  await smtp.close();
+});
+
+async function configure(port: number) {
+  const res = await call(app, "PUT", "/api/admin/settings", {
+    cookie: owner,
+    body: {
+      smtpHost: "127.0.0.1",
+      smtpPort: port,
+      smtpUser: smtp.credentials.user,
+      smtpPassEnc: smtp.credentials.pass,
+      smtpFromEmail: "quotes@northside.test",
+      smtpFromName: "Northside Eyewear",
+    },
+  });
+  expect(res.status).toBe(200);
+}
+
+async function savedQuote() {
+  const created = await call<CreatedClient>(app, "POST", "/api/clients", {
+    cookie: staff,
+    body: { firstName: "Ana", lastName: "Ruiz", email: "ana@example.com" },
+  });
+  const bundle = (await call<QuoteBundle>(app, "GET", `/api/quotes/${created.body.quote.id}`, {
+    cookie: staff,
+  })).body;
+  await call(app, "PUT", `/api/quotes/${bundle.quote.id}`, {
+    cookie: staff,
+    body: {
+      version: bundle.quote.version,
+      opticianName: "Maria",
+      internalNotes: "INTERNAL-ONLY-4242",
+      options: [
+        {
+          id: bundle.options[0].id,
+          label: "Everyday",
+          items: [{ kind: "FRAME", name: "Ray-Ban", sku: "RB-1", unitPrice: "150.00", qty: 1 }],
+        },
+        {
+          id: "temp-2",
+          label: "Sport",
+          items: [{ kind: "FRAME", name: "Oakley", sku: "OK-2", unitPrice: "180.00", qty: 1 }],
+        },
+      ],
+    },
+  });
+  return bundle.quote.id;
+}
+
+const status = (id: string) =>
+  app.db.selectFrom("quotes").select(["status", "emailedAt"]).where("id", "=", id)
+    .executeTakeFirstOrThrow();
+
+describe("e-mail settings and status", () => {
+  it("reports not configured at first, and shows the banner to ADMIN/OWNER only", async () => {
+    const res = await call(app, "GET", "/api/admin/oauth2-status", { cookie: staff });
+    expect(res.body).toEqual({
+      configured: false,
+      working: false,
+      email: null,
+      status: "not_configured",
+    });
+    const text =
+      "Email is not configured. Quote emailing is disabled until email settings are configured.";
+    const ownerPage = await call<string>(app, "GET", "/dashboard", {
+      cookie: owner,
+      headers: { accept: "text/html" },
+    });
+    expect(ownerPage.text).toContain(text);
+    expect(ownerPage.text).toContain('href="/admin/settings"');
+    const staffPage = await call<string>(app, "GET", "/dashboard", {
+      cookie: staff,
+      headers: { accept: "text/html" },
+    });
+    expect(staffPage.text).not.toContain(text);
+    const dismissed = await call<string>(app, "GET", "/dashboard", {
+      cookie: `${owner}; lensdesk_email_banner=dismissed`,
+      headers: { accept: "text/html" },
+    });
+    expect(dismissed.text).not.toContain(text);
+    const dismiss = await call(app, "POST", "/api/email-banner/dismiss", {
+      cookie: owner,
+      body: "returnTo=%2Fclients",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: app.baseUrl },
+    });
+    expect(dismiss.status).toBe(303);
+    expect(dismiss.headers.get("location")).toBe("/clients");
+    expect(dismiss.headers.get("set-cookie")).toContain("lensdesk_email_banner=dismissed");
+  });
+
+  it("settings are ADMIN/OWNER only; the SMTP password is stored encrypted and never returned", async () => {
+    expect((await call(app, "GET", "/api/admin/settings", { cookie: staff })).status).toBe(403);
+    expect(
+      (await call(app, "PUT", "/api/admin/settings", { cookie: staff, body: { smtpHost: "x" } }))
+        .status,
+    ).toBe(403);
+    expect((await call(app, "GET", "/api/admin/settings")).status).toBe(401);
+    await configure(smtp.port);
+    const row = await app.db.selectFrom("settings").select("smtpPassEnc").executeTakeFirstOrThrow();
+    expect(row.smtpPassEnc).toMatch(/^v1:/);
+    expect(row.smtpPassEnc).not.toContain(smtp.credentials.pass);
+    const read = await call<Record<string, unknown>>(app, "GET", "/api/admin/settings", {
+      cookie: owner,
+    });
+    expect(read.body).toMatchObject({
+      smtpHost: "127.0.0.1",
+      smtpPassEnc: "",
+      smtpPasswordSet: true,
+      emailSubject: "Quote from {store}",
+      emailBody: "Please find your quote attached below.",
+    });
+    expect(JSON.stringify(read.body)).not.toContain(smtp.credentials.pass);
+    const bad = await call(app, "PUT", "/api/admin/settings", {
+      cookie: owner,
+      body: { smtpPort: 70000, storeEmail: "nope" },
+    });
+    expect(bad.status).toBe(400);
+    const status = await call(app, "GET", "/api/admin/oauth2-status", { cookie: owner });
+    expect(status.body).toMatchObject({
+      configured: true,
+      working: false,
+      email: "quotes@northside.test",
+    });
+  });
+
+  it("POST /api/admin/test-email sends a message and marks e-mail as working", async () => {
+    expect(
+      (await call(app, "POST", "/api/admin/test-email", { cookie: owner, body: { email: "" } }))
+        .status,
+    ).toBe(400);
+    expect(
+      (await call(app, "POST", "/api/admin/test-email", {
+        cookie: staff,
+        body: { email: "a@b.co" },
+      })).status,
+    ).toBe(403);
+    const before = smtp.received.length;
+    const res = await call(app, "POST", "/api/admin/test-email", {
+      cookie: owner,
+      body: { email: "owner@northside.test" },
+    });
+    expect(res.status).toBe(200);
+    expect(smtp.received.length).toBe(before + 1);
+    expect(smtp.received.at(-1)!.to).toEqual(["owner@northside.test"]);
+    const status = await call(app, "GET", "/api/admin/oauth2-status", { cookie: owner });
+    expect(status.body).toMatchObject({ configured: true, working: true, status: "working" });
+  });
+});
+
+describe("POST /api/quotes/{id}/email", () => {
+  it("sends the client copy with its PDF, records it and marks the quote EMAILED", async () => {
+    await configure(smtp.port);
+    const id = await savedQuote();
+    const before = smtp.received.length;
+    const res = await call<{ status: string }>(app, "POST", `/api/quotes/${id}/email`, {
+      cookie: staff,
+      body: { email: "ana@example.com", note: "Here are the two pairs we talked about." },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe("sent");
+    expect(smtp.received.length).toBe(before + 1);
+    const mail = smtp.received.at(-1)!;
+    expect(mail.to).toEqual(["ana@example.com"]);
+    expect(mail.from).toBe("quotes@northside.test");
+    expect(mail.raw).toMatch(/^Subject: Quote from Northside Eyewear/m);
+    expect(mail.raw).toContain("Here are the two pairs we talked about.");
+    expect(mail.raw).toContain("Please find your quote attached below.");
+    expect(mail.raw).toMatch(/Content-Type: application\/pdf; name=Quote-Q-\d{6}\.pdf/);
+    expect(mail.raw).toContain("JVBERi0"); // "%PDF-" in base64
+    expect(mail.raw).not.toContain("INTERNAL-ONLY-4242");
+    expect((await status(id)).status).toBe("EMAILED");
+    const outbox = await app.db.selectFrom("emailOutbox").selectAll().where("quoteId", "=", id)
+      .executeTakeFirstOrThrow();
+    expect(outbox).toMatchObject({ status: "SENT", toAddress: "ana@example.com", attempts: 1 });
+  });
+
+  it("when the mail server is down: says so, keeps the message, and retries until it goes", async () => {
+    await configure(deadPort());
+    const id = await savedQuote();
+    const res = await call<{ status: string; message: string }>(
+      app,
+      "POST",
+      `/api/quotes/${id}/email`,
+      {
+        cookie: staff,
+        body: { email: "ana@example.com", note: "" },
+      },
+    );
+    expect(res.status).toBe(202);
+    expect(res.body.status).toBe("queued");
+    expect(res.body.message).toMatch(/could not be reached.*will be sent automatically/);
+    expect((await status(id)).status).toBe("PENDING_MEASUREMENTS");
+    const queued = await app.db.selectFrom("emailOutbox").selectAll().where("quoteId", "=", id)
+      .executeTakeFirstOrThrow();
+    expect(queued).toMatchObject({ status: "PENDING", attempts: 1 });
+    const wait = (queued.nextAttemptAt.getTime() - Date.now()) / 60_000;
+    expect(wait).toBeGreaterThan(0.5);
+    expect(wait).toBeLessThanOrEqual(1);
+    const health = await call(app, "GET", "/api/admin/oauth2-status", { cookie: owner });
+    expect(health.body).toMatchObject({ working: false });
+    // Not due yet: nothing is tried.
+    expect(await deliverDue(app.db, app.config.secretKey)).toBe(0);
+    // The server comes back; two minutes later the worker delivers it.
+    await configure(smtp.port);
+    const before = smtp.received.length;
+    const tried = await deliverDue(app.db, app.config.secretKey, new Date(Date.now() + 120_000));
+    expect(tried).toBe(1);
+    expect(smtp.received.length).toBe(before + 1);
+    expect((await status(id)).status).toBe("EMAILED");
+    const sent = await app.db.selectFrom("emailOutbox").selectAll().where("id", "=", queued.id)
+      .executeTakeFirstOrThrow();
+    expect(sent).toMatchObject({ status: "SENT", attempts: 2, lastError: null });
+  });
+
+  it("refuses bad input, unknown and closed quotes, and signed-out callers", async () => {
+    const id = await savedQuote();
+    const blank = await call<{ message: string }>(app, "POST", `/api/quotes/${id}/email`, {
+      cookie: staff,
+      body: { email: "  ", note: "" },
+    });
+    expect(blank.status).toBe(400);
+    expect(blank.body.message).toBe("Please enter the client's email address");
+    expect(
+      (await call(app, "POST", `/api/quotes/${id}/email`, { cookie: staff, body: { email: "x" } }))
+        .status,
+    ).toBe(400);
+    expect(
+      (await call(app, "POST", `/api/quotes/${crypto.randomUUID()}/email`, {
+        cookie: staff,
+        body: { email: "a@b.co" },
+      })).status,
+    ).toBe(404);
+    expect(
+      (await call(app, "POST", `/api/quotes/${id}/email`, { body: { email: "a@b.co" } })).status,
+    ).toBe(401);
+    await call(app, "POST", `/api/quotes/${id}/close`, { cookie: staff, body: { reason: "No" } });
+    expect(
+      (await call(app, "POST", `/api/quotes/${id}/email`, {
+        cookie: staff,
+        body: { email: "a@b.co" },
+      })).status,
+    ).toBe(409);
+  });
+
+  it("is refused with a clear message while e-mail is not configured", async () => {
+    const id = await savedQuote();
+    await call(app, "PUT", "/api/admin/settings", { cookie: owner, body: { smtpHost: null } });
+    const res = await call<{ message: string }>(app, "POST", `/api/quotes/${id}/email`, {
+      cookie: staff,
+      body: { email: "a@b.co" },
+    });
+    expect(res.status).toBe(409);
+    expect(res.body.message).toMatch(/^Email is not configured/);
+  });
+});

@@ -1,0 +1,162 @@
+import { after, before, describe, it } from "node:test";
+import { expect } from "expect";
+import { PDFDocument } from "pdf-lib";
+import {
+  call,
+  createTestUser,
+  sessionCookieFor,
+  startTestApp,
+  type TestApp,
+} from "../helpers/test_app.ts";
+import { pdfPageTexts } from "../../src/pdf/pdf_text.ts";
+
+let app: TestApp;
+let cookie: string;
+let quote: { id: string; quoteNumber: string };
+
+const INTERNAL_NOTE = "QUAGGA5519 asked for a discount twice, do not go below cost";
+
+/** A client and a quote with three priced options, written straight to the database. */
+async function insertQuote() {
+  const client = await app.db.insertInto("clients").values({
+    firstName: "Pat",
+    lastName: "Fixture",
+    email: "pat@example.com",
+    mobilePhone: "(555) 010-7788",
+    address1: "12 Harbor Rd",
+    city: "Portland",
+    state: "ME",
+    zip: "04101",
+  }).returning("id").executeTakeFirstOrThrow();
+  const row = await app.db.insertInto("quotes").values({
+    clientId: client.id,
+    opticianName: "Maria",
+    status: "ACTIVE",
+    internalNotes: INTERNAL_NOTE,
+    footerMessage: "Thank you for shopping with us.",
+  }).returning(["id", "quoteNumber"]).executeTakeFirstOrThrow();
+  const options = [
+    {
+      label: "Everyday",
+      notes: "Anti-glare recommended for night driving.",
+      shipping: "15.00",
+      adjustmentAmount: "-25.00",
+      adjustmentReason: "Loyalty discount",
+      items: [
+        { kind: "FRAME", name: "Ray-Ban", sku: "RB-2140", unitPrice: "150.00", qty: 1 },
+        { kind: "PACKAGE", name: "Premium progressive package", unitPrice: "289.00", qty: 1 },
+      ],
+    },
+    {
+      label: "Sport",
+      notes: "",
+      shipping: "0",
+      adjustmentAmount: "0",
+      adjustmentReason: "",
+      items: [{ kind: "FRAME", name: "Oakley", sku: "OK-9102", unitPrice: "199.99", qty: 1 }],
+    },
+    {
+      label: "Reading",
+      notes: "",
+      shipping: "0",
+      adjustmentAmount: "0",
+      adjustmentReason: "",
+      items: [
+        { kind: "FRAME", name: "House frame", sku: null, unitPrice: "49.00", qty: 1 },
+        { kind: "OTHER", name: "Cleaning cloth", sku: null, unitPrice: "4.50", qty: 3 },
+      ],
+    },
+  ] as const;
+  for (const [position, { items, ...option }] of options.entries()) {
+    const subtotal = items.reduce((sum, i) => sum + Number(i.unitPrice) * i.qty, 0).toFixed(2);
+    const saved = await app.db.insertInto("quoteOptions").values({
+      quoteId: row.id,
+      position,
+      subtotal,
+      ...option,
+    }).returning("id").executeTakeFirstOrThrow();
+    await app.db.insertInto("optionItems").values(
+      items.map((item, i) => ({ optionId: saved.id, position: i, ...item })),
+    ).execute();
+  }
+  return row;
+}
+
+before(async () => {
+  app = await startTestApp();
+  const staff = await createTestUser(app.db, { firstName: "Maria" });
+  cookie = await sessionCookieFor(app.db, staff.id);
+  await app.db.updateTable("settings").set({
+    storeName: "Harbor Optical",
+    storeWebsite: "harbor-optical.test",
+  }).execute();
+  quote = await insertQuote();
+});
+after(() => app.close());
+
+/** The PDF as bytes: the shared `call` helper reads bodies as text. */
+async function getPdf(id: string) {
+  const res = await fetch(`${app.baseUrl}/api/quotes/${id}/pdf`, { headers: { cookie } });
+  return { res, bytes: new Uint8Array(await res.arrayBuffer()) };
+}
+
+describe("GET /api/quotes/{id}/pdf", () => {
+  it("needs a signed-in user", async () => {
+    const res = await call<{ message: string }>(app, "GET", `/api/quotes/${quote.id}/pdf`);
+    expect(res.status).toBe(401);
+    expect(res.body.message).toContain("Unauthorized");
+  });
+
+  it("answers 404 JSON for an unknown or malformed id", async () => {
+    for (const id of [crypto.randomUUID(), "nope", "1%27%20OR%201%3D1"]) {
+      const res = await call<{ message: string }>(app, "GET", `/api/quotes/${id}/pdf`, { cookie });
+      expect(res.status).toBe(404);
+      expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+      expect(res.body.message).toBe("Quote not found");
+    }
+  });
+
+  it("sends the client copy inline, one LETTER page per option, uncached", async () => {
+    const { res, bytes } = await getPdf(quote.id);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/pdf");
+    expect(res.headers.get("content-disposition")).toBe(
+      `inline; filename="Quote-${quote.quoteNumber}.pdf"`,
+    );
+    expect(res.headers.get("cache-control")).toBe("private, no-store");
+    // No page CSP on the PDF (it could block Chrome's PDF viewer); nosniff stays.
+    expect(res.headers.get("content-security-policy")).toBeNull();
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    const doc = await PDFDocument.load(bytes);
+    expect(doc.getPages().map((p) => p.getSize())).toEqual(
+      Array(3).fill({ width: 612, height: 792 }),
+    );
+    const pages = (await pdfPageTexts(bytes)).map((t) => t.replaceAll("\n", ""));
+    // Options are named by frame SKU, else by label.
+    ["RB-2140", "OK-9102", "Reading"].forEach((name, i) => {
+      expect(pages[i]).toContain(name);
+      expect(pages[i]).toContain(`Page ${i + 1} of 3`);
+      expect(pages[i]).toContain("Pat Fixture");
+      expect(pages[i]).toContain(quote.quoteNumber);
+      expect(pages[i]).toContain("Harbor Optical");
+      expect(pages[i]).toContain("harbor-optical.test");
+      expect(pages[i]).toContain("Thank you for shopping with us.");
+    });
+    expect(pages[0]).toContain("Anti-glare recommended for night driving.");
+    expect(pages[0]).toContain("Total$429.00");
+    expect(pages[1]).toContain("Total$199.99");
+    expect(pages[2]).toContain("Cleaning cloth × 3");
+    expect(pages[2]).toContain("Total$62.50");
+  });
+
+  it("never shows the quote's internal notes", async () => {
+    const { bytes } = await getPdf(quote.id);
+    const text = (await pdfPageTexts(bytes)).join("\n");
+    expect(text).toContain("Premium progressive package");
+    // A wrapped word could be hyphenated across two runs: look without breaks too.
+    const squashed = text.replace(/[\s-]/g, "");
+    expect(squashed).not.toContain("QUAGGA");
+    expect(squashed).not.toContain("5519");
+    expect(text).not.toContain("do not go below cost");
+  });
+});
