@@ -28,8 +28,9 @@ export function Dialog(
     <dialog
       ref={ref}
       className={`dialog dialog-${size}`}
-      aria-labelledby={titleId}
-      aria-describedby={description ? descriptionId : undefined}
+      // The title and description exist only while open; so do references to them.
+      aria-labelledby={open ? titleId : undefined}
+      aria-describedby={open && description ? descriptionId : undefined}
       onCancel={(e) => {
         e.preventDefault();
         onClose();

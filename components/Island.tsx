@@ -1,7 +1,8 @@
 import { type ComponentType, useContext, useId } from "react";
-import { QueryClientProvider } from "@tanstack/react-query";
+import { renderToString } from "react-dom/server";
 import { IslandCollector } from "./island_context.ts";
 import { makeQueryClient } from "./query_client.ts";
+import { IslandRoot } from "./island_root.tsx";
 
 /** JSON inside <script> must not be able to close the tag or open a comment. */
 export function serializeProps(props: unknown): string {
@@ -27,14 +28,26 @@ export function Island<P extends object>(
 ) {
   const collector = useContext(IslandCollector);
   collector?.add(name);
-  const id = `island-${useId().replace(/[^a-zA-Z0-9_-]/g, "")}`;
+  const key = useId().replace(/[^a-zA-Z0-9_-]/g, "");
+  const id = `island-${key}`;
+  // Rendered as a root of its own, exactly as the browser hydrates it, with a
+  // prefix so two islands on one page never produce the same ids.
+  const idPrefix = `${key}-`;
+  const html = renderToString(
+    <IslandRoot client={makeQueryClient()}>
+      <Component {...props} />
+    </IslandRoot>,
+    { identifierPrefix: idPrefix },
+  );
   return (
     <>
-      <div data-island={name} data-props={id} className="island">
-        <QueryClientProvider client={makeQueryClient()}>
-          <Component {...props} />
-        </QueryClientProvider>
-      </div>
+      <div
+        data-island={name}
+        data-props={id}
+        data-id-prefix={idPrefix}
+        className="island"
+        dangerouslySetInnerHTML={{ __html: html }}
+      />
       <script
         type="application/json"
         id={id}

@@ -35,16 +35,27 @@ import {
 import { type SegOcStatus, useSegOcSync } from "../components/quote_builder/use_seg_oc_sync.ts";
 import { DayText, pdText } from "../components/quote_builder/format.tsx";
 import { invalidProps } from "../components/quote_builder/fields.tsx";
+import { EmailQuoteDialog, type EmailRequest } from "../components/quote_builder/email_dialog.tsx";
+
+/** Tells the e-mail flow's two failures apart: saving the address, or sending. */
+class ClientEmailError extends Error {
+  constructor(override readonly cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause));
+  }
+}
 
 export interface QuoteBuilderProps {
   bundle: QuoteBundle;
   catalog: BuilderCatalog;
+  /** Whether the store has set up e-mail; without it the Email button explains why it is off. */
+  emailConfigured: boolean;
 }
 
 type OpenDialog =
   | { kind: "close" }
   | { kind: "finalize" }
   | { kind: "measurements" }
+  | { kind: "email" }
   | { kind: "deleteOption"; optionId: string }
   | null;
 
@@ -69,7 +80,7 @@ const SEG_OC_TEXT: Record<SegOcStatus, string> = {
   failed: "Not saved yet: it will be saved with the quote.",
 };
 
-export default function QuoteBuilder({ bundle, catalog }: QuoteBuilderProps) {
+export default function QuoteBuilder({ bundle, catalog, emailConfigured }: QuoteBuilderProps) {
   const [state, dispatch] = useReducer(builderReducer, bundle, initialState);
   const [dialog, setDialog] = useState<OpenDialog>(null);
   const [focusField, setFocusField] = useState<string | null>(null);
@@ -102,6 +113,22 @@ export default function QuoteBuilder({ bundle, catalog }: QuoteBuilderProps) {
         `/api/clients/${encodeURIComponent(client.id)}/measurements`,
         input,
       ),
+  });
+  const emailCall = useMutation({
+    mutationFn: async ({ email, note, updateClient }: EmailRequest) => {
+      if (updateClient) {
+        try {
+          await apiRequest("PUT", `/api/clients/${encodeURIComponent(client.id)}`, { email });
+        } catch (error) {
+          throw new ClientEmailError(error);
+        }
+      }
+      return await apiRequest<{ status: "sent" | "queued"; message: string }>(
+        "POST",
+        `${quotePath}/email`,
+        { email, note },
+      );
+    },
   });
   const segOcCall = useMutation({
     mutationFn: ({ optionId, segOc }: { optionId: string; segOc: string }) =>
@@ -263,6 +290,32 @@ export default function QuoteBuilder({ bundle, catalog }: QuoteBuilderProps) {
         }
       },
       onError: (error) => failed(error, "Failed to update client measurements"),
+    });
+  }
+
+  function sendEmail(request: EmailRequest) {
+    const expectedVersion = state.version + 1;
+    emailCall.mutate(request, {
+      onSuccess: async (answer) => {
+        setDialog(null);
+        if (answer.status === "sent") succeeded("Quote emailed successfully!");
+        else toast({ title: "Email queued", description: answer.message });
+        // A sent e-mail moves the quote to Emailed (a new version); show it.
+        try {
+          const fresh = await apiRequest<QuoteBundle>("GET", quotePath);
+          dispatch({
+            type: "server",
+            bundle: fresh,
+            expectedVersion: answer.status === "sent" ? expectedVersion : state.version,
+          });
+        } catch (error) {
+          console.error("Could not reload the quote after e-mailing it", error);
+        }
+      },
+      onError: (error) => {
+        if (error instanceof ClientEmailError) failed(error.cause, "Failed to update client email");
+        else failed(error, "Failed to send email");
+      },
     });
   }
 
@@ -593,6 +646,26 @@ export default function QuoteBuilder({ bundle, catalog }: QuoteBuilderProps) {
                   )}
                 </>
               )}
+              {quote.status !== "CLOSED" && (
+                <>
+                  <button
+                    type="button"
+                    className="btn btn-outline btn-block"
+                    onClick={() => setDialog({ kind: "email" })}
+                    disabled={unsaved || busyAction || !emailConfigured}
+                    aria-describedby={unsaved || !emailConfigured ? "qb-email-why" : undefined}
+                  >
+                    Email Quote
+                  </button>
+                  {(unsaved || !emailConfigured) && (
+                    <p id="qb-email-why" className="hint">
+                      {!emailConfigured
+                        ? "Email is not configured. Quote emailing is disabled until email settings are configured."
+                        : "Save your changes before emailing the quote."}
+                    </p>
+                  )}
+                </>
+              )}
               <div className="qb-links">
                 <a className="btn btn-outline" href={`/print/${quote.id}`}>Print</a>
                 <a
@@ -658,6 +731,14 @@ export default function QuoteBuilder({ bundle, catalog }: QuoteBuilderProps) {
         unsaved={unsaved}
         onClose={() => setDialog(null)}
         onSubmit={closeQuote}
+      />
+      <EmailQuoteDialog
+        open={dialog?.kind === "email"}
+        busy={emailCall.isPending}
+        clientEmail={client.email}
+        clientName={`${client.firstName} ${client.lastName}`}
+        onClose={() => setDialog(null)}
+        onSubmit={sendEmail}
       />
       <MeasurementsDialog
         open={dialog?.kind === "measurements"}

@@ -1,10 +1,10 @@
 // The one browser entry: hydrates every island on the page with a shared
 // QueryClient and mounts the toaster. Each island's code is its own chunk,
 // loaded only on pages that render it.
-import { type ComponentType, StrictMode } from "react";
+import type { ComponentType } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
-import { QueryClientProvider } from "@tanstack/react-query";
 import { makeQueryClient } from "../components/query_client.ts";
+import { IslandRoot } from "../components/island_root.tsx";
 import { Toaster } from "../components/toast.tsx";
 import { handleUnauthorized } from "../components/api_client.ts";
 
@@ -42,11 +42,10 @@ async function hydrateAll() {
       const { default: Component } = await load();
       hydrateRoot(
         el,
-        <StrictMode>
-          <QueryClientProvider client={queryClient}>
-            <Component {...readProps(el)} />
-          </QueryClientProvider>
-        </StrictMode>,
+        <IslandRoot client={queryClient}>
+          <Component {...readProps(el)} />
+        </IslandRoot>,
+        { identifierPrefix: el.getAttribute("data-id-prefix") ?? undefined },
       );
     }),
   );

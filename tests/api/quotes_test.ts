@@ -503,6 +503,7 @@ describe("dashboard calls", () => {
         .returning("id").executeTakeFirstOrThrow();
       await sql`insert into clients (first_name, last_name, created_at)
         values ('Old', 'Timer', now() - interval '3 days')`.execute(dash.db);
+      let made = 0;
       const make = async (
         status: string,
         expiresDays: number | null,
@@ -514,6 +515,9 @@ describe("dashboard calls", () => {
           closureReason: status === "CLOSED" ? "done" : null,
           expiresAt: expiresDays === null ? null : new Date(Date.now() + expiresDays * 86_400_000),
         }).returning("id").executeTakeFirstOrThrow();
+        // Distinct update times: "recent" must not depend on ids when times tie.
+        await sql`update quotes set updated_at = now() + make_interval(secs => ${++made})
+          where id = ${q.id}`.execute(dash.db);
         for (const [i, [subtotal, shipping, adj, chosen]] of options.entries()) {
           await dash.db.insertInto("quoteOptions").values({
             quoteId: q.id,
