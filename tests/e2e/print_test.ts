@@ -123,7 +123,7 @@ async function insertQuote(options: OptionInit[] = THREE_OPTIONS) {
     pdBinocular: PD_DISTANCE,
     pdNear: "60",
     measurementsComplete: true,
-    extras: sql`${JSON.stringify({ [EXTRA[0]]: EXTRA[1] })}::jsonb`,
+    extras: sql`${JSON.stringify({ [EXTRA[0]]: EXTRA[1] })}::text::jsonb`,
     updatedAt: new Date(),
   }).execute();
   const quote = await app.db.insertInto("quotes").values({
