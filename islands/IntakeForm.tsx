@@ -3,6 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { ApiError, apiRequest } from "../components/api_client.ts";
 import { toast } from "../components/toast.tsx";
 import { ClientFields } from "../components/ClientFields.tsx";
+import { ConsentOption } from "../components/ConsentOption.tsx";
 import { useValidatedForm } from "../components/use_validated_form.ts";
 import {
   type ClientFormValues,
@@ -260,39 +261,5 @@ export default function IntakeForm({ consentTexts, heardHowOptions }: IntakeForm
         </p>
       </div>
     </form>
-  );
-}
-
-function ConsentOption(
-  { id, name, title, statement, checked, onChange, disabled, missing }: {
-    id: string;
-    name: string;
-    title: string;
-    statement: string;
-    checked: boolean;
-    onChange: (checked: boolean) => void;
-    disabled: boolean;
-    missing?: string;
-  },
-) {
-  return (
-    <div className="consent-option">
-      <label className="checkbox-row" htmlFor={id}>
-        <input
-          id={id}
-          name={name}
-          type="checkbox"
-          checked={checked}
-          onChange={(e) => onChange(e.target.checked)}
-          disabled={disabled}
-          aria-describedby={missing ? `${id}-missing` : undefined}
-        />
-        <span className="consent-text">
-          <strong>{title}</strong>
-          <span>{statement}</span>
-        </span>
-      </label>
-      {missing && <p id={`${id}-missing`} className="hint consent-missing">{missing}</p>}
-    </div>
   );
 }

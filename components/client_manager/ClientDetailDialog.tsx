@@ -1,4 +1,5 @@
-import { type FormEvent, Fragment, useEffect, useId, useState } from "react";
+import { MeasurementsFields, measurementsFormValues } from "../MeasurementsFields.tsx";
+import { type FormEvent, Fragment, useEffect, useState } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { Dialog } from "../Dialog.tsx";
 import { Badge } from "../Badge.tsx";
@@ -212,9 +213,6 @@ function MeasurementsSection(
   );
 }
 
-// "0" means not measured: an empty box with a hint reads better than a zero.
-const pdInput = (value: string) => Number(value) > 0 ? value : "";
-
 function MeasurementsForm(
   { clientId, measurements, onDone }: {
     clientId: string;
@@ -222,14 +220,9 @@ function MeasurementsForm(
     onDone: () => void;
   },
 ) {
-  const id = useId();
   const invalidate = useInvalidateClient();
   const [formError, setFormError] = useState<string | null>(null);
-  const form = useValidatedForm(measurementsSchema, {
-    pdBinocular: pdInput(measurements.pdBinocular),
-    pdNear: pdInput(measurements.pdNear),
-    measurementsComplete: measurements.measurementsComplete,
-  });
+  const form = useValidatedForm(measurementsSchema, measurementsFormValues(measurements));
   const save = useMutation({
     mutationFn: (input: MeasurementsInput) =>
       apiRequest("PUT", `/api/clients/${clientId}/measurements`, input),
@@ -255,48 +248,14 @@ function MeasurementsForm(
     if (data) save.mutate(data);
   }
 
-  const field = (name: "pdBinocular" | "pdNear", label: string) => {
-    const inputId = `${id}-${name}`;
-    const error = form.errors[name];
-    return (
-      <div className="field">
-        <label htmlFor={inputId}>{label}</label>
-        <div className="input-unit">
-          <input
-            id={inputId}
-            name={name}
-            inputMode="decimal"
-            autoComplete="off"
-            placeholder="e.g. 62.5"
-            value={form.values[name]}
-            onChange={(e) => form.setField(name, e.target.value)}
-            disabled={save.isPending}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${inputId}-error` : undefined}
-          />
-          <span className="input-unit-label" aria-hidden="true">mm</span>
-        </div>
-        {error && <p id={`${inputId}-error`} className="field-error">{error}</p>}
-      </div>
-    );
-  };
-
   return (
     <form className="stack measurements-form" onSubmit={onSubmit} noValidate>
-      <div className="form-grid">
-        {field("pdBinocular", "PD Distance")}
-        {field("pdNear", "PD Near")}
-      </div>
-      <label className="checkbox-row">
-        <input
-          type="checkbox"
-          name="measurementsComplete"
-          checked={form.values.measurementsComplete}
-          onChange={(e) => form.setField("measurementsComplete", e.target.checked)}
-          disabled={save.isPending}
-        />
-        <span>Mark measurements as complete</span>
-      </label>
+      <MeasurementsFields
+        values={form.values}
+        errors={form.errors}
+        onChange={form.setField}
+        disabled={save.isPending}
+      />
       {formError && <p className="field-error" role="alert">{formError}</p>}
       <div className="actions">
         <button type="submit" className="btn btn-primary btn-sm" disabled={save.isPending}>

@@ -2,6 +2,7 @@ import { type FormEvent, useId } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Dialog } from "../Dialog.tsx";
 import { ClientFields } from "../ClientFields.tsx";
+import { ConsentOption } from "../ConsentOption.tsx";
 import { useValidatedForm } from "../use_validated_form.ts";
 import { ApiError, apiRequest } from "../api_client.ts";
 import {
@@ -244,41 +245,6 @@ export function AddClientDialog(
         </section>
       </form>
     </Dialog>
-  );
-}
-
-/** The intake's consent markup, so both read the same. */
-function ConsentOption(
-  { id, name, title, statement, checked, onChange, disabled, missing }: {
-    id: string;
-    name: string;
-    title: string;
-    statement?: string;
-    checked: boolean;
-    onChange: (checked: boolean) => void;
-    disabled: boolean;
-    missing?: string;
-  },
-) {
-  return (
-    <div className="consent-option">
-      <label className="checkbox-row" htmlFor={id}>
-        <input
-          id={id}
-          name={name}
-          type="checkbox"
-          checked={checked}
-          onChange={(e) => onChange(e.target.checked)}
-          disabled={disabled}
-          aria-describedby={missing ? `${id}-missing` : undefined}
-        />
-        <span className="consent-text">
-          <strong>{title}</strong>
-          {statement && <span>{statement}</span>}
-        </span>
-      </label>
-      {missing && <p id={`${id}-missing`} className="hint consent-missing">{missing}</p>}
-    </div>
   );
 }
 

@@ -1,3 +1,4 @@
+import { MeasurementsFields, measurementsFormValues } from "../MeasurementsFields.tsx";
 import { type FormEvent, type ReactNode, useId, useState } from "react";
 import { Dialog } from "../Dialog.tsx";
 import { useValidatedForm } from "../use_validated_form.ts";
@@ -139,9 +140,6 @@ function CloseQuoteForm(
   );
 }
 
-// "0" means not measured: an empty box reads better than a zero.
-const pdInput = (value: string) => (Number(value) > 0 ? value : "");
-
 export function MeasurementsDialog(
   { open, clientName, measurements, busy, onClose, onSubmit }: {
     open: boolean;
@@ -179,12 +177,7 @@ function MeasurementsForm(
     onSubmit: (input: MeasurementsInput) => void;
   },
 ) {
-  const id = useId();
-  const form = useValidatedForm(measurementsSchema, {
-    pdBinocular: pdInput(measurements.pdBinocular),
-    pdNear: pdInput(measurements.pdNear),
-    measurementsComplete: measurements.measurementsComplete,
-  });
+  const form = useValidatedForm(measurementsSchema, measurementsFormValues(measurements));
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -193,47 +186,14 @@ function MeasurementsForm(
     if (data) onSubmit(data);
   }
 
-  const pd = (name: "pdBinocular" | "pdNear", label: string) => {
-    const inputId = `${id}-${name}`;
-    const error = form.errors[name];
-    return (
-      <div className="field">
-        <label htmlFor={inputId}>{label}</label>
-        <div className="input-unit">
-          <input
-            id={inputId}
-            name={name}
-            inputMode="decimal"
-            autoComplete="off"
-            placeholder="e.g. 62.5"
-            value={form.values[name]}
-            onChange={(e) => form.setField(name, e.target.value)}
-            disabled={busy}
-            {...invalidProps(inputId, error)}
-          />
-          <span className="input-unit-label" aria-hidden="true">mm</span>
-        </div>
-        {error && <p id={`${inputId}-error`} className="field-error">{error}</p>}
-      </div>
-    );
-  };
-
   return (
     <form className="stack" onSubmit={submit} noValidate>
-      <div className="form-grid">
-        {pd("pdBinocular", "PD Distance")}
-        {pd("pdNear", "PD Near")}
-      </div>
-      <label className="checkbox-row">
-        <input
-          type="checkbox"
-          name="measurementsComplete"
-          checked={form.values.measurementsComplete}
-          onChange={(e) => form.setField("measurementsComplete", e.target.checked)}
-          disabled={busy}
-        />
-        <span>Mark measurements as complete</span>
-      </label>
+      <MeasurementsFields
+        values={form.values}
+        errors={form.errors}
+        onChange={form.setField}
+        disabled={busy}
+      />
       <div className="dialog-footer">
         <button type="button" className="btn btn-outline" onClick={onCancel} disabled={busy}>
           Cancel
