@@ -17,6 +17,8 @@ export const islands: Record<string, () => Promise<IslandModule>> = {
   IntakeForm: () => import("./IntakeForm.tsx"),
   PrintControls: () => import("./PrintControls.tsx"),
   QuoteBuilder: () => import("./QuoteBuilder.tsx"),
+  QuoteManager: () => import("./QuoteManager.tsx"),
+  SettingsForm: () => import("./SettingsForm.tsx"),
   StaffLogin: () => import("./StaffLogin.tsx"),
   TabletSelect: () => import("./TabletSelect.tsx"),
 };

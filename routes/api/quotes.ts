@@ -1,4 +1,7 @@
 import { type Context, Hono } from "hono";
+import { z } from "zod";
+import { QUOTE_STATUSES } from "../../src/quotes/rules.ts";
+import type { QuoteStatus } from "../../db/schema.ts";
 import type { AppEnv } from "../../src/http/app_env.ts";
 import { HttpError, notFound, readJson } from "../../src/http/errors.ts";
 import { requireUser } from "../../src/http/middleware.ts";
@@ -15,10 +18,12 @@ import { recordAudit } from "../../src/audit/audit_log.ts";
 import {
   closeQuote,
   countExpiredQuotes,
+  deleteQuote,
   finalizeQuote,
   findQuoteBundle,
   findStats,
   listExpiredQuotes,
+  listQuotes,
   listRecentQuotes,
   reactivateQuote,
   saveQuote,
@@ -68,6 +73,40 @@ quotesApi.get("/quotes/expired", async (c) => {
   // The list holds at most 5; the header tells the dashboard how many there are.
   c.header("X-Total-Count", String(total));
   return c.json(quotes);
+});
+
+const listQuery = z.object({
+  q: z.string().max(200).optional(),
+  search: z.string().max(200).optional(),
+  status: z.enum(QUOTE_STATUSES as [QuoteStatus, ...QuoteStatus[]]).optional(),
+  filter: z.enum(["expired"]).optional(),
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+  offset: z.coerce.number().int().min(0).optional(),
+});
+
+/** The quote management list; X-Total-Count gives the number matching. */
+quotesApi.get("/quotes", async (c) => {
+  const parsed = listQuery.safeParse(c.req.query());
+  if (!parsed.success) {
+    throw new HttpError(400, "Unknown status or filter, or a bad limit/offset");
+  }
+  const { q, search, status, filter, limit, offset } = parsed.data;
+  const { rows, total } = await listQuotes(c.var.db, {
+    q: q ?? search,
+    status,
+    expired: filter === "expired",
+    limit,
+    offset,
+  });
+  c.header("X-Total-Count", String(total));
+  return c.json(rows);
+});
+
+quotesApi.delete("/quotes/:id", async (c) => {
+  if (!await deleteQuote(c.var.db, c.req.param("id"), actorOf(c))) {
+    throw notFound("Quote not found");
+  }
+  return c.json({ message: "Quote deleted" });
 });
 
 quotesApi.get("/quotes/:id", async (c) => c.json(await bundleOrThrow(c, c.req.param("id"))));

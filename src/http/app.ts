@@ -29,6 +29,8 @@ import { clientsPages } from "../../routes/pages/clients.tsx";
 import { quotePages } from "../../routes/pages/quote.tsx";
 import { tabletPages } from "../../routes/pages/tablet.tsx";
 import { printPages } from "../../routes/pages/print.tsx";
+import { quotesListPages } from "../../routes/pages/quotes_list.tsx";
+import { adminSettingsPages } from "../../routes/pages/admin_settings.tsx";
 import { quotePdfApi } from "../../routes/api/quote_pdf.ts";
 import { quoteEmailApi } from "../../routes/api/quote_email.ts";
 import { adminSettingsApi } from "../../routes/api/admin_settings.ts";
@@ -168,6 +170,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/", quotePages(manifest));
   app.route("/", tabletPages(manifest));
   app.route("/", printPages(manifest));
+  app.route("/", quotesListPages(manifest));
+  app.route("/", adminSettingsPages(manifest));
 
   app.notFound((c) => {
     if (c.req.path.startsWith("/api/") || c.req.path === "/api") {

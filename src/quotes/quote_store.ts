@@ -483,3 +483,78 @@ export async function findStats(db: DB, now = new Date()): Promise<Stats> {
 }
 
 export type { SaveResult };
+
+// ---- Quote management list ----
+
+export interface QuoteListQuery {
+  /** Matches quote number, client name or optician name. */
+  q?: string;
+  status?: QuoteStatus;
+  /** Only quotes past their expiry that are not closed. */
+  expired?: boolean;
+  limit?: number;
+  offset?: number;
+}
+
+function listFilter(db: DB, query: QuoteListQuery, now: Date) {
+  let q = db.selectFrom("quotes").innerJoin("clients", "clients.id", "quotes.clientId");
+  const words = (query.q ?? "").trim().toLowerCase().split(/\s+/).filter(Boolean).slice(0, 6);
+  for (const word of words) {
+    const like = `%${word.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+    q = q.where((eb) =>
+      eb.or([
+        eb(eb.fn("lower", ["quotes.quoteNumber"]), "like", like),
+        eb(eb.fn("lower", ["quotes.opticianName"]), "like", like),
+        eb(sql`lower(clients.first_name || ' ' || clients.last_name)`, "like", like),
+      ])
+    );
+  }
+  if (query.status) q = q.where("quotes.status", "=", query.status);
+  if (query.expired) {
+    q = q.where("quotes.status", "!=", "CLOSED").where("quotes.expiresAt", "<", now);
+  }
+  return q;
+}
+
+export async function listQuotes(db: DB, query: QuoteListQuery, now = new Date()) {
+  const limit = Math.min(Math.max(query.limit ?? 100, 1), 500);
+  const [rows, total] = await Promise.all([
+    listFilter(db, query, now).select([
+      "quotes.id",
+      "quotes.quoteNumber",
+      "quotes.clientId",
+      sql<string>`clients.first_name || ' ' || clients.last_name`.as("clientName"),
+      "clients.email as clientEmail",
+      "quotes.opticianName",
+      "quotes.status",
+      "quotes.createdAt",
+      "quotes.expiresAt",
+      "quotes.footerMessage",
+    ]).orderBy("quotes.createdAt", "desc").orderBy("quotes.id", "desc")
+      .limit(limit).offset(Math.max(query.offset ?? 0, 0)).execute(),
+    listFilter(db, query, now).select((eb) => eb.fn.countAll<string>().as("n"))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return {
+    total: Number(total.n),
+    rows: rows.map((r) => ({
+      ...r,
+      createdAt: r.createdAt.toISOString(),
+      expiresAt: r.expiresAt?.toISOString() ?? null,
+      isExpired: isExpired(r, now),
+    })),
+  };
+}
+
+/** Deletes a quote with its options and items (they cascade), and records who did it. */
+export async function deleteQuote(db: DB, id: string, actor: AuditActor): Promise<boolean> {
+  if (!isUuid(id)) return false;
+  return await db.transaction().execute(async (trx) => {
+    const quote = await trx.selectFrom("quotes").select(["quoteNumber", "clientId", "status"])
+      .where("id", "=", id).forUpdate().executeTakeFirst();
+    if (!quote) return false;
+    await trx.deleteFrom("quotes").where("id", "=", id).execute();
+    await recordAudit(trx, actor, "quote.delete", "quote", id, quote);
+    return true;
+  });
+}

@@ -94,3 +94,18 @@ export interface Stats {
 export interface SaveResult extends QuoteBundle {
   idMap: Record<string, string>;
 }
+
+/** A row of the quote management list. */
+export interface QuoteListRow {
+  id: string;
+  quoteNumber: string;
+  clientId: string;
+  clientName: string;
+  clientEmail: string | null;
+  opticianName: string;
+  status: QuoteStatus;
+  createdAt: string;
+  expiresAt: string | null;
+  isExpired: boolean;
+  footerMessage: string | null;
+}

@@ -1,0 +1,57 @@
+import { Hono } from "hono";
+import type { AppEnv } from "../../src/http/app_env.ts";
+import type { AssetManifest } from "../../src/assets/manifest.ts";
+import { renderPage } from "../../src/http/render.tsx";
+import { Island } from "../../components/Island.tsx";
+import { isAdminRole } from "../../components/StaffNav.tsx";
+import SettingsForm, { type SettingsFormProps } from "../../islands/SettingsForm.tsx";
+import { findAdminSettings } from "../../src/settings/admin_settings.ts";
+import { findEmailStatus } from "../../src/mail/mail_settings.ts";
+import { findBranding } from "../../src/settings/settings.ts";
+
+export const UNAUTHORIZED_SETTINGS_TEXT =
+  "Unauthorized – Admin or Owner access required. Redirecting...";
+
+export function adminSettingsPages(manifest: AssetManifest) {
+  const app = new Hono<AppEnv>();
+
+  // Signed-out visitors never get here: /admin paths send them to sign in.
+  app.get("/admin/settings", async (c) => {
+    const user = c.var.user!;
+    if (!isAdminRole(user.role)) {
+      // A meta refresh does the spec's "go to / after 0.5 s" without any
+      // script, so the page ships no JavaScript and the CSP has nothing to allow.
+      return renderPage(
+        c,
+        manifest,
+        <div className="card center-card narrow" role="alert">
+          <meta httpEquiv="refresh" content="0.5;url=/" />
+          <p>{UNAUTHORIZED_SETTINGS_TEXT}</p>
+        </div>,
+        { title: "Settings", status: 403 },
+      );
+    }
+    const db = c.var.db;
+    // Everything the form shows is loaded here so the first paint is complete.
+    const [settings, emailStatus, branding] = await Promise.all([
+      findAdminSettings(db),
+      findEmailStatus(db, c.var.config.secretKey),
+      findBranding(db),
+    ]);
+    const props: SettingsFormProps = {
+      initialSettings: settings,
+      initialEmailStatus: emailStatus,
+      // The images in use now, built-in fallbacks included.
+      currentLogoUrl: branding.logoUrl,
+      currentFaviconUrl: branding.faviconUrl,
+    };
+    return renderPage(
+      c,
+      manifest,
+      <Island name="SettingsForm" component={SettingsForm} props={props} />,
+      { title: "Settings" },
+    );
+  });
+
+  return app;
+}
