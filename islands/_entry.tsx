@@ -13,6 +13,7 @@ import { handleUnauthorized } from "../components/api_client.ts";
 type IslandModule = { default: ComponentType<any> };
 
 export const islands: Record<string, () => Promise<IslandModule>> = {
+  CatalogAdmin: () => import("./CatalogAdmin.tsx"),
   ClientManager: () => import("./ClientManager.tsx"),
   IntakeForm: () => import("./IntakeForm.tsx"),
   PrintControls: () => import("./PrintControls.tsx"),
@@ -21,6 +22,7 @@ export const islands: Record<string, () => Promise<IslandModule>> = {
   SettingsForm: () => import("./SettingsForm.tsx"),
   StaffLogin: () => import("./StaffLogin.tsx"),
   TabletSelect: () => import("./TabletSelect.tsx"),
+  UserManagement: () => import("./UserManagement.tsx"),
 };
 
 const queryClient = makeQueryClient((error) => {

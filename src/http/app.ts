@@ -31,9 +31,13 @@ import { tabletPages } from "../../routes/pages/tablet.tsx";
 import { printPages } from "../../routes/pages/print.tsx";
 import { quotesListPages } from "../../routes/pages/quotes_list.tsx";
 import { adminSettingsPages } from "../../routes/pages/admin_settings.tsx";
+import { adminCatalogPages } from "../../routes/pages/admin_catalog.tsx";
+import { adminUsersPages } from "../../routes/pages/admin_users.tsx";
 import { quotePdfApi } from "../../routes/api/quote_pdf.ts";
 import { quoteEmailApi } from "../../routes/api/quote_email.ts";
 import { adminSettingsApi } from "../../routes/api/admin_settings.ts";
+import { adminUsersApi } from "../../routes/api/admin_users.ts";
+import { adminCatalogApi } from "../../routes/api/admin_catalog.ts";
 
 export interface AppDeps {
   db: DB;
@@ -150,6 +154,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   api.route("/", quotePdfApi);
   api.route("/", quoteEmailApi);
   api.route("/", adminSettingsApi);
+  api.route("/", adminUsersApi);
+  api.route("/", adminCatalogApi);
   api.route("/", quotesApi);
   api.all("*", (c) => c.json({ message: `No API route for ${c.req.method} ${c.req.path}` }, 404));
   app.route("/api", api);
@@ -172,6 +178,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/", printPages(manifest));
   app.route("/", quotesListPages(manifest));
   app.route("/", adminSettingsPages(manifest));
+  app.route("/", adminCatalogPages(manifest));
+  app.route("/", adminUsersPages(manifest));
 
   app.notFound((c) => {
     if (c.req.path.startsWith("/api/") || c.req.path === "/api") {

@@ -1,0 +1,213 @@
+import { useState } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { apiRequest } from "../components/api_client.ts";
+import { Badge, type BadgeVariant } from "../components/Badge.tsx";
+import { DateText } from "../components/client_manager/format.tsx";
+import {
+  AddUserDialog,
+  ChangeMyPasswordDialog,
+  ChangeRoleDialog,
+  ChangeUsernameDialog,
+  DeleteUserDialog,
+  ResetPasswordDialog,
+} from "../components/users/dialogs.tsx";
+import type { Role } from "../db/schema.ts";
+import type { UserRow } from "../src/users/admin_users.ts";
+import { assignableRoles, ROLE_LABELS, userPermissions } from "../src/users/permissions.ts";
+
+export interface UserManagementProps {
+  initialUsers: UserRow[];
+  currentUser: { id: string; role: Role };
+}
+
+const USERS_KEY = ["admin", "users"];
+
+const ROLE_VARIANTS: Record<Role, BadgeVariant> = {
+  OWNER: "default",
+  ADMIN: "info",
+  AUTHORIZED_USER: "secondary",
+};
+
+type RowAction = "reset" | "role" | "username" | "delete";
+
+export default function UserManagement({ initialUsers, currentUser }: UserManagementProps) {
+  const queryClient = useQueryClient();
+  const users = useQuery({
+    queryKey: USERS_KEY,
+    queryFn: () => apiRequest<UserRow[]>("GET", "/api/admin/users"),
+    initialData: initialUsers,
+  });
+  const [adding, setAdding] = useState(false);
+  const [changingOwn, setChangingOwn] = useState(false);
+  const [action, setAction] = useState<{ kind: RowAction; user: UserRow } | null>(null);
+  const roles = assignableRoles(currentUser.role);
+
+  const closeAction = () => setAction(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: USERS_KEY });
+  const done = () => {
+    setAction(null);
+    refresh();
+  };
+  const target = (kind: RowAction) => action?.kind === kind ? action.user : null;
+  const rows = users.data;
+
+  return (
+    <div className="users">
+      <div className="page-head">
+        <div>
+          <h1>User Management</h1>
+          <p className="muted">Staff accounts, their roles and passwords.</p>
+        </div>
+        <div className="actions">
+          <button type="button" className="btn btn-outline" onClick={() => setChangingOwn(true)}>
+            Change My Password
+          </button>
+          <button type="button" className="btn btn-primary" onClick={() => setAdding(true)}>
+            Add User
+          </button>
+        </div>
+      </div>
+
+      <div
+        className="users-table-wrap"
+        tabIndex={0}
+        role="region"
+        aria-label="Users table"
+      >
+        <table className="users-table" aria-busy={users.isFetching ? true : undefined}>
+          <thead>
+            <tr>
+              <th scope="col">First Name</th>
+              <th scope="col">Last Name</th>
+              <th scope="col">Username</th>
+              <th scope="col">Email</th>
+              <th scope="col">Role</th>
+              <th scope="col">Created</th>
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.length === 0 && (
+              <tr>
+                <td colSpan={7} className="empty">No users yet.</td>
+              </tr>
+            )}
+            {rows.map((user) => {
+              const can = userPermissions(currentUser, user);
+              const self = user.id === currentUser.id;
+              return (
+                <tr key={user.id} data-user-id={user.id}>
+                  <td data-label="First Name">
+                    {user.firstName || <span className="muted">—</span>}
+                  </td>
+                  <td data-label="Last Name">
+                    {user.lastName || <span className="muted">—</span>}
+                  </td>
+                  <td className="users-username" data-label="Username">
+                    {user.username}
+                    {self && <span className="users-you">(you)</span>}
+                  </td>
+                  <td className="users-email" data-label="Email">
+                    {user.email || <span className="muted">—</span>}
+                  </td>
+                  <td data-label="Role">
+                    <Badge variant={ROLE_VARIANTS[user.role]}>{ROLE_LABELS[user.role]}</Badge>
+                  </td>
+                  <td className="users-date" data-label="Created">
+                    <DateText iso={user.createdAt} />
+                  </td>
+                  <td className="users-actions-cell">
+                    <div className="users-actions">
+                      {can.canResetPassword && (
+                        <button
+                          type="button"
+                          className="btn btn-outline btn-sm"
+                          onClick={() => setAction({ kind: "reset", user })}
+                        >
+                          Reset Password
+                        </button>
+                      )}
+                      {can.canChangeRole && (
+                        <button
+                          type="button"
+                          className="btn btn-outline btn-sm"
+                          onClick={() => setAction({ kind: "role", user })}
+                        >
+                          Change Role
+                        </button>
+                      )}
+                      {can.canChangeUsername && (
+                        <button
+                          type="button"
+                          className="btn btn-outline btn-sm"
+                          onClick={() => setAction({ kind: "username", user })}
+                        >
+                          Change Username
+                        </button>
+                      )}
+                      {can.canDelete && (
+                        <button
+                          type="button"
+                          className="btn btn-outline btn-sm users-delete"
+                          onClick={() => setAction({ kind: "delete", user })}
+                        >
+                          Delete
+                        </button>
+                      )}
+                    </div>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+
+      <aside className="notice notice-info users-notes" aria-labelledby="users-notes-title">
+        <h2 id="users-notes-title">About roles</h2>
+        <ul>
+          <li>
+            <strong>Authorized User</strong>: staff who manage clients and create quotes.
+          </li>
+          <li>
+            <strong>Admin</strong>: also manages settings and users; can reset passwords, change
+            roles and delete Authorized User accounts only.
+          </li>
+          <li>
+            <strong>Owner</strong>: full control over every account, and the only role that can
+            create or appoint other owners.
+          </li>
+          <li>No one can delete their own account; use Change My Password for your own.</li>
+        </ul>
+      </aside>
+
+      <AddUserDialog
+        open={adding}
+        onClose={() => setAdding(false)}
+        roles={roles}
+        onDone={() => {
+          setAdding(false);
+          refresh();
+        }}
+      />
+      <ChangeMyPasswordDialog open={changingOwn} onClose={() => setChangingOwn(false)} />
+      <ResetPasswordDialog user={target("reset")} onClose={closeAction} onDone={done} />
+      <ChangeRoleDialog
+        key={`role-${target("role")?.id}`}
+        user={target("role")}
+        roles={roles}
+        onClose={closeAction}
+        onDone={done}
+      />
+      <ChangeUsernameDialog
+        key={`username-${target("username")?.id}`}
+        user={target("username")}
+        onClose={closeAction}
+        onDone={done}
+      />
+      <DeleteUserDialog user={target("delete")} onClose={closeAction} onDone={done} />
+    </div>
+  );
+}

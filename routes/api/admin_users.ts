@@ -1,0 +1,73 @@
+import { type Context, Hono } from "hono";
+import type { AppEnv } from "../../src/http/app_env.ts";
+import { HttpError, readJson } from "../../src/http/errors.ts";
+import { requireUser } from "../../src/http/middleware.ts";
+import {
+  changePasswordSchema,
+  newUserSchema,
+  resetPasswordSchema,
+  updateUserSchema,
+} from "../../src/schemas/users.ts";
+import {
+  changeOwnPassword,
+  createUser,
+  deleteUser,
+  listUsers,
+  resetUserPassword,
+  updateUser,
+  type UserResult,
+} from "../../src/users/admin_users.ts";
+
+export const adminUsersApi = new Hono<AppEnv>();
+const admin = requireUser("ADMIN", "OWNER");
+
+const actorOf = (c: Context<AppEnv>) => {
+  const u = c.var.user!;
+  return { id: u.id, role: u.role, label: u.username };
+};
+
+function unwrap<T>(result: UserResult<T>): T {
+  if (result.ok) return result.value;
+  throw new HttpError(
+    result.status,
+    result.message,
+    result.field ? { [result.field]: result.message } : undefined,
+  );
+}
+
+adminUsersApi.get("/admin/users", admin, async (c) => c.json(await listUsers(c.var.db)));
+
+adminUsersApi.post("/admin/users/invite", admin, async (c) => {
+  const input = await readJson(c, newUserSchema);
+  return c.json(unwrap(await createUser(c.var.db, actorOf(c), input)), 201);
+});
+
+adminUsersApi.delete("/admin/users/:id", admin, async (c) => {
+  unwrap(await deleteUser(c.var.db, actorOf(c), c.req.param("id")));
+  return c.json({ message: "User deleted" });
+});
+
+adminUsersApi.put("/admin/users/:id/password", admin, async (c) => {
+  const { newPassword } = await readJson(c, resetPasswordSchema);
+  unwrap(await resetUserPassword(c.var.db, actorOf(c), c.req.param("id"), newPassword));
+  return c.json({ message: "Password reset" });
+});
+
+adminUsersApi.put("/admin/users/:id", admin, async (c) => {
+  const change = await readJson(c, updateUserSchema);
+  return c.json(unwrap(await updateUser(c.var.db, actorOf(c), c.req.param("id"), change)));
+});
+
+adminUsersApi.put("/auth/change-password", requireUser(), async (c) => {
+  const { currentPassword, newPassword } = await readJson(c, changePasswordSchema);
+  unwrap(
+    await changeOwnPassword(
+      c.var.db,
+      c.var.user!.id,
+      c.var.session!.id,
+      currentPassword,
+      newPassword,
+    ),
+  );
+  return c.json({ message: "Password changed" });
+});

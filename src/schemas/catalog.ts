@@ -1,0 +1,38 @@
+import { z } from "zod";
+import { centsToDecimal, parseCents } from "../quotes/money.ts";
+
+/** The catalog form (spec): name and price required, sort order an integer defaulting to 0. */
+export const catalogItemSchema = z.object({
+  name: z.string({ error: "Name is required" }).trim().min(1, "Name is required").max(120),
+  description: z.string().max(1000).nullish().transform((v) => v?.trim() ?? ""),
+  price: z.union([z.number(), z.string()], { error: "Price is required" }).transform((v, ctx) => {
+    const text = String(v).trim();
+    if (text === "") {
+      ctx.addIssue({ code: "custom", message: "Price is required" });
+      return z.NEVER;
+    }
+    const cents = parseCents(text);
+    if (cents === undefined || cents < 0 || cents > 99_999_999) {
+      ctx.addIssue({ code: "custom", message: "Price must be an amount like 129.00" });
+      return z.NEVER;
+    }
+    return centsToDecimal(cents);
+  }),
+  active: z.boolean().optional().default(true),
+  sortOrder: z.union([z.number(), z.string()]).optional().transform((v, ctx) => {
+    if (v === undefined || String(v).trim() === "") return 0;
+    const n = Number(v);
+    if (!Number.isInteger(n) || Math.abs(n) > 1_000_000) {
+      ctx.addIssue({ code: "custom", message: "Sort order must be a whole number" });
+      return z.NEVER;
+    }
+    return n;
+  }),
+});
+export type CatalogItemInput = z.infer<typeof catalogItemSchema>;
+
+/** PUT takes the whole item, or {active} alone to toggle it. */
+export const catalogUpdateSchema = z.union([
+  z.object({ active: z.boolean() }).strict(),
+  catalogItemSchema,
+]);

@@ -1,0 +1,171 @@
+import type { DB } from "../db/database.ts";
+import type { Role } from "../../db/schema.ts";
+import type { NewUserInput } from "../schemas/users.ts";
+import { hashPassword, verifyPassword } from "../auth/password.ts";
+import { invalidateUserSessions } from "../auth/session.ts";
+import { type AuditActor, recordAudit } from "../audit/audit_log.ts";
+import { findUserByUsername } from "./users.ts";
+import { assignableRoles, type Person, userPermissions } from "./permissions.ts";
+import { isUuid } from "../clients/clients.ts";
+
+export interface UserRow {
+  id: string;
+  firstName: string;
+  lastName: string;
+  username: string;
+  email: string | null;
+  role: Role;
+  isExternal: boolean;
+  createdAt: string;
+}
+
+export async function listUsers(db: DB): Promise<UserRow[]> {
+  const rows = await db.selectFrom("users")
+    .select(["id", "firstName", "lastName", "username", "email", "role", "isExternal", "createdAt"])
+    .orderBy("createdAt").orderBy("username").execute();
+  return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));
+}
+
+export type UserResult<T> =
+  | { ok: true; value: T }
+  | { ok: false; status: 400 | 403 | 404 | 409; message: string; field?: string };
+
+const forbidden = (message: string) => ({ ok: false, status: 403, message }) as const;
+const TAKEN = "That username is already taken";
+
+async function target(db: DB, id: string) {
+  if (!isUuid(id)) return undefined;
+  return await db.selectFrom("users").select(["id", "role", "username"]).where("id", "=", id)
+    .executeTakeFirst();
+}
+
+export async function createUser(
+  db: DB,
+  actor: Person & AuditActor,
+  input: NewUserInput,
+): Promise<UserResult<UserRow>> {
+  if (!assignableRoles(actor.role).includes(input.role)) {
+    return forbidden("Only an owner can create another owner");
+  }
+  if (await findUserByUsername(db, input.username)) {
+    return { ok: false, status: 409, message: TAKEN, field: "username" };
+  }
+  const user = await db.insertInto("users").values({
+    username: input.username,
+    firstName: input.firstName,
+    lastName: input.lastName,
+    email: input.email,
+    role: input.role,
+    passwordHash: await hashPassword(input.password),
+  }).returning(["id"]).executeTakeFirstOrThrow();
+  await recordAudit(db, actor, "user.create", "user", user.id, {
+    username: input.username,
+    role: input.role,
+  });
+  const row = (await listUsers(db)).find((u) => u.id === user.id)!;
+  return { ok: true, value: row };
+}
+
+export async function deleteUser(db: DB, actor: Person & AuditActor, id: string) {
+  const user = await target(db, id);
+  if (!user) return { ok: false, status: 404, message: "User not found" } as const;
+  if (!userPermissions(actor, user).canDelete) {
+    return forbidden(
+      actor.id === id ? "You cannot delete yourself" : "Your role may not delete this user",
+    );
+  }
+  await db.deleteFrom("users").where("id", "=", id).execute();
+  await recordAudit(db, actor, "user.delete", "user", id, { username: user.username });
+  return { ok: true, value: null } as const;
+}
+
+export async function resetUserPassword(
+  db: DB,
+  actor: Person & AuditActor,
+  id: string,
+  newPassword: string,
+) {
+  const user = await target(db, id);
+  if (!user) return { ok: false, status: 404, message: "User not found" } as const;
+  if (!userPermissions(actor, user).canResetPassword) {
+    return forbidden("Your role may not reset this user's password");
+  }
+  await db.updateTable("users").set({
+    passwordHash: await hashPassword(newPassword),
+    updatedAt: new Date(),
+  }).where("id", "=", id).execute();
+  // A reset password must not leave old sign-ins open.
+  await invalidateUserSessions(db, id);
+  await recordAudit(db, actor, "user.reset_password", "user", id, {});
+  return { ok: true, value: null } as const;
+}
+
+export async function updateUser(
+  db: DB,
+  actor: Person & AuditActor,
+  id: string,
+  change: { role: Role } | { username: string },
+): Promise<UserResult<UserRow>> {
+  const user = await target(db, id);
+  if (!user) return { ok: false, status: 404, message: "User not found" };
+  const can = userPermissions(actor, user);
+  if ("role" in change) {
+    if (!can.canChangeRole || !assignableRoles(actor.role).includes(change.role)) {
+      return forbidden("Your role may not give this user that role");
+    }
+    await db.updateTable("users").set({ role: change.role, updatedAt: new Date() })
+      .where("id", "=", id).execute();
+    await recordAudit(db, actor, "user.change_role", "user", id, {
+      from: user.role,
+      to: change.role,
+    });
+  } else {
+    if (!can.canChangeUsername) return forbidden("Your role may not rename this user");
+    const existing = await findUserByUsername(db, change.username);
+    if (existing && existing.id !== id) {
+      return { ok: false, status: 409, message: TAKEN, field: "username" };
+    }
+    await db.updateTable("users").set({ username: change.username, updatedAt: new Date() })
+      .where("id", "=", id).execute();
+    await recordAudit(db, actor, "user.change_username", "user", id, {
+      from: user.username,
+      to: change.username,
+    });
+  }
+  return { ok: true, value: (await listUsers(db)).find((u) => u.id === id)! };
+}
+
+/** Own password: the current one must be right; other sessions of the user end. */
+export async function changeOwnPassword(
+  db: DB,
+  userId: string,
+  keepSessionId: string,
+  currentPassword: string,
+  newPassword: string,
+): Promise<UserResult<null>> {
+  const user = await db.selectFrom("users").select(["passwordHash", "username"])
+    .where("id", "=", userId).executeTakeFirstOrThrow();
+  if (!await verifyPassword(user.passwordHash, currentPassword)) {
+    return {
+      ok: false,
+      status: 400,
+      message: "The current password is not correct",
+      field: "currentPassword",
+    };
+  }
+  await db.updateTable("users").set({
+    passwordHash: await hashPassword(newPassword),
+    updatedAt: new Date(),
+  }).where("id", "=", userId).execute();
+  await db.deleteFrom("sessions").where("userId", "=", userId).where("id", "!=", keepSessionId)
+    .execute();
+  await recordAudit(
+    db,
+    { id: userId, label: user.username },
+    "user.change_own_password",
+    "user",
+    userId,
+    {},
+  );
+  return { ok: true, value: null };
+}

@@ -1,0 +1,37 @@
+// Who may do what to whom in user management (spec section 6). Pure, so the
+// screen hides what the server would refuse anyway.
+import type { Role } from "../../db/schema.ts";
+
+export interface Person {
+  id: string;
+  role: Role;
+}
+
+export function userPermissions(actor: Person, target: Person) {
+  const self = actor.id === target.id;
+  const owner = actor.role === "OWNER";
+  const admin = actor.role === "ADMIN";
+  const targetIsStaff = target.role === "AUTHORIZED_USER";
+  // An OWNER acts on anyone; an ADMIN only on users who are neither ADMIN nor OWNER.
+  const manage = owner || (admin && targetIsStaff);
+  return {
+    canResetPassword: manage && !self,
+    canChangeRole: manage && !self,
+    canChangeUsername: manage || self,
+    // Never oneself; an OWNER anyone else; an ADMIN only AUTHORIZED_USER accounts.
+    canDelete: !self && (owner || (admin && targetIsStaff)),
+  };
+}
+
+/** Role choices when creating or changing a user. */
+export function assignableRoles(actorRole: Role): Role[] {
+  return actorRole === "OWNER"
+    ? ["AUTHORIZED_USER", "ADMIN", "OWNER"]
+    : ["AUTHORIZED_USER", "ADMIN"];
+}
+
+export const ROLE_LABELS: Record<Role, string> = {
+  AUTHORIZED_USER: "Authorized User",
+  ADMIN: "Admin",
+  OWNER: "Owner",
+};

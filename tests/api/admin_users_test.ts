@@ -1,0 +1,238 @@
+import { after, before, describe, it } from "node:test";
+import { expect } from "expect";
+import {
+  call,
+  createTestUser,
+  sessionCookieFor,
+  startTestApp,
+  type TestApp,
+  type TestUser,
+} from "../helpers/test_app.ts";
+import { assignableRoles, userPermissions } from "../../src/users/permissions.ts";
+
+let app: TestApp;
+let owner: TestUser;
+let admin: TestUser;
+let staff: TestUser;
+let ownerCookie: string;
+let adminCookie: string;
+let staffCookie: string;
+
+before(async () => {
+  app = await startTestApp();
+  owner = await createTestUser(app.db, { role: "OWNER", username: "olivia" });
+  admin = await createTestUser(app.db, { role: "ADMIN", username: "adam" });
+  staff = await createTestUser(app.db, { username: "sam" });
+  ownerCookie = await sessionCookieFor(app.db, owner.id);
+  adminCookie = await sessionCookieFor(app.db, admin.id);
+  staffCookie = await sessionCookieFor(app.db, staff.id);
+});
+after(() => app.close());
+
+const login = (username: string, password: string) =>
+  call(app, "POST", "/api/staff/login", { body: { username, password } });
+
+const newUser = (over: Record<string, unknown> = {}) => ({
+  email: "new@store.test",
+  firstName: "Nia",
+  lastName: "New",
+  username: `nia${crypto.randomUUID().slice(0, 6)}`,
+  password: "secret1",
+  role: "AUTHORIZED_USER",
+  ...over,
+});
+
+describe("permissions (pure)", () => {
+  it("follow the spec's table", () => {
+    const o = { id: "o", role: "OWNER" as const };
+    const a = { id: "a", role: "ADMIN" as const };
+    const s = { id: "s", role: "AUTHORIZED_USER" as const };
+    expect(userPermissions(o, a)).toMatchObject({ canResetPassword: true, canDelete: true });
+    expect(userPermissions(a, o)).toMatchObject({
+      canResetPassword: false,
+      canChangeRole: false,
+      canDelete: false,
+    });
+    expect(userPermissions(a, { ...a, id: "a2" })).toMatchObject({
+      canResetPassword: false,
+      canDelete: false,
+    });
+    expect(userPermissions(a, s)).toMatchObject({
+      canResetPassword: true,
+      canChangeRole: true,
+      canDelete: true,
+    });
+    expect(userPermissions(o, o).canDelete).toBe(false);
+    expect(assignableRoles("ADMIN")).toEqual(["AUTHORIZED_USER", "ADMIN"]);
+    expect(assignableRoles("OWNER")).toContain("OWNER");
+  });
+});
+
+describe("user management API", () => {
+  it("lists users for ADMIN and OWNER only", async () => {
+    const res = await call<Array<{ username: string }>>(app, "GET", "/api/admin/users", {
+      cookie: adminCookie,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.map((u) => u.username)).toEqual(
+      expect.arrayContaining(["olivia", "adam", "sam"]),
+    );
+    expect(JSON.stringify(res.body)).not.toContain("argon2");
+    expect((await call(app, "GET", "/api/admin/users", { cookie: staffCookie })).status).toBe(403);
+    expect((await call(app, "GET", "/api/admin/users")).status).toBe(401);
+  });
+
+  it("creates a user who can then sign in; validates; refuses duplicates and owners from admins", async () => {
+    const body = newUser();
+    const res = await call(app, "POST", "/api/admin/users/invite", { body, cookie: adminCookie });
+    expect(res.status).toBe(201);
+    expect((await login(body.username, "secret1")).status).toBe(200);
+    const dup = await call<{ message: string }>(app, "POST", "/api/admin/users/invite", {
+      body: { ...body, username: body.username.toUpperCase() },
+      cookie: adminCookie,
+    });
+    expect(dup.status).toBe(409);
+    expect(dup.body.message).toBe("That username is already taken");
+    const ownerByAdmin = await call(app, "POST", "/api/admin/users/invite", {
+      body: newUser({ role: "OWNER" }),
+      cookie: adminCookie,
+    });
+    expect(ownerByAdmin.status).toBe(403);
+    expect(
+      (await call(app, "POST", "/api/admin/users/invite", {
+        body: newUser({ role: "OWNER" }),
+        cookie: ownerCookie,
+      })).status,
+    ).toBe(201);
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ firstName: "" }, "Please fill in all required fields."],
+      [{ username: "ab" }, "Username is required and must be at least 3 characters."],
+      [{ password: "12345" }, "Password must be at least 6 characters long."],
+      [{ email: "x" }, "Please enter a valid email address"],
+    ];
+    for (const [over, message] of cases) {
+      const bad = await call<{ message: string }>(app, "POST", "/api/admin/users/invite", {
+        body: newUser(over),
+        cookie: ownerCookie,
+      });
+      expect([bad.status, bad.body.message]).toEqual([400, message]);
+    }
+  });
+
+  it("resets another user's password and ends their sessions, within the role rules", async () => {
+    const victim = await createTestUser(app.db, {
+      username: `reset${crypto.randomUUID().slice(0, 4)}`,
+    });
+    const theirCookie = await sessionCookieFor(app.db, victim.id);
+    const res = await call(app, "PUT", `/api/admin/users/${victim.id}/password`, {
+      body: { newPassword: "fresh-pass" },
+      cookie: adminCookie,
+    });
+    expect(res.status).toBe(200);
+    expect((await login(victim.username, victim.password)).status).toBe(401);
+    expect((await login(victim.username, "fresh-pass")).status).toBe(200);
+    expect((await call(app, "GET", "/api/auth/user", { cookie: theirCookie })).status).toBe(401);
+    expect(
+      (await call(app, "PUT", `/api/admin/users/${owner.id}/password`, {
+        body: { newPassword: "hijack!" },
+        cookie: adminCookie,
+      })).status,
+    ).toBe(403);
+    expect(
+      (await call(app, "PUT", `/api/admin/users/${victim.id}/password`, {
+        body: { newPassword: "123" },
+        cookie: adminCookie,
+      })).status,
+    ).toBe(400);
+  });
+
+  it("changes roles and usernames within the rules", async () => {
+    const u = await createTestUser(app.db, { username: `role${crypto.randomUUID().slice(0, 4)}` });
+    const up = await call<{ role: string }>(app, "PUT", `/api/admin/users/${u.id}`, {
+      body: { role: "ADMIN" },
+      cookie: adminCookie,
+    });
+    expect([up.status, up.body.role]).toEqual([200, "ADMIN"]);
+    // Now an ADMIN: another ADMIN may no longer change it.
+    expect(
+      (await call(app, "PUT", `/api/admin/users/${u.id}`, {
+        body: { role: "AUTHORIZED_USER" },
+        cookie: adminCookie,
+      }))
+        .status,
+    ).toBe(403);
+    const renamed = await call<{ username: string }>(app, "PUT", `/api/admin/users/${u.id}`, {
+      body: { username: "renamed.user" },
+      cookie: ownerCookie,
+    });
+    expect(renamed.body.username).toBe("renamed.user");
+    expect(
+      (await call(app, "PUT", `/api/admin/users/${u.id}`, {
+        body: { username: "sam" },
+        cookie: ownerCookie,
+      }))
+        .status,
+    ).toBe(409);
+    expect(
+      (await call(app, "PUT", `/api/admin/users/${u.id}`, {
+        body: { username: "ab" },
+        cookie: ownerCookie,
+      }))
+        .status,
+    ).toBe(400);
+    expect(
+      (await call(app, "PUT", `/api/admin/users/${u.id}`, {
+        body: { role: "KING" },
+        cookie: ownerCookie,
+      }))
+        .status,
+    ).toBe(400);
+  });
+
+  it("deletes within the rules, never oneself", async () => {
+    const s = await createTestUser(app.db, { username: `del${crypto.randomUUID().slice(0, 4)}` });
+    expect(
+      (await call(app, "DELETE", `/api/admin/users/${admin.id}`, { cookie: adminCookie })).status,
+    )
+      .toBe(403);
+    expect(
+      (await call(app, "DELETE", `/api/admin/users/${owner.id}`, { cookie: adminCookie })).status,
+    )
+      .toBe(403);
+    expect((await call(app, "DELETE", `/api/admin/users/${s.id}`, { cookie: adminCookie })).status)
+      .toBe(200);
+    expect((await call(app, "DELETE", `/api/admin/users/${s.id}`, { cookie: adminCookie })).status)
+      .toBe(404);
+    expect(
+      (await call(app, "DELETE", `/api/admin/users/${owner.id}`, { cookie: ownerCookie })).status,
+    )
+      .toBe(403);
+  });
+});
+
+describe("PUT /api/auth/change-password", () => {
+  it("needs the current password, keeps this session and ends the others", async () => {
+    const me = await createTestUser(app.db, { username: `me${crypto.randomUUID().slice(0, 4)}` });
+    const here = await sessionCookieFor(app.db, me.id);
+    const elsewhere = await sessionCookieFor(app.db, me.id);
+    const wrong = await call<{ message: string }>(app, "PUT", "/api/auth/change-password", {
+      body: { currentPassword: "nope", newPassword: "brand-new" },
+      cookie: here,
+    });
+    expect(wrong.status).toBe(400);
+    const short = await call(app, "PUT", "/api/auth/change-password", {
+      body: { currentPassword: me.password, newPassword: "12" },
+      cookie: here,
+    });
+    expect(short.status).toBe(400);
+    const ok = await call(app, "PUT", "/api/auth/change-password", {
+      body: { currentPassword: me.password, newPassword: "brand-new" },
+      cookie: here,
+    });
+    expect(ok.status).toBe(200);
+    expect((await call(app, "GET", "/api/auth/user", { cookie: here })).status).toBe(200);
+    expect((await call(app, "GET", "/api/auth/user", { cookie: elsewhere })).status).toBe(401);
+    expect((await login(me.username, "brand-new")).status).toBe(200);
+    expect((await call(app, "PUT", "/api/auth/change-password", { body: {} })).status).toBe(401);
+  });
+});
