@@ -3,6 +3,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
 import type { AssetManifest } from "../../src/assets/manifest.ts";
 import { renderPage } from "../../src/http/render.tsx";
+import { renderUnauthorized } from "./unauthorized.tsx";
 import { Island } from "../../components/Island.tsx";
 import { isAdminRole } from "../../components/StaffNav.tsx";
 import CatalogAdmin, { type CatalogAdminProps } from "../../islands/CatalogAdmin.tsx";
@@ -55,16 +56,7 @@ async function renderCatalogAdmin(
 ) {
   const user = c.var.user!;
   if (!isAdminRole(user.role)) {
-    // As on /admin/settings: a meta refresh sends the user home after 0.5 s without script.
-    return renderPage(
-      c,
-      manifest,
-      <div className="card center-card narrow" role="alert">
-        <meta httpEquiv="refresh" content="0.5;url=/" />
-        <p>{UNAUTHORIZED_CATALOG_TEXT}</p>
-      </div>,
-      { title: "Admin", status: 403 },
-    );
+    return renderUnauthorized(c, manifest, UNAUTHORIZED_CATALOG_TEXT, "Admin");
   }
   const items = await listCatalogForAdmin(c.var.db, CATALOG_SECTIONS[section.key]);
   const props: CatalogAdminProps = { section: section.key, initialItems: items };

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
 import type { AssetManifest } from "../../src/assets/manifest.ts";
 import { renderPage } from "../../src/http/render.tsx";
+import { renderUnauthorized } from "./unauthorized.tsx";
 import { Island } from "../../components/Island.tsx";
 import { isAdminRole } from "../../components/StaffNav.tsx";
 import SettingsForm, { type SettingsFormProps } from "../../islands/SettingsForm.tsx";
@@ -19,17 +20,7 @@ export function adminSettingsPages(manifest: AssetManifest) {
   app.get("/admin/settings", async (c) => {
     const user = c.var.user!;
     if (!isAdminRole(user.role)) {
-      // A meta refresh does the spec's "go to / after 0.5 s" without any
-      // script, so the page ships no JavaScript and the CSP has nothing to allow.
-      return renderPage(
-        c,
-        manifest,
-        <div className="card center-card narrow" role="alert">
-          <meta httpEquiv="refresh" content="0.5;url=/" />
-          <p>{UNAUTHORIZED_SETTINGS_TEXT}</p>
-        </div>,
-        { title: "Settings", status: 403 },
-      );
+      return renderUnauthorized(c, manifest, UNAUTHORIZED_SETTINGS_TEXT, "Settings");
     }
     const db = c.var.db;
     // Everything the form shows is loaded here so the first paint is complete.

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
 import type { AssetManifest } from "../../src/assets/manifest.ts";
 import { renderPage } from "../../src/http/render.tsx";
+import { renderUnauthorized } from "./unauthorized.tsx";
 import { Island } from "../../components/Island.tsx";
 import { isAdminRole } from "../../components/StaffNav.tsx";
 import UserManagement, { type UserManagementProps } from "../../islands/UserManagement.tsx";
@@ -16,16 +17,7 @@ export function adminUsersPages(manifest: AssetManifest) {
   app.get("/admin/users", async (c) => {
     const user = c.var.user!;
     if (!isAdminRole(user.role)) {
-      // The spec's "go to / after 0.5 s", done without script as on /admin/settings.
-      return renderPage(
-        c,
-        manifest,
-        <div className="card center-card narrow" role="alert">
-          <meta httpEquiv="refresh" content="0.5;url=/" />
-          <p>{UNAUTHORIZED_USERS_TEXT}</p>
-        </div>,
-        { title: "User Management", status: 403 },
-      );
+      return renderUnauthorized(c, manifest, UNAUTHORIZED_USERS_TEXT, "User Management");
     }
     // The same list the API gives, so the first paint is complete.
     const props: UserManagementProps = {
