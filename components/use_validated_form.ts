@@ -1,6 +1,6 @@
 import { useCallback, useRef, useState } from "react";
 import type { z } from "zod";
-import { formErrors } from "../src/schemas/client.ts";
+import { formErrors } from "../src/schemas/form_errors.ts";
 
 type Values = Record<string, string | boolean>;
 

@@ -2,7 +2,7 @@ import { type FormEvent, useId, useState } from "react";
 import { Dialog } from "../Dialog.tsx";
 import { toast } from "../toast.tsx";
 import { quoteEmailSchema } from "../../src/schemas/settings.ts";
-import { formErrors } from "../../src/schemas/client.ts";
+import { formErrors } from "../../src/schemas/form_errors.ts";
 import { invalidProps } from "./fields.tsx";
 
 export interface EmailRequest {

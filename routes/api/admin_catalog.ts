@@ -1,5 +1,6 @@
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
+import { auditActor } from "../../src/http/actor.ts";
 import { notFound, readJson } from "../../src/http/errors.ts";
 import { requireUser } from "../../src/http/middleware.ts";
 import { CATALOG_SECTIONS } from "../../src/catalog/catalog.ts";
@@ -18,7 +19,6 @@ const SECTION = "/admin/:section{packages|lens-types|materials|ar-coatings|add-o
 const admin = requireUser("ADMIN", "OWNER");
 
 const tableOf = (c: Context<AppEnv>) => CATALOG_SECTIONS[c.req.param("section")!];
-const actorOf = (c: Context<AppEnv>) => ({ id: c.var.user!.id, label: c.var.user!.username });
 
 adminCatalogApi.get(
   SECTION,
@@ -28,18 +28,24 @@ adminCatalogApi.get(
 
 adminCatalogApi.post(SECTION, admin, async (c) => {
   const input = await readJson(c, catalogItemSchema);
-  return c.json(await insertCatalogItem(c.var.db, tableOf(c), input, actorOf(c)), 201);
+  return c.json(await insertCatalogItem(c.var.db, tableOf(c), input, auditActor(c)), 201);
 });
 
 adminCatalogApi.put(`${SECTION}/:id`, admin, async (c) => {
   const input = await readJson(c, catalogUpdateSchema);
-  const item = await updateCatalogItem(c.var.db, tableOf(c), c.req.param("id")!, input, actorOf(c));
+  const item = await updateCatalogItem(
+    c.var.db,
+    tableOf(c),
+    c.req.param("id")!,
+    input,
+    auditActor(c),
+  );
   if (!item) throw notFound("Catalog item not found");
   return c.json(item);
 });
 
 adminCatalogApi.delete(`${SECTION}/:id`, admin, async (c) => {
-  if (!await deleteCatalogItem(c.var.db, tableOf(c), c.req.param("id")!, actorOf(c))) {
+  if (!await deleteCatalogItem(c.var.db, tableOf(c), c.req.param("id")!, auditActor(c))) {
     throw notFound("Catalog item not found");
   }
   return c.json({ message: "Deleted" });

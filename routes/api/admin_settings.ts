@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
+import { auditActor } from "../../src/http/actor.ts";
 import { HttpError, readJson } from "../../src/http/errors.ts";
 import { requireUser } from "../../src/http/middleware.ts";
 import { settingsSchema, testEmailSchema } from "../../src/schemas/settings.ts";
@@ -28,10 +29,9 @@ adminSettingsApi.get(
 adminSettingsApi.put("/admin/settings", admin, async (c) => {
   const input = await readJson(c, settingsSchema);
   const saved = await updateAdminSettings(c.var.db, c.var.config.secretKey, input);
-  const user = c.var.user!;
   await recordAudit(
     c.var.db,
-    { id: user.id, label: user.username },
+    auditActor(c),
     "settings.update",
     "settings",
     "1",

@@ -1,5 +1,6 @@
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
+import { auditActor } from "../../src/http/actor.ts";
 import { HttpError, readJson } from "../../src/http/errors.ts";
 import { requireUser } from "../../src/http/middleware.ts";
 import {
@@ -21,10 +22,11 @@ import {
 export const adminUsersApi = new Hono<AppEnv>();
 const admin = requireUser("ADMIN", "OWNER");
 
-const actorOf = (c: Context<AppEnv>) => {
-  const u = c.var.user!;
-  return { id: u.id, role: u.role, label: u.username };
-};
+const actorOf = (c: Context<AppEnv>) => ({
+  ...auditActor(c),
+  id: c.var.user!.id,
+  role: c.var.user!.role,
+});
 
 function unwrap<T>(result: UserResult<T>): T {
   if (result.ok) return result.value;

@@ -1,5 +1,6 @@
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
+import { auditActor } from "../../src/http/actor.ts";
 import { HttpError, readJson, unauthorized } from "../../src/http/errors.ts";
 import { safeReturnTo, staffLoginSchema } from "../../src/schemas/auth.ts";
 import {
@@ -91,7 +92,7 @@ async function signOut(c: Context<AppEnv>) {
     await invalidateSession(c.var.db, c.var.session.id);
     await recordAudit(
       c.var.db,
-      { id: c.var.user!.id, label: c.var.user!.username },
+      auditActor(c),
       "auth.logout",
       "user",
       c.var.user!.id,

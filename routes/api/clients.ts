@@ -1,6 +1,7 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../../src/http/app_env.ts";
+import { auditActor } from "../../src/http/actor.ts";
 import { HttpError, notFound, readJson } from "../../src/http/errors.ts";
 import { requireUser } from "../../src/http/middleware.ts";
 import {
@@ -41,11 +42,6 @@ function readPage(c: Context<AppEnv>) {
   return parsed.data;
 }
 
-function actorOf(c: Context<AppEnv>) {
-  const user = c.var.user;
-  return user ? { id: user.id, label: user.username } : { id: null, label: "intake" };
-}
-
 /** Signed-out callers (the intake tablet) are counted per address. */
 function limitPublic(c: Context<AppEnv>, limiter: "intake" | "consent") {
   if (c.var.user) return;
@@ -73,7 +69,7 @@ clientsApi.post("/clients", async (c) => {
   limitPublic(c, "intake");
   try {
     const created = await insertClientWithQuote(c.var.db, input, c.var.user?.id ?? null);
-    await recordAudit(c.var.db, actorOf(c), "client.create", "client", created.client.id, {
+    await recordAudit(c.var.db, auditActor(c), "client.create", "client", created.client.id, {
       quoteId: created.quote.id,
       via: c.var.user ? "staff" : "intake",
     });
@@ -128,14 +124,14 @@ staff.put("/clients/:id", async (c) => {
   const input = await readJson(c, updateClientSchema);
   const client = await updateClient(c.var.db, c.req.param("id"), input);
   if (!client) throw notFound("Client not found");
-  await recordAudit(c.var.db, actorOf(c), "client.update", "client", client.id, {
+  await recordAudit(c.var.db, auditActor(c), "client.update", "client", client.id, {
     fields: Object.keys(input),
   });
   return c.json(client);
 });
 
 staff.delete("/clients/:id", async (c) => {
-  const deleted = await deleteClient(c.var.db, c.req.param("id"), actorOf(c));
+  const deleted = await deleteClient(c.var.db, c.req.param("id"), auditActor(c));
   if (!deleted) throw notFound("Client not found");
   return c.json({ message: "Client deleted" });
 });

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
+import { auditActor } from "../../src/http/actor.ts";
 import { HttpError, notFound, readJson } from "../../src/http/errors.ts";
 import { requireUser } from "../../src/http/middleware.ts";
 import { quoteEmailSchema } from "../../src/schemas/settings.ts";
@@ -48,7 +49,7 @@ quoteEmailApi.post("/quotes/:id/email", requireUser(), async (c) => {
   });
   await recordAudit(
     db,
-    { id: user.id, label: user.username },
+    auditActor(c),
     "quote.email",
     "quote",
     bundle.quote.id,

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { QUOTE_STATUSES } from "../../src/quotes/rules.ts";
 import type { QuoteStatus } from "../../db/schema.ts";
 import type { AppEnv } from "../../src/http/app_env.ts";
+import { auditActor } from "../../src/http/actor.ts";
 import { HttpError, notFound, readJson } from "../../src/http/errors.ts";
 import { requireUser } from "../../src/http/middleware.ts";
 import { createQuoteSchema } from "../../src/schemas/client.ts";
@@ -38,8 +39,6 @@ for (const path of ["/quotes", "/quotes/*", "/quote-options/*", "/stats", "/cata
   quotesApi.use(path, requireUser());
 }
 
-const actorOf = (c: Context<AppEnv>) => ({ id: c.var.user!.id, label: c.var.user!.username });
-
 function unwrap<T>(result: WriteResult<T>): T {
   if (result.ok) return result.value;
   const errors = result.problems
@@ -59,7 +58,7 @@ quotesApi.post("/quotes", async (c) => {
   const client = await findClientContacts(c.var.db, clientId);
   if (!client) throw notFound("Client not found");
   const quote = await insertDraftQuote(c.var.db, clientId, c.var.user!.id);
-  await recordAudit(c.var.db, actorOf(c), "quote.create", "quote", quote.id, { clientId });
+  await recordAudit(c.var.db, auditActor(c), "quote.create", "quote", quote.id, { clientId });
   return c.json(quote, 201);
 });
 
@@ -103,7 +102,7 @@ quotesApi.get("/quotes", async (c) => {
 });
 
 quotesApi.delete("/quotes/:id", async (c) => {
-  if (!await deleteQuote(c.var.db, c.req.param("id"), actorOf(c))) {
+  if (!await deleteQuote(c.var.db, c.req.param("id"), auditActor(c))) {
     throw notFound("Quote not found");
   }
   return c.json({ message: "Quote deleted" });
@@ -120,27 +119,27 @@ quotesApi.put("/quotes/:id", async (c) => {
   const raw = await c.req.raw.clone().json().catch(() => undefined);
   if (raw && typeof raw === "object" && "opticianName" in raw) {
     const input = await readJson(c, saveQuoteSchema);
-    const { idMap } = unwrap(await saveQuote(c.var.db, id, input, actorOf(c)));
+    const { idMap } = unwrap(await saveQuote(c.var.db, id, input, auditActor(c)));
     return c.json({ ...await bundleOrThrow(c, id), idMap });
   }
   const input = await readJson(c, selectionSchema);
-  unwrap(await saveSelection(c.var.db, id, input, actorOf(c)));
+  unwrap(await saveSelection(c.var.db, id, input, auditActor(c)));
   return c.json({ ...await bundleOrThrow(c, id), idMap: {} });
 });
 
 quotesApi.post("/quotes/:id/close", async (c) => {
   const { reason } = await readJson(c, closeQuoteSchema);
-  unwrap(await closeQuote(c.var.db, c.req.param("id"), reason, actorOf(c)));
+  unwrap(await closeQuote(c.var.db, c.req.param("id"), reason, auditActor(c)));
   return c.json(await bundleOrThrow(c, c.req.param("id")));
 });
 
 quotesApi.post("/quotes/:id/reactivate", async (c) => {
-  unwrap(await reactivateQuote(c.var.db, c.req.param("id"), actorOf(c)));
+  unwrap(await reactivateQuote(c.var.db, c.req.param("id"), auditActor(c)));
   return c.json(await bundleOrThrow(c, c.req.param("id")));
 });
 
 quotesApi.post("/quotes/:id/finalize", async (c) => {
-  unwrap(await finalizeQuote(c.var.db, c.req.param("id"), actorOf(c)));
+  unwrap(await finalizeQuote(c.var.db, c.req.param("id"), auditActor(c)));
   return c.json(await bundleOrThrow(c, c.req.param("id")));
 });
 

@@ -1,5 +1,6 @@
 import { type ExpressionBuilder, sql } from "kysely";
 import type { DB } from "../db/database.ts";
+import { containsPattern } from "../db/like.ts";
 import type { Database } from "../../db/schema.ts";
 import type {
   ClientDetail,
@@ -87,8 +88,6 @@ export async function listClients(
   return rows.map(toSummary);
 }
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (ch) => `\\${ch}`);
-
 /**
  * Every word of the query must match a name or the e-mail (case-insensitive,
  * anywhere), or, when it holds 3+ digits, a phone number compared digits-only,
@@ -103,7 +102,7 @@ export async function searchClients(db: DB, query: string, page: Page = {}) {
   const rows = await summaryQuery(db)
     .where((eb) =>
       eb.and(words.map((word) => {
-        const like = `%${escapeLike(word.toLowerCase())}%`;
+        const like = containsPattern(word.toLowerCase());
         const alternatives = [
           eb(eb.fn("lower", ["clients.firstName"]), "like", like),
           eb(eb.fn("lower", ["clients.lastName"]), "like", like),

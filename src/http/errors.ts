@@ -1,5 +1,6 @@
 import type { Context } from "hono";
-import { z } from "zod";
+import type { z } from "zod";
+import { formErrors } from "../schemas/form_errors.ts";
 
 /** An expected failure with the status and message the caller should see. */
 export class HttpError extends Error {
@@ -17,16 +18,6 @@ export const unauthorized = () => new HttpError(401, "Unauthorized: please sign 
 export const forbidden = (message = "Forbidden: your role may not do this") =>
   new HttpError(403, message);
 export const notFound = (what = "Not found") => new HttpError(404, what);
-
-/** Field name → first message, the shape forms use to put a message under a field. */
-export function fieldErrors(error: z.ZodError): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const key = issue.path.length ? issue.path.join(".") : "_";
-    out[key] ??= issue.message;
-  }
-  return out;
-}
 
 /**
  * Reads and validates a JSON body. Malformed JSON, a non-JSON content type and
@@ -46,7 +37,7 @@ export async function readJson<T extends z.ZodType>(c: Context, schema: T): Prom
   }
   const parsed = schema.safeParse(body);
   if (!parsed.success) {
-    const errors = fieldErrors(parsed.error);
+    const errors = formErrors(parsed.error);
     const first = Object.values(errors)[0] ?? "Invalid input";
     throw new HttpError(400, first, errors);
   }

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { DB } from "../db/database.ts";
+import { containsPattern } from "../db/like.ts";
 import type { QuoteStatus } from "../../db/schema.ts";
 import { findMeasurements, isUuid } from "../clients/clients.ts";
 import type { SaveQuoteInput, SelectionInput } from "../schemas/quote.ts";
@@ -500,7 +501,7 @@ function listFilter(db: DB, query: QuoteListQuery, now: Date) {
   let q = db.selectFrom("quotes").innerJoin("clients", "clients.id", "quotes.clientId");
   const words = (query.q ?? "").trim().toLowerCase().split(/\s+/).filter(Boolean).slice(0, 6);
   for (const word of words) {
-    const like = `%${word.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+    const like = containsPattern(word);
     q = q.where((eb) =>
       eb.or([
         eb(eb.fn("lower", ["quotes.quoteNumber"]), "like", like),

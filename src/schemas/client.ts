@@ -137,13 +137,3 @@ export const consentSchema = z.object({
 export type ConsentInput = z.infer<typeof consentSchema>;
 
 export const createQuoteSchema = z.object({ clientId: z.uuid("clientId must be a client id") });
-
-/** Turns zod issues into field → message, for showing under each field. */
-export function formErrors(error: z.ZodError): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const key = issue.path.join(".") || "_";
-    out[key] ??= issue.message;
-  }
-  return out;
-}
