@@ -75,12 +75,19 @@ export function errorDetail(error: unknown): string | undefined {
 export const UNAUTHORIZED_REDIRECT_MS = 500;
 
 /**
+ * The spec's test for a lost session. Screens use it to skip their own failure
+ * toast, which would replace the shared "You are logged out" one.
+ */
+export const isUnauthorized = (error: unknown): boolean =>
+  error instanceof Error && error.message.includes("Unauthorized");
+
+/**
  * The spec's 401 rule: an error whose message contains "Unauthorized" tells the
  * user and sends the browser to sign in again after half a second. Returns true
  * when it handled the error.
  */
 export function handleUnauthorized(error: unknown): boolean {
-  if (!(error instanceof Error) || !error.message.includes("Unauthorized")) return false;
+  if (!isUnauthorized(error)) return false;
   toast({
     title: "Unauthorized",
     description: "You are logged out. Logging in again...",

@@ -1,3 +1,4 @@
+import { LoadMoreButton } from "../components/LoadMoreButton.tsx";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
 import {
@@ -227,16 +228,10 @@ export default function ClientManager(props: ClientManagerProps) {
         )}
 
       {list.hasNextPage && clients.length > 0 && (
-        <div className="load-more">
-          <button
-            type="button"
-            className="btn btn-outline"
-            onClick={() => list.fetchNextPage()}
-            disabled={list.isFetchingNextPage}
-          >
-            {list.isFetchingNextPage ? "Loading..." : "Load more"}
-          </button>
-        </div>
+        <LoadMoreButton
+          loading={list.isFetchingNextPage}
+          onClick={() => list.fetchNextPage()}
+        />
       )}
 
       <ClientDetailDialog

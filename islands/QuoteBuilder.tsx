@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useReducer, useRef, useState } from "react";
 import { useMutation } from "@tanstack/react-query";
-import { ApiError, apiRequest, errorDetail } from "../components/api_client.ts";
+import { ApiError, apiRequest, errorDetail, isUnauthorized } from "../components/api_client.ts";
 import { toast } from "../components/toast.tsx";
 import { Badge } from "../components/Badge.tsx";
 import { QUOTE_STATUS_LABELS, QUOTE_STATUS_VARIANTS } from "../components/quote_status.ts";
@@ -58,11 +58,6 @@ type OpenDialog =
   | { kind: "email" }
   | { kind: "deleteOption"; optionId: string }
   | null;
-
-// The shared QueryClient already tells the user about a lost session (and
-// sends them to sign in); a second toast would replace that one.
-const isUnauthorized = (error: unknown) =>
-  error instanceof Error && error.message.includes("Unauthorized");
 
 function succeeded(message: string) {
   toast({ title: "Success", description: message, variant: "success" });

@@ -1,3 +1,4 @@
+import { LoadMoreButton } from "../components/LoadMoreButton.tsx";
 import { useEffect, useMemo, useState } from "react";
 import {
   keepPreviousData,
@@ -7,12 +8,11 @@ import {
 } from "@tanstack/react-query";
 import type { QuoteStatus } from "../db/schema.ts";
 import type { QuoteListRow } from "../src/quotes/views.ts";
-import { apiRequest, errorDetail } from "../components/api_client.ts";
+import { apiRequest, errorDetail, isUnauthorized } from "../components/api_client.ts";
 import { toast } from "../components/toast.tsx";
 import { QUOTE_STATUS_LABELS } from "../components/quote_status.ts";
 import { CloseQuoteDialog, ConfirmDialog } from "../components/quote_builder/dialogs.tsx";
 import { EmailQuoteDialog, type EmailRequest } from "../components/quote_builder/email_dialog.tsx";
-import { isUnauthorized } from "../components/client_manager/queries.ts";
 import {
   fetchQuotePage,
   QUOTE_LISTS_KEY,
@@ -262,16 +262,10 @@ export default function QuoteManager(props: QuoteManagerProps) {
         )}
 
       {list.hasNextPage && rows.length > 0 && (
-        <div className="load-more">
-          <button
-            type="button"
-            className="btn btn-outline"
-            onClick={() => list.fetchNextPage()}
-            disabled={list.isFetchingNextPage}
-          >
-            {list.isFetchingNextPage ? "Loading..." : "Load more"}
-          </button>
-        </div>
+        <LoadMoreButton
+          loading={list.isFetchingNextPage}
+          onClick={() => list.fetchNextPage()}
+        />
       )}
 
       <ConfirmDialog

@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useId, useMemo, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
-import { ApiError, apiRequest } from "../components/api_client.ts";
+import { ApiError, apiRequest, isUnauthorized } from "../components/api_client.ts";
 import { toast } from "../components/toast.tsx";
 import { useValidatedForm } from "../components/use_validated_form.ts";
 import { SettingsCard, SettingsField } from "../components/settings/fields.tsx";
@@ -90,9 +90,6 @@ function statusText(s: EmailStatus): { text: string; tone: string } {
   if (s.working) return { text: "Working", tone: "success" };
   return { text: "Not verified yet", tone: "warning" };
 }
-
-const isUnauthorized = (error: unknown) =>
-  error instanceof Error && error.message.includes("Unauthorized");
 
 export default function SettingsForm(props: SettingsFormProps) {
   const uid = useId();

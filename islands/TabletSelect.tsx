@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { ApiError, apiRequest } from "../components/api_client.ts";
+import { ApiError, apiRequest, isUnauthorized } from "../components/api_client.ts";
 import { toast } from "../components/toast.tsx";
 import { OptionCard } from "../components/tablet/OptionCard.tsx";
 import {
@@ -22,11 +22,6 @@ interface SelectionPayload {
 }
 
 const tabletKey = (id: string) => ["tablet-quote", id] as const;
-
-// The shared QueryClient already shows the 401 toast and redirects; a second
-// toast here would replace it.
-const isUnauthorized = (error: unknown) =>
-  error instanceof Error && error.message.includes("Unauthorized");
 
 export default function TabletSelect({ quote: initialQuote, branding }: TabletSelectProps) {
   const queryClient = useQueryClient();

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiRequest } from "../api_client.ts";
+import { apiRequest, isUnauthorized } from "../api_client.ts";
 import { toast } from "../toast.tsx";
 import {
   CLIENT_PAGE_SIZE,
@@ -27,13 +27,6 @@ export function clientListUrl(mode: ListMode, q: string, offset: number): string
 
 export const fetchClientPage = (mode: ListMode, q: string, offset: number) =>
   apiRequest<ClientSummary[]>("GET", clientListUrl(mode, q, offset));
-
-/**
- * The 401 rule is applied once for every query and mutation by the shared
- * QueryClient; a screen's own failure toast must not replace its toast.
- */
-export const isUnauthorized = (error: unknown) =>
-  error instanceof Error && error.message.includes("Unauthorized");
 
 /** Toasts read like the intake's: a one-word title, the spec's sentence below it. */
 export function successToast(message: string) {

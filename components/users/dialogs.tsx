@@ -1,6 +1,6 @@
 import { type FormEvent, useId } from "react";
 import { useMutation } from "@tanstack/react-query";
-import { ApiError, apiRequest } from "../api_client.ts";
+import { ApiError, apiRequest, isUnauthorized } from "../api_client.ts";
 import { toast } from "../toast.tsx";
 import { Dialog } from "../Dialog.tsx";
 import { useValidatedForm } from "../use_validated_form.ts";
@@ -15,9 +15,6 @@ import {
   roleChangeSchema,
   usernameChangeSchema,
 } from "./forms.ts";
-
-const isUnauthorized = (error: unknown) =>
-  error instanceof Error && error.message.includes("Unauthorized");
 
 function failed(error: unknown, description: string) {
   // A signed-out session has its own toast and redirect (api_client).
