@@ -2,19 +2,55 @@
 # glibc base on purpose: @node-rs/argon2 loads its linux-x64-gnu prebuilt.
 ARG DENO_VERSION=2.9.6
 
-# --- deps: only the manifest and lock, so this layer is reused until they change.
-FROM denoland/deno:debian-${DENO_VERSION} AS deps
+# --- build: production dependencies, browser bundle and module cache.
+FROM denoland/deno:debian-${DENO_VERSION} AS build
 WORKDIR /app
+# deno.json imports what the tests use too (browser driver, mail and OIDC
+# servers, expect, type packages). They are dropped here, before the install,
+# so they never reach the image; tests/unit/deploy_test.ts checks this list
+# against what main.ts and the db/ commands really import.
+ARG TEST_ONLY_IMPORTS="expect playwright-core @axe-core/playwright oauth2-mock-server smtp-server yaml @types/smtp-server @types/nodemailer @types/react @types/react-dom"
 COPY deno.json deno.lock ./
-# --frozen fails the build if deno.lock does not match deno.json.
-RUN deno install --frozen
+# Only removals: the check after the install fails the build if the pruned
+# lock gained or changed any entry, so every package is still the locked one
+# with the locked integrity.
+RUN cp deno.lock /tmp/deno.lock.full \
+ && deno eval --no-config ' \
+      const cfg = JSON.parse(Deno.readTextFileSync("deno.json")); \
+      for (const name of Deno.env.get("TEST_ONLY_IMPORTS").split(/\s+/).filter(Boolean)) { \
+        if (!(name in cfg.imports)) throw new Error(`TEST_ONLY_IMPORTS: ${name} is not in deno.json`); \
+        delete cfg.imports[name]; \
+      } \
+      delete cfg.compilerOptions.types; \
+      Deno.writeTextFileSync("deno.json", JSON.stringify(cfg, null, 2));' \
+ && deno install \
+ && deno eval --no-config ' \
+      const full = JSON.parse(Deno.readTextFileSync("/tmp/deno.lock.full")); \
+      const pruned = JSON.parse(Deno.readTextFileSync("deno.lock")); \
+      const resolve = (lock, dep) => /.@/.test(dep) ? dep : \
+        Object.keys(lock.npm).find((key) => key.startsWith(dep + "@")); \
+      const same = (key) => { \
+        const a = full.npm[key], b = pruned.npm[key]; \
+        return a && a.integrity === b.integrity && \
+          JSON.stringify((a.dependencies ?? []).map((d) => resolve(full, d)).sort()) === \
+          JSON.stringify((b.dependencies ?? []).map((d) => resolve(pruned, d)).sort()); \
+      }; \
+      for (const [spec, to] of Object.entries(pruned.specifiers)) { \
+        if (full.specifiers[spec] !== to) throw new Error(`pruned deno.lock changed ${spec}`); \
+      } \
+      for (const key of Object.keys(pruned.npm)) { \
+        if (!same(key)) throw new Error(`pruned deno.lock changed ${key}`); \
+      }' \
+ && mkdir -p /tmp/prod && cp deno.json deno.lock /tmp/prod/
 
-# --- build: browser bundle and module cache, so nothing is fetched or built at boot.
-FROM deps AS build
 COPY . .
+# The full deno.json/deno.lock just came back with the sources: keep the pruned ones.
+RUN cp /tmp/prod/deno.json /tmp/prod/deno.lock ./
 # build.ts fetches esbuild into DENO_DIR/dl for `deno bundle`; the runtime does not need it.
+# The PDF worker is started by URL, not imported: cache its graph too.
 RUN deno task build \
- && deno cache --frozen main.ts db/migrations/*.ts \
+ && deno cache --frozen main.ts src/pdf/pdf_worker.ts db/migrations/*.ts db/migrate_cli.ts \
+      db/seed.ts db/backup_cli.ts db/restore_cli.ts \
  && rm -rf /deno-dir/dl
 
 # --- runtime
@@ -22,21 +58,27 @@ FROM denoland/deno:debian-${DENO_VERSION} AS runtime
 ENV HOST=0.0.0.0 \
     PORT=8000 \
     DATA_DIR=/app/data \
+    BACKUP_DIR=/backups \
     DENO_NO_UPDATE_CHECK=1
 WORKDIR /app
-# DENO_DIR stays writable by the app user (Deno caches transpiled modules there);
-# the app code stays root-owned, so the process cannot rewrite it.
-COPY --from=build --chown=deno:deno /deno-dir /deno-dir
+# The app runs from node_modules (nodeModulesDir "auto"); DENO_DIR/npm holds a
+# second copy of every package (~130 MB) that only an install needs, so only
+# the transpiled-module caches come along. DENO_DIR stays writable by the app
+# user (Deno caches there); the app code stays root-owned, so the process
+# cannot rewrite it.
+COPY --from=build --chown=deno:deno /deno-dir/gen /deno-dir/gen
 COPY --from=build /app /app
-# Created before VOLUME so a fresh named volume inherits the ownership.
-RUN mkdir -p /app/data && chown deno:deno /app/data
+# Created before VOLUME so a fresh named volume inherits the ownership (a bind
+# mount keeps the host directory's: give it to uid 1993, see the README).
+RUN mkdir -p /app/data /backups && chown deno:deno /app/data /backups
 VOLUME /app/data
 USER deno
 EXPOSE 8000
 # main.ts closes the server and the database on SIGTERM; tini (the image's PID 1) forwards it.
 STOPSIGNAL SIGTERM
+# Follows PORT (exec form cannot expand variables; the probe reads it itself).
 # --no-config: the probe needs neither deno.json nor node_modules.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
-  CMD ["deno", "eval", "--no-config", "const r = await fetch('http://127.0.0.1:8000/healthz'); Deno.exit(r.ok ? 0 : 1)"]
+  CMD ["deno", "eval", "--no-config", "const r = await fetch(`http://127.0.0.1:${Deno.env.get('PORT') || 8000}/healthz`); Deno.exit(r.ok ? 0 : 1)"]
 # Same permissions as `deno task start`, without its rebuild; --cached-only: no network at boot.
 CMD ["deno", "run", "--cached-only", "--allow-net", "--allow-read", "--allow-write", "--allow-env", "--allow-run", "--allow-sys", "--allow-ffi", "main.ts"]

@@ -7,6 +7,7 @@ import { openDatabase } from "../src/db/database.ts";
 import { migrateToLatest } from "../src/db/migrate.ts";
 import { readManifest } from "../src/assets/manifest.ts";
 import { createApp } from "../src/http/app.ts";
+import { PdfPool } from "../src/pdf/pdf_pool.ts";
 import { silentLogger } from "../src/http/logger.ts";
 import { seedDemoStore } from "../db/seed_data.ts";
 import { createSession, generateSessionToken } from "../src/auth/session.ts";
@@ -53,7 +54,8 @@ const token = generateSessionToken();
 await createSession(db, token, user.id);
 const cookie = `lensdesk_session=${token}`;
 
-const app = createApp({ db, config, manifest: await readManifest(), logger: silentLogger });
+const pdf = new PdfPool(config.pdf);
+const app = createApp({ db, config, manifest: await readManifest(), logger: silentLogger, pdf });
 const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, app.fetch);
 const base = `http://127.0.0.1:${server.addr.port}`;
 config.appUrl = base;
@@ -112,6 +114,7 @@ results.push(
 );
 
 await server.shutdown();
+pdf.close();
 await database.close();
 
 let failed = 0;

@@ -1,4 +1,6 @@
 import type { Role } from "../db/schema.ts";
+import { Island } from "./Island.tsx";
+import SearchBox from "../islands/SearchBox.tsx";
 
 export interface NavUser {
   displayName: string;
@@ -20,6 +22,7 @@ export const NAV_ENTRIES: NavEntry[] = [
   { label: "Clients", href: "/clients", active: under("/clients") },
   { label: "Quotes", href: "/quotes", active: under("/quotes") },
   { label: "New Client", href: "/intake", active: under("/intake") },
+  { label: "Reports", href: "/reports", adminOnly: true, active: under("/reports") },
   {
     label: "Admin",
     href: "/admin",
@@ -41,8 +44,9 @@ export const logoutPath = (user: { isExternal: boolean }) =>
   user.isExternal ? "/api/logout" : "/api/staff/logout";
 
 /**
- * The staff bar. Server-rendered with no JavaScript: the Menu dropdown is a
- * native <details>, which opens with a click, Enter or Space.
+ * The staff bar, rendered on the server. Its one island is the global search;
+ * the Menu dropdown is a native <details>, which opens with a click, Enter or
+ * Space without any script.
  */
 export function StaffNav(
   { user, path, storeName, logoUrl }: {
@@ -67,6 +71,7 @@ export function StaffNav(
             </a>
           ))}
         </nav>
+        <Island name="SearchBox" component={SearchBox} props={{}} />
         <div className="usermenu">
           <span className="user-name" data-testid="user-name">{user.displayName}</span>
           <details className="menu">

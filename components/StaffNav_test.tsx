@@ -14,9 +14,11 @@ describe("StaffNav", () => {
     expect(active("/admin/settings")).toEqual(["Settings"]);
     expect(active("/admin/users")).toEqual(["Settings"]);
     expect(active("/intake")).toEqual(["New Client"]);
+    expect(active("/reports")).toEqual(["Reports"]);
+    expect(active("/admin/audit")).toEqual(["Admin"]);
   });
 
-  it("shows Admin and Settings to ADMIN and OWNER only", () => {
+  it("shows Reports, Admin and Settings to ADMIN and OWNER only", () => {
     const render = (role: "AUTHORIZED_USER" | "ADMIN" | "OWNER") =>
       renderToString(
         <StaffNav
@@ -28,9 +30,11 @@ describe("StaffNav", () => {
       );
     expect(render("AUTHORIZED_USER")).not.toContain(">Admin<");
     expect(render("AUTHORIZED_USER")).not.toContain(">Settings<");
+    expect(render("AUTHORIZED_USER")).not.toContain(">Reports<");
     for (const role of ["ADMIN", "OWNER"] as const) {
       expect(render(role)).toContain(">Admin<");
       expect(render(role)).toContain(">Settings<");
+      expect(render(role)).toContain(">Reports<");
     }
   });
 

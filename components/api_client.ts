@@ -25,6 +25,26 @@ export async function apiRequest<T = unknown>(
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
+/**
+ * Sends a file as the raw request body (a CSV import), not as JSON, so it is
+ * not inflated by encoding; the answer and errors work as in apiRequest.
+ */
+export async function apiUpload<T = unknown>(
+  url: string,
+  file: Blob,
+  contentType: string,
+): Promise<T> {
+  const res = await fetch(url, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { accept: "application/json", "content-type": contentType },
+    body: file,
+  });
+  if (!res.ok) throw new ApiError(res.status, await errorText(res), await errorFields(res));
+  const text = await res.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,

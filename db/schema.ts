@@ -110,6 +110,8 @@ export interface QuotesTable {
   quoteNumber: Generated<string>;
   clientId: string;
   opticianName: ColumnType<string, string | undefined, string>;
+  /** The client's "first last" name, copied by triggers (migration 0007) for search. */
+  clientName: ColumnType<string, never, never>;
   status: ColumnType<QuoteStatus, QuoteStatus | undefined, QuoteStatus>;
   internalNotes: ColumnType<string, string | undefined, string>;
   footerMessage: string | null;
@@ -117,6 +119,10 @@ export interface QuotesTable {
   closureReason: string | null;
   closedAt: Timestamp | null;
   emailedAt: Timestamp | null;
+  /** First confirmation on the tablet; kept when the quote moves on (report). */
+  acceptedAt: Timestamp | null;
+  /** When it was finalized; kept when the quote moves on (report). */
+  finalizedAt: Timestamp | null;
   version: ColumnType<number, number | undefined, number>;
   createdBy: string | null;
   createdAt: CreatedAt;
@@ -191,6 +197,8 @@ export interface SettingsTable {
   smtpPassEnc: string | null;
   smtpFromEmail: string | null;
   smtpFromName: string | null;
+  /** Off: TLS is required (implicit on 465, STARTTLS otherwise). On: a local relay without TLS. */
+  smtpAllowInsecure: ColumnType<boolean, never, boolean>;
   smtpVerifiedAt: Timestamp | null;
   smtpLastError: string | null;
   updatedAt: Timestamp;
@@ -205,6 +213,8 @@ export interface UploadedFilesTable {
   contentType: string | null;
   byteSize: number | null;
   data: Uint8Array | null;
+  /** SHA-256 of `data` in hex; the file is served as /uploads/{hash}.{ext}. */
+  contentHash: string | null;
   createdBy: string | null;
   createdAt: CreatedAt;
   completedAt: Timestamp | null;
@@ -234,15 +244,46 @@ export interface EmailOutboxTable {
   sentAt: Timestamp | null;
 }
 
+/** One failed password check; see src/auth/password_failures.ts. */
+export interface PasswordCheckFailuresTable {
+  id: Generated<string>;
+  at: ColumnType<Date, Date, never>;
+  account: string;
+  source: string;
+  address: string;
+  knownDevice: boolean;
+  purpose: string;
+}
+
 export interface AuditLogTable {
   id: Generated<string>;
   at: CreatedAt;
   userId: string | null;
   actor: string;
   action: string;
+  /** Generated: the action's part before the dot (client, quote, catalog, user, auth, settings). */
+  kind: ColumnType<string, never, never>;
   entityType: string;
   entityId: string | null;
   details: ColumnType<Record<string, unknown>, RawBuilder<unknown> | undefined, never>;
+}
+
+export type KioskKind = "QUOTE" | "INTAKE";
+
+export interface KioskSessionsTable {
+  id: string;
+  kind: KioskKind;
+  /** QUOTE: the quote handed over; INTAKE: the quote created with the client, once submitted. */
+  quoteId: string | null;
+  /** INTAKE: the client the intake created, once submitted. */
+  clientId: string | null;
+  handedOverBy: string;
+  createdAt: CreatedAt;
+  expiresAt: Timestamp;
+  /** Set when its one write starts (cleared again if that write fails): no more writes. */
+  completedAt: Timestamp | null;
+  ip: string | null;
+  userAgent: string | null;
 }
 
 export interface Database {
@@ -266,4 +307,6 @@ export interface Database {
   uploadedFiles: UploadedFilesTable;
   auditLog: AuditLogTable;
   emailOutbox: EmailOutboxTable;
+  kioskSessions: KioskSessionsTable;
+  passwordCheckFailures: PasswordCheckFailuresTable;
 }

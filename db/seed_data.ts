@@ -827,6 +827,8 @@ export async function seedDemoStore(db: DB, options: { now?: Date } = {}): Promi
         expiresAt: new Date(createdAt.getTime() + 30 * DAY_MS),
         closureReason: q.closed?.reason ?? null,
         closedAt,
+        acceptedAt: q.status === "ACCEPTED" ? updatedAt : null,
+        finalizedAt: q.status === "FINALIZED" ? updatedAt : null,
         version: q.status === "DRAFT" ? 1 : 2,
         createdBy: optician.id,
         createdAt,

@@ -14,6 +14,7 @@ import {
   formatPrice,
   nameMismatchMessage,
 } from "../components/catalog_admin/sections.ts";
+import { ImportCsvDialog } from "../components/catalog_admin/ImportCsvDialog.tsx";
 
 export interface CatalogAdminProps {
   section: CatalogSectionKey;
@@ -89,8 +90,7 @@ export default function CatalogAdmin({ section: key, initialItems }: CatalogAdmi
     onSettled: refresh,
   });
 
-  const comingSoon = (what: string) =>
-    toast({ title: "Coming Soon", description: `CSV ${what} is coming soon.` });
+  const [importing, setImporting] = useState(false);
 
   const isPackages = key === "packages";
   const rows = items.data;
@@ -106,10 +106,10 @@ export default function CatalogAdmin({ section: key, initialItems }: CatalogAdmi
           </p>
         </div>
         <div className="actions">
-          <button type="button" className="btn btn-outline" onClick={() => comingSoon("export")}>
+          <a className="btn btn-outline" href={`/api/admin/${key}/export.csv`} download>
             Export CSV
-          </button>
-          <button type="button" className="btn btn-outline" onClick={() => comingSoon("import")}>
+          </a>
+          <button type="button" className="btn btn-outline" onClick={() => setImporting(true)}>
             Import CSV
           </button>
           <button type="button" className="btn btn-primary" onClick={() => setEditing("new")}>
@@ -206,6 +206,16 @@ export default function CatalogAdmin({ section: key, initialItems }: CatalogAdmi
           onSaved={(saved) => {
             put(saved);
             setEditing(null);
+            refresh();
+          }}
+        />
+      )}
+      {importing && (
+        <ImportCsvDialog
+          section={section}
+          onClose={() => setImporting(false)}
+          onImported={() => {
+            setImporting(false);
             refresh();
           }}
         />

@@ -12,11 +12,21 @@ import {
   emptyClientForm,
 } from "../src/schemas/client.ts";
 import type { ConsentTexts, CreatedClient, HeardHowOption } from "../src/clients/views.ts";
+import { type KioskStaff, StaffReturn } from "../components/kiosk/StaffReturn.tsx";
 
 export interface IntakeFormProps {
   consentTexts: ConsentTexts;
   heardHowOptions: HeardHowOption[];
+  /**
+   * Set when staff handed the tablet to the client (a kiosk session): the
+   * form ends on a thank-you and the staff return form instead of opening
+   * the staff quote builder.
+   */
+  kiosk?: { staff: KioskStaff; completed: boolean } | null;
 }
+
+export const INTAKE_THANKS =
+  "Thank you for completing the intake form! Please hand the tablet back to your optician.";
 
 type IntakeValues = ClientFormValues & {
   heardHowId: string;
@@ -60,7 +70,9 @@ export function consentCalls(data: CreateClientInput, texts: ConsentTexts): Cons
   return calls;
 }
 
-export default function IntakeForm({ consentTexts, heardHowOptions }: IntakeFormProps) {
+export default function IntakeForm(
+  { consentTexts, heardHowOptions, kiosk = null }: IntakeFormProps,
+) {
   // The server passed both lists; with staleTime Infinity these never refetch.
   const { data: texts } = useQuery({
     queryKey: ["/api/settings"],
@@ -78,6 +90,10 @@ export default function IntakeForm({ consentTexts, heardHowOptions }: IntakeForm
     INITIAL,
   );
   const [busy, setBusy] = useState(false);
+  // Kiosk only: the form is done (submitted here or before), or refused.
+  const [done, setDone] = useState(kiosk?.completed ?? false);
+  const [refused, setRefused] = useState<string | null>(null);
+  const thanksRef = useRef<HTMLHeadingElement>(null);
   // Until the island is hydrated a tap on Submit would be a plain form
   // submission carrying personal details, so the button waits for React.
   const [hydrated, setHydrated] = useState(false);
@@ -122,6 +138,10 @@ export default function IntakeForm({ consentTexts, heardHowOptions }: IntakeForm
       created = await apiRequest<CreatedClient>("POST", "/api/clients", payload);
     } catch (error) {
       setBusy(false);
+      if (kiosk && error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+        setRefused(error.detail.replace(/^(Forbidden|Unauthorized): /, ""));
+        return;
+      }
       if (error instanceof ApiError && error.fields) {
         setErrors(error.fields);
         setFocusField(Object.keys(error.fields)[0] ?? null);
@@ -149,20 +169,43 @@ export default function IntakeForm({ consentTexts, heardHowOptions }: IntakeForm
       description: "Client intake completed successfully!",
       variant: "success",
     });
-    setTimeout(() => location.assign(`/quote/${created.quote.id}`), INTAKE_REDIRECT_MS);
+    // The client holds a kiosk: thank them, never show the staff builder.
+    if (kiosk) setDone(true);
+    else setTimeout(() => location.assign(`/quote/${created.quote.id}`), INTAKE_REDIRECT_MS);
+  }
+
+  useEffect(() => {
+    if (!done && !refused) return;
+    globalThis.scrollTo(0, 0);
+    thanksRef.current?.focus();
+  }, [done, refused]);
+
+  if (kiosk && (done || refused)) {
+    return (
+      <section className="card intake-thanks" aria-labelledby="intake-thanks-title">
+        <h2 id="intake-thanks-title" ref={thanksRef} tabIndex={-1}>
+          {done ? "Thank You!" : "This form cannot be sent again"}
+        </h2>
+        <p className={done ? "intake-thanks-text" : "notice notice-warning"}>
+          {done ? INTAKE_THANKS : refused}
+        </p>
+        <StaffReturn staff={kiosk.staff} open />
+      </section>
+    );
   }
 
   const hasPhone = Boolean(values.mobilePhone.trim() || values.homePhone.trim());
   const hasEmail = Boolean(values.email.trim());
 
-  return (
+  const form = (
     <form ref={formRef} className="intake-form" method="post" onSubmit={onSubmit} noValidate>
       <ClientFields
         variant="cards"
         idPrefix="intake"
         values={values}
         errors={errors}
-        onChange={(field, value) => setField(field, value)}
+        onChange={(field, value) =>
+          setField(field, value)}
         disabled={busy}
       />
 
@@ -176,7 +219,8 @@ export default function IntakeForm({ consentTexts, heardHowOptions }: IntakeForm
             title="Text messages (SMS)"
             statement={texts.smsConsentText}
             checked={values.smsConsent}
-            onChange={(checked) => setField("smsConsent", checked)}
+            onChange={(checked) =>
+              setField("smsConsent", checked)}
             disabled={busy}
             missing={values.smsConsent && !hasPhone
               ? "Add a mobile or home phone number above so we can text you."
@@ -188,7 +232,8 @@ export default function IntakeForm({ consentTexts, heardHowOptions }: IntakeForm
             title="Email"
             statement={texts.emailConsentText}
             checked={values.emailConsent}
-            onChange={(checked) => setField("emailConsent", checked)}
+            onChange={(checked) =>
+              setField("emailConsent", checked)}
             disabled={busy}
             missing={values.emailConsent && !hasEmail
               ? "Add an email address above so we can email you."
@@ -262,4 +307,13 @@ export default function IntakeForm({ consentTexts, heardHowOptions }: IntakeForm
       </div>
     </form>
   );
+  // The staff return sits below the form, never inside it: forms cannot nest.
+  return kiosk
+    ? (
+      <>
+        {form}
+        <StaffReturn staff={kiosk.staff} open={false} />
+      </>
+    )
+    : form;
 }

@@ -9,12 +9,16 @@ import type { QuoteBundle, SaveResult } from "../src/quotes/views.ts";
 import type { ClientMeasurementsView } from "../src/clients/views.ts";
 import type { MeasurementsInput } from "../src/schemas/client.ts";
 import {
+  closeBlocker,
   editBlocker,
   FINALIZABLE,
   isTempId,
+  mayReopen,
   optionTabLabel,
+  reactivateBlocker,
   totalCents,
 } from "../src/quotes/rules.ts";
+import type { Role } from "../db/schema.ts";
 import { formatMoney } from "../src/quotes/money.ts";
 import {
   builderReducer,
@@ -31,11 +35,20 @@ import {
   CloseQuoteDialog,
   ConfirmDialog,
   MeasurementsDialog,
+  ReopenQuoteDialog,
 } from "../components/quote_builder/dialogs.tsx";
 import { type SegOcStatus, useSegOcSync } from "../components/quote_builder/use_seg_oc_sync.ts";
 import { DayText, pdText } from "../components/quote_builder/format.tsx";
 import { invalidProps } from "../components/quote_builder/fields.tsx";
 import { EmailQuoteDialog, type EmailRequest } from "../components/quote_builder/email_dialog.tsx";
+import {
+  QuoteHistoryPanel,
+  quotePanelProps,
+  type QuoteView,
+  QuoteViewTabs,
+} from "../components/quote_builder/QuoteHistory.tsx";
+import { HandToClientButton } from "../components/kiosk/HandToClientButton.tsx";
+import { handOverBlocker } from "../src/kiosk/scope.ts";
 
 /** Tells the e-mail flow's two failures apart: saving the address, or sending. */
 class ClientEmailError extends Error {
@@ -49,10 +62,13 @@ export interface QuoteBuilderProps {
   catalog: BuilderCatalog;
   /** Whether the store has set up e-mail; without it the Email button explains why it is off. */
   emailConfigured: boolean;
+  /** The signed-in user's role: only an owner is offered Reopen on a finalized quote. */
+  userRole: Role;
 }
 
 type OpenDialog =
   | { kind: "close" }
+  | { kind: "reopen" }
   | { kind: "finalize" }
   | { kind: "measurements" }
   | { kind: "email" }
@@ -75,10 +91,13 @@ const SEG_OC_TEXT: Record<SegOcStatus, string> = {
   failed: "Not saved yet: it will be saved with the quote.",
 };
 
-export default function QuoteBuilder({ bundle, catalog, emailConfigured }: QuoteBuilderProps) {
+export default function QuoteBuilder(
+  { bundle, catalog, emailConfigured, userRole }: QuoteBuilderProps,
+) {
   const [state, dispatch] = useReducer(builderReducer, bundle, initialState);
   const [dialog, setDialog] = useState<OpenDialog>(null);
   const [focusField, setFocusField] = useState<string | null>(null);
+  const [view, setView] = useState<QuoteView>("quote");
   const { quote, client, clientMeasurements } = state.bundle;
   const { draft } = state;
   const quotePath = `/api/quotes/${encodeURIComponent(quote.id)}`;
@@ -100,6 +119,10 @@ export default function QuoteBuilder({ bundle, catalog, emailConfigured }: Quote
   });
   const finalizeCall = useMutation({
     mutationFn: () => apiRequest<QuoteBundle>("POST", `${quotePath}/finalize`),
+  });
+  const reopenCall = useMutation({
+    mutationFn: (reason: string) =>
+      apiRequest<QuoteBundle>("POST", `${quotePath}/reopen`, { reason }),
   });
   const measurementsCall = useMutation({
     mutationFn: (input: MeasurementsInput) =>
@@ -255,6 +278,17 @@ export default function QuoteBuilder({ bundle, catalog, emailConfigured }: Quote
     });
   }
 
+  function reopen(reason: string) {
+    reopenCall.mutate(reason, {
+      onSuccess: (answer) => {
+        dispatch({ type: "server", bundle: answer, expectedVersion: 0, discardEdits: true });
+        setDialog(null);
+        succeeded("Quote reopened successfully!");
+      },
+      onError: (error) => failed(error, "Failed to reopen quote"),
+    });
+  }
+
   function finalize() {
     finalizeCall.mutate(undefined, {
       onSuccess: (answer) => {
@@ -320,7 +354,11 @@ export default function QuoteBuilder({ bundle, catalog, emailConfigured }: Quote
   }
 
   const canFinalize = FINALIZABLE.includes(quote.status);
-  const busyAction = closeCall.isPending || reactivateCall.isPending || finalizeCall.isPending;
+  const canClose = closeBlocker(quote.status) === null;
+  const canReactivate = reactivateBlocker(quote) === null;
+  const canReopen = mayReopen(userRole, quote.status);
+  const busyAction = closeCall.isPending || reactivateCall.isPending || finalizeCall.isPending ||
+    reopenCall.isPending;
   const quoteNumber = quote.quoteNumber || quote.id.slice(-8);
   const deleting = dialog?.kind === "deleteOption"
     ? draft.options.findIndex((o) => o.id === dialog.optionId)
@@ -352,7 +390,8 @@ export default function QuoteBuilder({ bundle, catalog, emailConfigured }: Quote
         </div>
       </header>
 
-      <div className="qb-layout">
+      <QuoteViewTabs view={view} onSelect={setView} />
+      <div className="qb-layout tabs-panel" {...quotePanelProps("quote", view)}>
         <div className="qb-main">
           {blocker && (
             <div className="notice notice-info qb-banner" role="status">
@@ -361,7 +400,20 @@ export default function QuoteBuilder({ bundle, catalog, emailConfigured }: Quote
                 {quote.status === "CLOSED" && quote.closureReason && (
                   <p className="qb-banner-text">Reason: {quote.closureReason}</p>
                 )}
+                {quote.status === "FINALIZED" && !canReopen && (
+                  <p className="qb-banner-text">Only an owner can reopen it.</p>
+                )}
               </div>
+              {canReopen && (
+                <button
+                  type="button"
+                  className="btn btn-outline"
+                  onClick={() => setDialog({ kind: "reopen" })}
+                  disabled={busyAction}
+                >
+                  Reopen
+                </button>
+              )}
               {quote.status === "CLOSED" && (
                 <button
                   type="button"
@@ -379,19 +431,21 @@ export default function QuoteBuilder({ bundle, catalog, emailConfigured }: Quote
               <div>
                 <strong>This quote has expired.</strong>
                 <p className="qb-banner-text">
-                  It expired on{" "}
-                  <DayText iso={quote.expiresAt} />. Reactivate it to give the client a new expiry
-                  date.
+                  It expired on <DayText iso={quote.expiresAt} />. {canReactivate
+                    ? "Reactivate it to give the client a new expiry date."
+                    : "A finalized quote keeps its dates."}
                 </p>
               </div>
-              <button
-                type="button"
-                className="btn btn-primary"
-                onClick={reactivate}
-                disabled={busyAction}
-              >
-                {reactivateCall.isPending ? "Reactivating..." : "Reactivate Quote"}
-              </button>
+              {canReactivate && (
+                <button
+                  type="button"
+                  className="btn btn-primary"
+                  onClick={reactivate}
+                  disabled={busyAction}
+                >
+                  {reactivateCall.isPending ? "Reactivating..." : "Reactivate Quote"}
+                </button>
+              )}
             </div>
           )}
           {quote.status === "PENDING_MEASUREMENTS" && (
@@ -580,7 +634,12 @@ export default function QuoteBuilder({ bundle, catalog, emailConfigured }: Quote
 
           <section className="card qb-card" aria-labelledby="qb-summary-title">
             <h2 id="qb-summary-title">Quote Summary</h2>
-            <QuoteSummary option={active} index={activeIndex} />
+            <QuoteSummary
+              option={active}
+              index={activeIndex}
+              problem={errors[`options.${activeIndex}.subtotal`] ??
+                errors[`options.${activeIndex}.total`] ?? errors.total}
+            />
             <div className="qb-actions">
               {state.stale && (
                 <div className="notice qb-notice-danger" role="alert">
@@ -673,7 +732,16 @@ export default function QuoteBuilder({ bundle, catalog, emailConfigured }: Quote
                 </a>
               </div>
               {unsaved && <p className="hint">Print and the tablet show the last saved version.</p>}
-              {quote.status !== "CLOSED" && (
+              {!readOnly && (
+                <HandToClientButton
+                  target={{ kind: "QUOTE", quoteId: quote.id }}
+                  className="btn btn-outline btn-block"
+                  disabledReason={unsaved
+                    ? "Save your changes before handing the quote to the client."
+                    : handOverBlocker(quote)}
+                />
+              )}
+              {canClose && (
                 <button
                   type="button"
                   className="btn btn-ghost btn-block qb-danger-text"
@@ -692,6 +760,7 @@ export default function QuoteBuilder({ bundle, catalog, emailConfigured }: Quote
           </section>
         </aside>
       </div>
+      <QuoteHistoryPanel quoteId={quote.id} view={view} />
 
       <ConfirmDialog
         open={deleting >= 0}
@@ -726,6 +795,12 @@ export default function QuoteBuilder({ bundle, catalog, emailConfigured }: Quote
         unsaved={unsaved}
         onClose={() => setDialog(null)}
         onSubmit={closeQuote}
+      />
+      <ReopenQuoteDialog
+        open={dialog?.kind === "reopen"}
+        busy={reopenCall.isPending}
+        onClose={() => setDialog(null)}
+        onSubmit={reopen}
       />
       <EmailQuoteDialog
         open={dialog?.kind === "email"}

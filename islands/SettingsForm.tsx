@@ -5,6 +5,7 @@ import { ApiError, apiRequest, isUnauthorized } from "../components/api_client.t
 import { toast } from "../components/toast.tsx";
 import { useValidatedForm } from "../components/use_validated_form.ts";
 import { SettingsCard, SettingsField } from "../components/settings/fields.tsx";
+import { ImageUpload } from "../components/settings/ImageUpload.tsx";
 import { type SettingsInput, settingsSchema, testEmailSchema } from "../src/schemas/settings.ts";
 import type { findAdminSettings } from "../src/settings/admin_settings.ts";
 import type { EmailStatus } from "../src/mail/mail_settings.ts";
@@ -36,6 +37,7 @@ type FormValues = {
   removePassword: boolean;
   smtpFromEmail: string;
   smtpFromName: string;
+  smtpAllowInsecure: boolean;
   emailSubject: string;
   emailBody: string;
 };
@@ -58,6 +60,7 @@ function toValues(s: AdminSettings): FormValues {
     removePassword: false,
     smtpFromEmail: s.smtpFromEmail,
     smtpFromName: s.smtpFromName,
+    smtpAllowInsecure: s.smtpAllowInsecure,
     emailSubject: s.emailSubject,
     emailBody: s.emailBody,
   };
@@ -80,13 +83,14 @@ const formSchema = z.preprocess((raw) => {
 
 const STATUS_KEY = ["admin", "email-status"];
 
+const PASSWORD_DROPPED =
+  "The stored SMTP password was removed because the mail server settings changed: enter it again.";
+
 function statusText(s: EmailStatus): { text: string; tone: string } {
   if (!s.configured || s.status === "not_configured") {
     return { text: "Not configured", tone: "secondary" };
   }
-  if (s.status.startsWith("error: ")) {
-    return { text: `Error: ${s.status.slice("error: ".length)}`, tone: "destructive" };
-  }
+  if (s.status.startsWith("error: ")) return { text: "Error", tone: "destructive" };
   if (s.working) return { text: "Working", tone: "success" };
   return { text: "Not verified yet", tone: "warning" };
 }
@@ -122,14 +126,19 @@ export default function SettingsForm(props: SettingsFormProps) {
   const save = useMutation({
     mutationFn: (input: SettingsInput) =>
       apiRequest<AdminSettings>("PUT", "/api/admin/settings", input),
-    onSuccess: (next) => {
+    onSuccess: (next, sent) => {
+      // The server drops the stored password when the mail server changes and
+      // none was typed with it: say so, or the next send would fail unexplained.
+      const dropped = saved.smtpPasswordSet && !next.smtpPasswordSet &&
+        sent.smtpPassword === undefined;
       setSaved(next);
       form.reset(toValues(next));
       // New server details are unproven until the next test or delivery.
       queryClient.invalidateQueries({ queryKey: STATUS_KEY });
       toast({
         title: "Settings Updated",
-        description: "Application settings have been updated successfully.",
+        description: "Application settings have been updated successfully." +
+          (dropped ? ` ${PASSWORD_DROPPED}` : ""),
         variant: "success",
       });
     },
@@ -256,18 +265,9 @@ export default function SettingsForm(props: SettingsFormProps) {
           description="The logo on quotes and the staff bar, and the icon in browser tabs."
         >
           <div className="settings-branding">
-            <figure className="settings-image">
-              <img src={props.currentLogoUrl} alt="Current store logo" width="96" height="96" />
-              <figcaption>Logo</figcaption>
-            </figure>
-            <figure className="settings-image">
-              <img src={props.currentFaviconUrl} alt="Current favicon" width="32" height="32" />
-              <figcaption>Favicon</figcaption>
-            </figure>
+            <ImageUpload which="logo" currentUrl={props.currentLogoUrl} previewSize={96} />
+            <ImageUpload which="favicon" currentUrl={props.currentFaviconUrl} previewSize={32} />
           </div>
-          <p className="notice notice-info">
-            Uploading a new logo or favicon is not available yet.
-          </p>
         </SettingsCard>
 
         <SettingsCard id={id("quote")} title="Quote Settings">
@@ -290,6 +290,11 @@ export default function SettingsForm(props: SettingsFormProps) {
             <span className={`badge badge-${shown.tone}`}>{shown.text}</span>
             {status.data.email && <span className="muted">{status.data.email}</span>}
           </p>
+          {shown.tone === "destructive" && (
+            <p className="hint settings-status-detail">
+              {status.data.status.replace(/^error: /, "")}
+            </p>
+          )}
           <div className="form-grid">
             <SettingsField
               {...text("smtpHost")}
@@ -318,7 +323,8 @@ export default function SettingsForm(props: SettingsFormProps) {
                 }}
                 disabled={v.removePassword}
                 hint={saved.smtpPasswordSet
-                  ? "A password is stored. Leave blank to keep it."
+                  ? "A password is stored. Leave blank to keep it. Changing the host, port or " +
+                    "username removes it unless you enter it again."
                   : "No password is stored."}
               />
               {saved.smtpPasswordSet && (
@@ -339,6 +345,27 @@ export default function SettingsForm(props: SettingsFormProps) {
               input={{ type: "email", inputMode: "email", spellCheck: false }}
             />
             <SettingsField {...text("smtpFromName")} label="Sender Name" />
+            <div className="field field-wide">
+              <label className="checkbox-row settings-check">
+                <input
+                  type="checkbox"
+                  name="smtpAllowInsecure"
+                  checked={v.smtpAllowInsecure}
+                  aria-describedby={id("insecure-warning")}
+                  onChange={(ev) => form.setField("smtpAllowInsecure", ev.target.checked)}
+                />
+                <span>Local relay without TLS</span>
+              </label>
+              <p
+                id={id("insecure-warning")}
+                className={`hint${v.smtpAllowInsecure ? " settings-warning" : ""}`}
+              >
+                {v.smtpAllowInsecure
+                  ? "Warning: mail, and the SMTP password, will cross the network unencrypted. " +
+                    "Only for a mail relay on this store's own network."
+                  : "Off: mail is sent only over TLS (port 465, or STARTTLS on other ports)."}
+              </p>
+            </div>
             <SettingsField
               {...text("emailSubject")}
               label="Email Subject"

@@ -1,7 +1,8 @@
 import { type FormEvent, useState } from "react";
 import { apiRequest, errorDetail } from "../components/api_client.ts";
 import { toast } from "../components/toast.tsx";
-import { staffLoginSchema } from "../src/schemas/auth.ts";
+import { OWNER_INTENT, staffLoginSchema } from "../src/schemas/auth.ts";
+import { safeReturnTo } from "../src/http/return_to.ts";
 
 export interface StaffLoginProps {
   returnTo?: string;
@@ -36,7 +37,9 @@ export default function StaffLogin({ returnTo, ownerSignInConfigured }: StaffLog
         description: "Welcome back! Redirecting...",
         variant: "success",
       });
-      setTimeout(() => location.assign(result.returnTo ?? "/dashboard"), LOGIN_REDIRECT_MS);
+      // The server already decided; the same rule here keeps a tampered answer on the site.
+      const target = safeReturnTo(result.returnTo, location.origin);
+      setTimeout(() => location.assign(target), LOGIN_REDIRECT_MS);
     } catch (error) {
       setBusy(false);
       toast({
@@ -47,7 +50,10 @@ export default function StaffLogin({ returnTo, ownerSignInConfigured }: StaffLog
     }
   }
 
-  const ownerHref = `/api/login${returnTo ? `?returnTo=${encodeURIComponent(returnTo)}` : ""}`;
+  // intent=owner is what sends /api/login on to the provider (see routes/api/auth.ts).
+  const ownerParams = new URLSearchParams({ intent: OWNER_INTENT });
+  if (returnTo) ownerParams.set("returnTo", returnTo);
+  const ownerHref = `/api/login?${ownerParams}`;
 
   return (
     <form className="stack" onSubmit={onSubmit} noValidate>

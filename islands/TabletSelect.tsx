@@ -10,10 +10,17 @@ import {
   tabletQuote,
 } from "../components/tablet/tablet_view.ts";
 import type { QuoteBundle } from "../src/quotes/views.ts";
+import { type KioskStaff, StaffReturn } from "../components/kiosk/StaffReturn.tsx";
 
 export interface TabletSelectProps {
   quote: TabletQuote;
   branding: TabletBranding;
+  /**
+   * Set when staff handed the tablet to the client (a kiosk session): the
+   * quote is read and saved through the kiosk's calls, which answer with this
+   * client view only, and staff get back with a password.
+   */
+  kiosk?: { staff: KioskStaff; completed: boolean } | null;
 }
 
 interface SelectionPayload {
@@ -23,29 +30,37 @@ interface SelectionPayload {
 
 const tabletKey = (id: string) => ["tablet-quote", id] as const;
 
-export default function TabletSelect({ quote: initialQuote, branding }: TabletSelectProps) {
+const KIOSK_ENDED = "This tablet session has ended. Please hand the tablet back to your optician.";
+
+export default function TabletSelect(
+  { quote: initialQuote, branding, kiosk = null }: TabletSelectProps,
+) {
   const queryClient = useQueryClient();
   const key = tabletKey(initialQuote.id);
+  const quotePath = `/api/quotes/${encodeURIComponent(initialQuote.id)}`;
   const { data: quote, refetch } = useQuery({
     queryKey: key,
     queryFn: async () =>
-      tabletQuote(
-        await apiRequest<QuoteBundle>("GET", `/api/quotes/${encodeURIComponent(initialQuote.id)}`),
-      ),
+      kiosk
+        ? await apiRequest<TabletQuote>("GET", "/api/kiosk/quote")
+        : tabletQuote(await apiRequest<QuoteBundle>("GET", quotePath)),
     initialData: initialQuote,
   });
   const [selected, setSelected] = useState<ReadonlySet<string>>(
     () => new Set(initialQuote.options.filter((o) => o.isChosen).map((o) => o.id)),
   );
-  const [confirmed, setConfirmed] = useState(false);
+  const [confirmed, setConfirmed] = useState(kiosk?.completed ?? false);
+  // A kiosk whose session has run out or was already used: why nothing saves.
+  const [ended, setEnded] = useState<string | null>(null);
   const [changedElsewhere, setChangedElsewhere] = useState(false);
   const thanksRef = useRef<HTMLHeadingElement>(null);
 
   const save = useMutation({
-    mutationFn: (payload: SelectionPayload) =>
-      apiRequest<QuoteBundle>("PUT", `/api/quotes/${encodeURIComponent(quote.id)}`, payload),
-    onSuccess: (bundle) => {
-      const saved = tabletQuote(bundle);
+    mutationFn: async (payload: SelectionPayload) =>
+      kiosk
+        ? await apiRequest<TabletQuote>("PUT", quotePath, payload)
+        : tabletQuote(await apiRequest<QuoteBundle>("PUT", quotePath, payload)),
+    onSuccess: (saved) => {
       queryClient.setQueryData(key, saved);
       setSelected(new Set(saved.options.filter((o) => o.isChosen).map((o) => o.id)));
       setChangedElsewhere(false);
@@ -57,6 +72,10 @@ export default function TabletSelect({ quote: initialQuote, branding }: TabletSe
       });
     },
     onError: async (error) => {
+      if (kiosk && error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+        setEnded(error.status === 403 ? error.detail.replace(/^Forbidden: /, "") : KIOSK_ENDED);
+        return;
+      }
       if (isUnauthorized(error)) return;
       toast({
         title: "Error",
@@ -78,7 +97,7 @@ export default function TabletSelect({ quote: initialQuote, branding }: TabletSe
 
   // Options removed by staff since the page opened no longer count.
   const chosen = quote.options.filter((o) => selected.has(o.id));
-  const locked = confirmed || save.isPending || quote.blocker !== null;
+  const locked = confirmed || ended !== null || save.isPending || quote.blocker !== null;
 
   function toggle(id: string) {
     setSelected((prev) => {
@@ -107,7 +126,7 @@ export default function TabletSelect({ quote: initialQuote, branding }: TabletSe
         </div>
         <h1>Select Your Preferred Options</h1>
         <p className="tablet-for">{`For: ${quote.clientName}`}</p>
-        {!confirmed && !quote.blocker && quote.options.length > 0 && (
+        {!confirmed && !ended && !quote.blocker && quote.options.length > 0 && (
           <p className="tablet-hint">Tap an option to select it. You may choose more than one.</p>
         )}
       </header>
@@ -122,11 +141,19 @@ export default function TabletSelect({ quote: initialQuote, branding }: TabletSe
           <a className="btn btn-primary tablet-big-btn" href={`/quote/${quote.id}/client-print`}>
             Print Client Copy
           </a>
+          {kiosk && <StaffReturn staff={kiosk.staff} open />}
         </section>
       )}
 
       {quote.blocker && (
         <p className="notice notice-warning tablet-notice" role="status">{quote.blocker}</p>
+      )}
+
+      {ended && !confirmed && (
+        <div className="tablet-ended">
+          <p className="notice notice-warning tablet-notice" role="alert">{ended}</p>
+          {kiosk && <StaffReturn staff={kiosk.staff} open />}
+        </div>
       )}
 
       {changedElsewhere && !confirmed && (
@@ -159,7 +186,7 @@ export default function TabletSelect({ quote: initialQuote, branding }: TabletSe
           </ul>
         )}
 
-      {!confirmed && !quote.blocker && quote.options.length > 0 && (
+      {!confirmed && !ended && !quote.blocker && quote.options.length > 0 && (
         <div className="tablet-actions">
           <p
             className={`tablet-count${chosen.length ? " has-choice" : ""}`}
@@ -179,6 +206,7 @@ export default function TabletSelect({ quote: initialQuote, branding }: TabletSe
           </button>
         </div>
       )}
+      {kiosk && !confirmed && !ended && <StaffReturn staff={kiosk.staff} open={false} />}
     </div>
   );
 }

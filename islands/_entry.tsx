@@ -15,18 +15,24 @@ type IslandModule = { default: ComponentType<any> };
 export const islands: Record<string, () => Promise<IslandModule>> = {
   CatalogAdmin: () => import("./CatalogAdmin.tsx"),
   ClientManager: () => import("./ClientManager.tsx"),
+  HandToClient: () => import("./HandToClient.tsx"),
   IntakeForm: () => import("./IntakeForm.tsx"),
+  KioskReturn: () => import("./KioskReturn.tsx"),
   PrintControls: () => import("./PrintControls.tsx"),
   QuoteBuilder: () => import("./QuoteBuilder.tsx"),
   QuoteManager: () => import("./QuoteManager.tsx"),
+  SearchBox: () => import("./SearchBox.tsx"),
   SettingsForm: () => import("./SettingsForm.tsx"),
   StaffLogin: () => import("./StaffLogin.tsx"),
   TabletSelect: () => import("./TabletSelect.tsx"),
   UserManagement: () => import("./UserManagement.tsx"),
 };
 
+// A tablet handed to a client (kiosk) has no staff sign-in to go back to: its
+// pages show the refusal themselves and offer the staff return form.
+const kiosk = document.body.classList.contains("kiosk");
 const queryClient = makeQueryClient((error) => {
-  handleUnauthorized(error);
+  if (!kiosk) handleUnauthorized(error);
 });
 
 function readProps(el: Element): Record<string, unknown> {

@@ -13,6 +13,7 @@ import {
   shortId,
 } from "../../src/clients/views.ts";
 import { CalendarDate, DateText, formatAddress, fullName } from "./format.tsx";
+import { ClientDetailTabs } from "./ClientHistory.tsx";
 import {
   failureToast,
   successToast,
@@ -66,7 +67,13 @@ export function ClientDetailDialog(
         </>
       )}
     >
-      {client ? <ClientDetailBody client={client} /> : detail.isError
+      {client
+        ? (
+          <ClientDetailTabs clientId={client.id}>
+            <ClientDetailBody client={client} />
+          </ClientDetailTabs>
+        )
+        : detail.isError
         ? (
           <div className="stack">
             <p className="field-error" role="alert">{LOAD_FAILED}</p>

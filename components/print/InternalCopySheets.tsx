@@ -6,12 +6,15 @@ function Header({ copy, page }: { copy: InternalCopy; page?: InternalCopyPage })
   const { header } = copy;
   return (
     <header className="print-head print-internal-head">
-      <div className="print-title-block">
-        <h2 className="print-title">INTERNAL QUOTE COPY</h2>
-        <p className="print-meta">
-          <span>{header.storeName}</span>
-          <span>Client: {header.clientName}</span>
-        </p>
+      <div className="print-brand">
+        <img src={header.logoUrl} alt="" className="print-logo" width="40" height="40" />
+        <div className="print-title-block">
+          <h2 className="print-title">INTERNAL QUOTE COPY</h2>
+          <p className="print-meta">
+            <span>{header.storeName}</span>
+            <span>Client: {header.clientName}</span>
+          </p>
+        </div>
       </div>
       {page && (
         <p className="print-option-name">

@@ -8,8 +8,13 @@ import {
 } from "../../src/quotes/rules.ts";
 import { centsOrZero, formatMoney } from "../../src/quotes/money.ts";
 
-/** Live totals of the option being edited, as the client copy will show them. */
-export function QuoteSummary({ option, index }: { option: DraftOption; index: number }) {
+/**
+ * Live totals of the option being edited, as the client copy will show them,
+ * and why they cannot be saved when they exceed what a quote can hold.
+ */
+export function QuoteSummary(
+  { option, index, problem }: { option: DraftOption; index: number; problem?: string },
+) {
   const parts = breakdownCents(option.items);
   const shipping = centsOrZero(option.shipping);
   const adjustment = centsOrZero(option.adjustmentAmount);
@@ -50,6 +55,7 @@ export function QuoteSummary({ option, index }: { option: DraftOption; index: nu
           <dd>{formatMoney(totalCents(option))}</dd>
         </div>
       </dl>
+      {problem && <p className="field-error" role="alert">{problem}</p>}
     </div>
   );
 }

@@ -2,7 +2,11 @@ import { MeasurementsFields, measurementsFormValues } from "../MeasurementsField
 import { type FormEvent, type ReactNode, useId, useState } from "react";
 import { Dialog } from "../Dialog.tsx";
 import { useValidatedForm } from "../use_validated_form.ts";
-import { closeQuoteSchema } from "../../src/schemas/quote.ts";
+import {
+  closeQuoteSchema,
+  REOPEN_REASON_REQUIRED,
+  reopenQuoteSchema,
+} from "../../src/schemas/quote.ts";
 import { type MeasurementsInput, measurementsSchema } from "../../src/schemas/client.ts";
 import type { ClientMeasurementsView } from "../../src/clients/views.ts";
 import { toast } from "../toast.tsx";
@@ -49,6 +53,41 @@ export function ConfirmDialog(
 
 const CLOSE_REASON_REQUIRED = "Please provide a reason for closing the quote.";
 
+/** What differs between the two "say why" dialogs (close and reopen). */
+interface ReasonFormText {
+  label: string;
+  placeholder: string;
+  confirmLabel: string;
+  busyLabel: string;
+  required: string;
+  schema: typeof closeQuoteSchema | typeof reopenQuoteSchema;
+  danger: boolean;
+  /** Whether the confirm button waits for text that is not only spaces. */
+  disableWhileBlank: boolean;
+}
+
+const CLOSE_TEXT: ReasonFormText = {
+  label: "Reason for closing",
+  placeholder: "e.g. Client decided to wait",
+  confirmLabel: "Close Quote",
+  busyLabel: "Closing...",
+  required: CLOSE_REASON_REQUIRED,
+  schema: closeQuoteSchema,
+  danger: true,
+  disableWhileBlank: false,
+};
+
+const REOPEN_TEXT: ReasonFormText = {
+  label: "Reason for reopening",
+  placeholder: "e.g. Client changed the lens package before ordering",
+  confirmLabel: "Reopen Quote",
+  busyLabel: "Reopening...",
+  required: REOPEN_REASON_REQUIRED,
+  schema: reopenQuoteSchema,
+  danger: false,
+  disableWhileBlank: true,
+};
+
 /** Closing needs a reason a colleague can read later; blank ones are refused here first. */
 export function CloseQuoteDialog(
   { open, busy, unsaved, onClose, onSubmit }: {
@@ -68,16 +107,55 @@ export function CloseQuoteDialog(
     >
       {/* Mounted only while open, so every opening starts with an empty reason. */}
       {open && (
-        <CloseQuoteForm busy={busy} unsaved={unsaved} onCancel={onClose} onSubmit={onSubmit} />
+        <ReasonForm
+          text={CLOSE_TEXT}
+          busy={busy}
+          note={unsaved ? "This quote has unsaved changes. Closing it discards them." : null}
+          onCancel={onClose}
+          onSubmit={onSubmit}
+        />
       )}
     </Dialog>
   );
 }
 
-function CloseQuoteForm(
-  { busy, unsaved, onCancel, onSubmit }: {
+/**
+ * An owner takes a finalized quote back to work. The reason is kept in the
+ * audit log, so the button waits until one is typed.
+ */
+export function ReopenQuoteDialog(
+  { open, busy, onClose, onSubmit }: {
+    open: boolean;
     busy: boolean;
-    unsaved: boolean;
+    onClose: () => void;
+    onSubmit: (reason: string) => void;
+  },
+) {
+  return (
+    <Dialog
+      open={open}
+      onClose={() => !busy && onClose()}
+      title="Reopen Quote"
+      description="Reopening a finalized quote lets staff change it again. Your reason is recorded."
+    >
+      {open && (
+        <ReasonForm
+          text={REOPEN_TEXT}
+          busy={busy}
+          note={null}
+          onCancel={onClose}
+          onSubmit={onSubmit}
+        />
+      )}
+    </Dialog>
+  );
+}
+
+function ReasonForm(
+  { text, busy, note, onCancel, onSubmit }: {
+    text: ReasonFormText;
+    busy: boolean;
+    note: string | null;
     onCancel: () => void;
     onSubmit: (reason: string) => void;
   },
@@ -89,30 +167,27 @@ function CloseQuoteForm(
   function submit(event: FormEvent) {
     event.preventDefault();
     if (busy) return;
-    const parsed = closeQuoteSchema.safeParse({ reason });
+    const parsed = text.schema.safeParse({ reason });
     if (!parsed.success) {
-      setError(CLOSE_REASON_REQUIRED);
-      toast({
-        title: "Validation Error",
-        description: CLOSE_REASON_REQUIRED,
-        variant: "destructive",
-      });
+      setError(text.required);
+      toast({ title: "Validation Error", description: text.required, variant: "destructive" });
       return;
     }
     onSubmit(parsed.data.reason);
   }
 
   const inputId = `${id}-reason`;
+  const blank = text.disableWhileBlank ? reason.trim() === "" : reason === "";
   return (
     <form className="stack" onSubmit={submit} noValidate>
       <div className="field">
-        <label htmlFor={inputId}>Reason for closing</label>
+        <label htmlFor={inputId}>{text.label}</label>
         <textarea
           id={inputId}
           rows={3}
           maxLength={1000}
           value={reason}
-          placeholder="e.g. Client decided to wait"
+          placeholder={text.placeholder}
           onChange={(e) => {
             setReason(e.target.value);
             if (error && e.target.value.trim()) setError(null);
@@ -123,17 +198,17 @@ function CloseQuoteForm(
         />
         {error && <p id={`${inputId}-error`} className="field-error">{error}</p>}
       </div>
-      {unsaved && (
-        <p className="notice notice-warning">
-          This quote has unsaved changes. Closing it discards them.
-        </p>
-      )}
+      {note && <p className="notice notice-warning">{note}</p>}
       <div className="dialog-footer">
         <button type="button" className="btn btn-outline" onClick={onCancel} disabled={busy}>
           Cancel
         </button>
-        <button type="submit" className="btn btn-danger" disabled={busy || reason === ""}>
-          {busy ? "Closing..." : "Close Quote"}
+        <button
+          type="submit"
+          className={`btn ${text.danger ? "btn-danger" : "btn-primary"}`}
+          disabled={busy || blank}
+        >
+          {busy ? text.busyLabel : text.confirmLabel}
         </button>
       </div>
     </form>

@@ -179,6 +179,19 @@ describe("builder state", () => {
     ]);
   });
 
+  it("says before saving when the option's subtotal is more than a quote can hold", () => {
+    const state = initialState(bundle());
+    const option = state.draft.options[0];
+    const lot = { ...option.items[0], kind: "OTHER" as const, unitPrice: "999999.99", qty: 999 };
+    const draft: BuilderDraft = {
+      ...state.draft,
+      options: [{ ...option, items: [...option.items, ...Array.from({ length: 11 }, () => lot)] }],
+    };
+    expect(draftProblems(state.version, draft).map((p) => p.field)).toEqual([
+      "options.0.subtotal",
+    ]);
+  });
+
   it("after a save, takes the answer, keeps the open option through idMap", () => {
     const start = builderReducer(initialState(bundle()), { type: "addOption" });
     const tempId = start.activeId;

@@ -3,6 +3,7 @@ import { Badge } from "../Badge.tsx";
 import { QUOTE_STATUS_LABELS, QUOTE_STATUS_VARIANTS } from "../quote_status.ts";
 import { DateText } from "../client_manager/format.tsx";
 import { expiryTone } from "./queries.ts";
+import { closeBlocker } from "../../src/quotes/rules.ts";
 
 export const EMAIL_NOT_CONFIGURED =
   "Email is not configured. Quote emailing is disabled until email settings are configured.";
@@ -107,7 +108,7 @@ function QuoteTableRow(
               Email
             </button>
           </span>
-          {!closed && (
+          {closeBlocker(row.status) === null && (
             <button
               type="button"
               className="btn btn-outline btn-sm"

@@ -9,6 +9,7 @@ import {
   resetPasswordSchema,
   updateUserSchema,
 } from "../../src/schemas/users.ts";
+import { safeText } from "../../src/schemas/text.ts";
 
 export const RESET_MISMATCH = "Passwords don't match or are empty.";
 export const OWN_MISMATCH = "Please fill all fields and ensure new passwords match.";
@@ -17,8 +18,8 @@ export { newUserSchema };
 
 /** Another user's new password, typed twice. */
 export const resetPasswordFormSchema = z.object({
-  newPassword: z.string(),
-  confirmPassword: z.string(),
+  newPassword: safeText(),
+  confirmPassword: safeText(),
 }).superRefine((v, ctx) => {
   if (v.newPassword === "") {
     ctx.addIssue({ code: "custom", message: RESET_MISMATCH, path: ["newPassword"] });
@@ -29,9 +30,9 @@ export const resetPasswordFormSchema = z.object({
 
 /** The signed-in user's own password: current, new and the new one again. */
 export const changeOwnPasswordFormSchema = z.object({
-  currentPassword: z.string(),
-  newPassword: z.string(),
-  confirmPassword: z.string(),
+  currentPassword: safeText(),
+  newPassword: safeText(),
+  confirmPassword: safeText(),
 }).superRefine((v, ctx) => {
   const empty = (["currentPassword", "newPassword", "confirmPassword"] as const).find((k) =>
     v[k] === ""

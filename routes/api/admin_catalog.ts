@@ -3,7 +3,7 @@ import type { AppEnv } from "../../src/http/app_env.ts";
 import { auditActor } from "../../src/http/actor.ts";
 import { notFound, readJson } from "../../src/http/errors.ts";
 import { requireUser } from "../../src/http/middleware.ts";
-import { CATALOG_SECTIONS } from "../../src/catalog/catalog.ts";
+import { catalogTable } from "../../src/catalog/catalog.ts";
 import { catalogItemSchema, catalogUpdateSchema } from "../../src/schemas/catalog.ts";
 import {
   deleteCatalogItem,
@@ -18,7 +18,11 @@ export const adminCatalogApi = new Hono<AppEnv>();
 const SECTION = "/admin/:section{packages|lens-types|materials|ar-coatings|add-ons}";
 const admin = requireUser("ADMIN", "OWNER");
 
-const tableOf = (c: Context<AppEnv>) => CATALOG_SECTIONS[c.req.param("section")!];
+function tableOf(c: Context<AppEnv>) {
+  const table = catalogTable(c.req.param("section"));
+  if (!table) throw notFound("No such catalog section");
+  return table;
+}
 
 adminCatalogApi.get(
   SECTION,

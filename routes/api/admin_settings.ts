@@ -8,6 +8,7 @@ import { findAdminSettings, updateAdminSettings } from "../../src/settings/admin
 import {
   findEmailStatus,
   findMailSettings,
+  MAIL_FAILURE,
   recordMailOutcome,
 } from "../../src/mail/mail_settings.ts";
 import { sendViaSmtp } from "../../src/mail/transport.ts";
@@ -15,7 +16,7 @@ import { recordAudit } from "../../src/audit/audit_log.ts";
 import { findBranding } from "../../src/settings/settings.ts";
 import { setCookie } from "hono/cookie";
 import { EMAIL_BANNER_COOKIE } from "../../components/EmailBanner.tsx";
-import { safeReturnTo } from "../../src/schemas/auth.ts";
+import { safeReturnTo } from "../../src/http/return_to.ts";
 
 export const adminSettingsApi = new Hono<AppEnv>();
 const admin = requireUser("ADMIN", "OWNER");
@@ -28,16 +29,23 @@ adminSettingsApi.get(
 
 adminSettingsApi.put("/admin/settings", admin, async (c) => {
   const input = await readJson(c, settingsSchema);
-  const saved = await updateAdminSettings(c.var.db, c.var.config.secretKey, input);
+  const { settings, passwordDropped } = await updateAdminSettings(
+    c.var.db,
+    c.var.config.secretKey,
+    input,
+  );
   await recordAudit(
     c.var.db,
     auditActor(c),
     "settings.update",
     "settings",
     "1",
-    { fields: Object.keys(input).map((k) => k === "smtpPassEnc" ? "smtpPassword" : k) },
+    {
+      fields: Object.keys(input).map((k) => k === "smtpPassEnc" ? "smtpPassword" : k),
+      ...(passwordDropped ? { smtpPasswordDropped: true } : {}),
+    },
   );
-  return c.json(saved);
+  return c.json(settings);
 });
 
 // Any signed-in user: the builder's e-mail button needs to know too.
@@ -64,11 +72,15 @@ adminSettingsApi.post("/admin/test-email", admin, async (c) => {
         "Quote emails are working.</p>",
     });
   } catch (err) {
-    const error = err instanceof Error ? err.message : String(err);
-    await recordMailOutcome(c.var.db, error);
-    throw new HttpError(503, `Failed to send test email: ${error}`);
+    // Generic to the caller (no port probing through this button); the detail is logged.
+    c.var.logger.log("warn", "test email failed", {
+      reqId: c.var.requestId,
+      error: err instanceof Error ? err.message : String(err),
+    });
+    await recordMailOutcome(c.var.db, "failed");
+    throw new HttpError(503, `Failed to send test email. ${MAIL_FAILURE}`);
   }
-  await recordMailOutcome(c.var.db, null);
+  await recordMailOutcome(c.var.db, "sent");
   return c.json({ message: "Test email sent" });
 });
 
@@ -80,5 +92,5 @@ adminSettingsApi.post("/email-banner/dismiss", requireUser(), async (c) => {
     secure: c.var.config.secureCookies,
     path: "/",
   });
-  return c.redirect(safeReturnTo(form.returnTo, "/dashboard"), 303);
+  return c.redirect(safeReturnTo(form.returnTo, c.var.config.appUrl), 303);
 });

@@ -18,6 +18,9 @@ import {
   updateUser,
   type UserResult,
 } from "../../src/users/admin_users.ts";
+import { findUserById } from "../../src/users/users.ts";
+import { EXTERNAL_PASSWORD_MESSAGE } from "../../src/users/admin_users.ts";
+import { checkPassword } from "../../src/auth/password_check.ts";
 
 export const adminUsersApi = new Hono<AppEnv>();
 const admin = requireUser("ADMIN", "OWNER");
@@ -62,14 +65,22 @@ adminUsersApi.put("/admin/users/:id", admin, async (c) => {
 
 adminUsersApi.put("/auth/change-password", requireUser(), async (c) => {
   const { currentPassword, newPassword } = await readJson(c, changePasswordSchema);
-  unwrap(
-    await changeOwnPassword(
-      c.var.db,
-      c.var.user!.id,
-      c.var.session!.id,
-      currentPassword,
-      newPassword,
-    ),
-  );
+  const me = await findUserById(c.var.db, c.var.user!.id);
+  // An owner signed in through the provider has no local password to check or change.
+  if (me?.isExternal) throw new HttpError(409, EXTERNAL_PASSWORD_MESSAGE);
+  // Counted and throttled like a sign-in: a session left open must not let
+  // someone guess the password at leisure.
+  const check = await checkPassword(c, {
+    username: c.var.user!.username,
+    user: me,
+    password: currentPassword,
+    purpose: "change_password",
+    field: "currentPassword",
+  });
+  if (!me || !check.ok) {
+    const message = "The current password is not correct";
+    throw new HttpError(400, message, { currentPassword: message });
+  }
+  unwrap(await changeOwnPassword(c.var.db, me.id, c.var.session!.id, newPassword));
   return c.json({ message: "Password changed" });
 });

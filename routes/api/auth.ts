@@ -2,7 +2,8 @@ import { type Context, Hono } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
 import { auditActor } from "../../src/http/actor.ts";
 import { HttpError, readJson, unauthorized } from "../../src/http/errors.ts";
-import { safeReturnTo, staffLoginSchema } from "../../src/schemas/auth.ts";
+import { OWNER_INTENT, staffLoginSchema } from "../../src/schemas/auth.ts";
+import { safeReturnTo } from "../../src/http/return_to.ts";
 import {
   availableUsername,
   findUserByExternalSubject,
@@ -16,7 +17,8 @@ import {
   OidcRejected,
   type PendingSignIn,
 } from "../../src/auth/oidc.ts";
-import { verifyPassword } from "../../src/auth/password.ts";
+import { checkPassword } from "../../src/auth/password_check.ts";
+import { rememberDevice } from "../../src/auth/known_device.ts";
 import {
   createSession,
   deleteSessionCookie,
@@ -24,40 +26,21 @@ import {
   invalidateSession,
   setSessionCookie,
 } from "../../src/auth/session.ts";
-import { throttleMessage } from "../../src/auth/throttle.ts";
 import { recordAudit } from "../../src/audit/audit_log.ts";
 
 export const authApi = new Hono<AppEnv>();
 
 authApi.post("/staff/login", async (c) => {
   const input = await readJson(c, staffLoginSchema);
-  const { db, loginThrottle, clientIp } = c.var;
-  const accountKey = input.username.toLowerCase();
-  const wait = Math.max(
-    loginThrottle.account.retryAfterMs(accountKey),
-    loginThrottle.address.retryAfterMs(clientIp),
-  );
-  if (wait > 0) {
-    throw new HttpError(429, throttleMessage(wait), undefined, {
-      "Retry-After": String(Math.ceil(wait / 1000)),
-    });
-  }
+  const { db, clientIp } = c.var;
   const user = await findUserByUsername(db, input.username);
-  const ok = await verifyPassword(user?.passwordHash, input.password);
-  if (!user || !ok) {
-    loginThrottle.account.record(accountKey);
-    loginThrottle.address.record(clientIp);
-    await recordAudit(
-      db,
-      { id: user?.id ?? null, label: input.username },
-      "auth.login_failed",
-      "user",
-      user?.id ?? null,
-      { ip: clientIp },
-    );
-    throw new HttpError(401, "Invalid username or password");
-  }
-  loginThrottle.account.reset(accountKey);
+  const check = await checkPassword(c, {
+    username: input.username,
+    user,
+    password: input.password,
+    purpose: "login",
+  });
+  if (!user || !check.ok) throw new HttpError(401, "Invalid username or password");
   // A new session at every sign-in; the one the browser came with (if any) ends.
   if (c.var.session) await invalidateSession(db, c.var.session.id);
   const token = generateSessionToken();
@@ -66,10 +49,12 @@ authApi.post("/staff/login", async (c) => {
     userAgent: c.req.header("user-agent"),
   });
   setSessionCookie(c, token, session, c.var.config.secureCookies);
+  // This browser now knows the account: guesses from elsewhere cannot lock it out here.
+  await rememberDevice(c, user.id, check.device);
   await recordAudit(db, { id: user.id, label: user.username }, "auth.login", "user", user.id, {
     ip: clientIp,
   });
-  return c.json({ returnTo: safeReturnTo(input.returnTo) });
+  return c.json({ returnTo: safeReturnTo(input.returnTo, c.var.config.appUrl) });
 });
 
 authApi.get("/auth/user", (c) => {
@@ -101,12 +86,26 @@ async function signOut(c: Context<AppEnv>) {
   deleteSessionCookie(c, c.var.config.secureCookies);
 }
 
+/**
+ * Logout is a GET (the spec's links), so another site could sign a user out by
+ * sending the browser here. A navigation the browser marks as coming from
+ * another site (Sec-Fetch-Site other than same-origin or none, "none" being a
+ * typed address or a bookmark) is sent to "/" with the session left alone.
+ * Browsers that send no Sec-Fetch-Site are let through: nothing tells them apart.
+ */
+function fromAnotherSite(c: Context<AppEnv>): boolean {
+  const site = c.req.header("sec-fetch-site");
+  return site !== undefined && site !== "same-origin" && site !== "none";
+}
+
 authApi.get("/staff/logout", async (c) => {
+  if (fromAnotherSite(c)) return c.redirect("/", 303);
   await signOut(c);
   return c.redirect("/staff", 302);
 });
 
 authApi.get("/logout", async (c) => {
+  if (fromAnotherSite(c)) return c.redirect("/", 303);
   await signOut(c);
   return c.redirect("/", 302);
 });
@@ -114,18 +113,26 @@ authApi.get("/logout", async (c) => {
 const OIDC_COOKIE = "lensdesk_oidc";
 
 /**
- * Owner sign-in through the OpenID Connect provider. Until one is configured,
- * it sends the visitor to the staff sign-in, which says owner sign-in is
- * unavailable, keeping returnTo so a lapsed session lands back where it was.
+ * `/api/login` is where the Owner Login button and the spec's "Unauthorized →
+ * /api/login" rule both navigate. Only the button's `intent=owner` goes on to
+ * the OpenID Connect provider; everything else (a lapsed session of anyone) is
+ * sent to the staff sign-in with its returnTo. So a staff member whose session
+ * ran out on a computer where the owner once signed in at the provider never
+ * comes back signed in as the owner: reaching the provider takes a click on
+ * Owner Login, and the provider is then told to ask for the password again
+ * (prompt=login, max_age) and the callback checks that it did (auth_time).
  */
 authApi.get("/login", async (c) => {
-  const returnTo = safeReturnTo(c.req.query("returnTo"), "");
   const { oidc, appUrl, secureCookies } = c.var.config;
-  if (!oidc) {
-    const params = new URLSearchParams({ owner: "unavailable" });
+  const returnTo = safeReturnTo(c.req.query("returnTo"), appUrl, "");
+  const staffSignIn = (owner?: string) => {
+    const params = new URLSearchParams();
+    if (owner) params.set("owner", owner);
     if (returnTo) params.set("returnTo", returnTo);
-    return c.redirect(`/staff?${params}`, 302);
-  }
+    return c.redirect(params.size ? `/staff?${params}` : "/staff", 302);
+  };
+  if (c.req.query("intent") !== OWNER_INTENT) return staffSignIn();
+  if (!oidc) return staffSignIn("unavailable");
   let begun;
   try {
     begun = await beginSignIn(oidc, appUrl, returnTo || "/dashboard");
@@ -168,13 +175,13 @@ authApi.get("/callback", async (c) => {
   try {
     identity = await completeSignIn(oidc, appUrl, code, pending);
   } catch (err) {
-    const denied = err instanceof OidcRejected;
+    const rejected = err instanceof OidcRejected ? err : undefined;
     c.var.logger.log("warn", "owner sign-in refused", { reason: String(err) });
     await recordAudit(c.var.db, { id: null, label: "oidc" }, "auth.login_failed", "user", null, {
       ip: c.var.clientIp,
-      reason: denied ? err.message : "token exchange or verification failed",
+      reason: rejected ? rejected.message : "token exchange or verification failed",
     });
-    return c.redirect(`/staff?owner=${denied ? "denied" : "failed"}`, 302);
+    return c.redirect(`/staff?owner=${rejected?.notice ?? "failed"}`, 302);
   }
   const db = c.var.db;
   let user = await findUserByExternalSubject(db, identity.subject);
@@ -209,5 +216,5 @@ authApi.get("/callback", async (c) => {
     ip: c.var.clientIp,
     via: "oidc",
   });
-  return c.redirect(safeReturnTo(pending.returnTo), 302);
+  return c.redirect(safeReturnTo(pending.returnTo, appUrl), 302);
 });

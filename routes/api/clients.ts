@@ -1,8 +1,8 @@
 import { type Context, Hono } from "hono";
-import { z } from "zod";
 import type { AppEnv } from "../../src/http/app_env.ts";
 import { auditActor } from "../../src/http/actor.ts";
-import { HttpError, notFound, readJson } from "../../src/http/errors.ts";
+import { HttpError, notFound, readJson, readQuery } from "../../src/http/errors.ts";
+import { clientListQuery } from "../../src/schemas/query.ts";
 import { requireUser } from "../../src/http/middleware.ts";
 import {
   consentSchema,
@@ -28,18 +28,9 @@ import { recordAudit } from "../../src/audit/audit_log.ts";
 
 export const clientsApi = new Hono<AppEnv>();
 
-const pageQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(200).optional(),
-  offset: z.coerce.number().int().min(0).max(1_000_000).optional(),
-  q: z.string().max(200).optional(),
-});
-
 function readPage(c: Context<AppEnv>) {
-  const parsed = pageQuery.safeParse(c.req.query());
-  if (!parsed.success) {
-    throw new HttpError(400, "limit must be 1–200 and offset a whole number of 0 or more");
-  }
-  return parsed.data;
+  const { filter, ...page } = readQuery(c, clientListQuery);
+  return { ...page, filter: filter === "missing" ? "missing" as const : undefined };
 }
 
 /** Signed-out callers (the intake tablet) are counted per address. */
@@ -69,9 +60,14 @@ clientsApi.post("/clients", async (c) => {
   limitPublic(c, "intake");
   try {
     const created = await insertClientWithQuote(c.var.db, input, c.var.user?.id ?? null);
+    const via = c.var.user ? "staff" : "intake";
     await recordAudit(c.var.db, auditActor(c), "client.create", "client", created.client.id, {
       quoteId: created.quote.id,
-      via: c.var.user ? "staff" : "intake",
+      via,
+    });
+    await recordAudit(c.var.db, auditActor(c), "quote.create", "quote", created.quote.id, {
+      clientId: created.client.id,
+      via,
     });
     // Signed-out callers get the two ids and nothing more.
     return c.json({ client: { id: created.client.id }, quote: { id: created.quote.id } }, 201);
@@ -90,7 +86,13 @@ clientsApi.post("/consent", async (c) => {
     signedIn: !!c.var.user,
     ip: c.var.clientIp,
   });
-  if (!result.ok) throw new HttpError(result.status, result.message);
+  if (!result.ok) {
+    throw new HttpError(
+      result.status,
+      result.message,
+      result.field ? { [result.field]: result.message } : undefined,
+    );
+  }
   return c.json({ id: result.id }, 201);
 });
 
@@ -100,18 +102,17 @@ staff.use("/clients/*", requireUser());
 staff.on("GET", "/clients", requireUser());
 
 staff.get("/clients", async (c) => {
-  const page = readPage(c);
-  const filter = c.req.query("filter") === "missing" ? "missing" : undefined;
-  return c.json(await listClients(c.var.db, { ...page, filter }));
+  return c.json(await listClients(c.var.db, readPage(c)));
 });
 
 staff.get("/clients/search", async (c) => {
-  const { q, ...page } = readPage(c);
+  const { q, filter: _, ...page } = readPage(c);
   return c.json(await searchClients(c.var.db, q ?? "", page));
 });
 
 staff.get("/clients/missing-measurements", async (c) => {
-  return c.json(await listClients(c.var.db, { ...readPage(c), filter: "missing" }));
+  const { q: _, ...page } = readPage(c);
+  return c.json(await listClients(c.var.db, { ...page, filter: "missing" }));
 });
 
 staff.get("/clients/:id", async (c) => {
@@ -122,11 +123,8 @@ staff.get("/clients/:id", async (c) => {
 
 staff.put("/clients/:id", async (c) => {
   const input = await readJson(c, updateClientSchema);
-  const client = await updateClient(c.var.db, c.req.param("id"), input);
+  const client = await updateClient(c.var.db, c.req.param("id"), input, auditActor(c));
   if (!client) throw notFound("Client not found");
-  await recordAudit(c.var.db, auditActor(c), "client.update", "client", client.id, {
-    fields: Object.keys(input),
-  });
   return c.json(client);
 });
 
@@ -138,7 +136,12 @@ staff.delete("/clients/:id", async (c) => {
 
 staff.put("/clients/:id/measurements", async (c) => {
   const input = await readJson(c, measurementsSchema);
-  const measurements = await updateMeasurements(c.var.db, c.req.param("id"), input);
+  const measurements = await updateMeasurements(
+    c.var.db,
+    c.req.param("id"),
+    input,
+    auditActor(c),
+  );
   if (!measurements) throw notFound("Client not found");
   return c.json(measurements);
 });

@@ -9,7 +9,7 @@ import { findMailSettings } from "../../src/mail/mail_settings.ts";
 import { composeQuoteEmail } from "../../src/mail/templates.ts";
 import { deliverEmail, enqueueEmail } from "../../src/mail/outbox.ts";
 import { findBranding } from "../../src/settings/settings.ts";
-import { quotePdfFilename, renderQuotePdf } from "../../src/pdf/quote_pdf.tsx";
+import { quotePdfFilename, renderQuotePdf } from "../../src/pdf/render_quote_pdf.ts";
 import { recordAudit } from "../../src/audit/audit_log.ts";
 
 export const quoteEmailApi = new Hono<AppEnv>();
@@ -38,13 +38,16 @@ quoteEmailApi.post("/quotes/:id/email", requireUser(), async (c) => {
   }
   const branding = await findBranding(db);
   const composed = composeQuoteEmail(bundle, settings, branding, note);
+  // Made before anything is queued: when the PDF workers are full the call
+  // answers 503 and nothing is sent or recorded.
+  const attachment = await renderQuotePdf(c.var.db, c.var.pdf, bundle, branding);
   const user = c.var.user!;
   const outboxId = await enqueueEmail(db, {
     quoteId: bundle.quote.id,
     to: email,
     ...composed,
     attachmentName: quotePdfFilename(bundle),
-    attachment: await renderQuotePdf(bundle, branding),
+    attachment,
     createdBy: user.id,
   });
   await recordAudit(
@@ -55,7 +58,7 @@ quoteEmailApi.post("/quotes/:id/email", requireUser(), async (c) => {
     bundle.quote.id,
     { to: email, outboxId },
   );
-  const result = await deliverEmail(db, config.secretKey, outboxId);
+  const result = await deliverEmail(db, config.secretKey, outboxId, new Date(), c.var.logger);
   if (result.status === "sent") {
     return c.json({ status: "sent", message: `Quote emailed to ${email}`, outboxId });
   }

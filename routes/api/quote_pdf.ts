@@ -4,7 +4,7 @@ import { notFound } from "../../src/http/errors.ts";
 import { requireUser } from "../../src/http/middleware.ts";
 import { findQuoteBundle } from "../../src/quotes/quote_store.ts";
 import { findBranding } from "../../src/settings/settings.ts";
-import { quotePdfFilename, renderQuotePdf } from "../../src/pdf/quote_pdf.tsx";
+import { quotePdfFilename, renderQuotePdf } from "../../src/pdf/render_quote_pdf.ts";
 
 export const quotePdfApi = new Hono<AppEnv>();
 
@@ -20,7 +20,7 @@ quotePdfApi.get("/quotes/:id/pdf", async (c) => {
   ]);
   if (!bundle) throw notFound("Quote not found");
   // A copy typed as backed by a plain ArrayBuffer, which is what a body takes.
-  const pdf = new Uint8Array(await renderQuotePdf(bundle, branding));
+  const pdf = new Uint8Array(await renderQuotePdf(c.var.db, c.var.pdf, bundle, branding));
   return c.body(pdf, 200, {
     "Content-Type": "application/pdf",
     "Content-Disposition": `inline; filename="${quotePdfFilename(bundle)}"`,

@@ -1,14 +1,13 @@
 import { type Context, Hono } from "hono";
-import { z } from "zod";
-import { QUOTE_STATUSES } from "../../src/quotes/rules.ts";
-import type { QuoteStatus } from "../../db/schema.ts";
+import { quoteListQuery } from "../../src/schemas/query.ts";
 import type { AppEnv } from "../../src/http/app_env.ts";
 import { auditActor } from "../../src/http/actor.ts";
-import { HttpError, notFound, readJson } from "../../src/http/errors.ts";
+import { forbidden, HttpError, notFound, readJson, readQuery } from "../../src/http/errors.ts";
 import { requireUser } from "../../src/http/middleware.ts";
 import { createQuoteSchema } from "../../src/schemas/client.ts";
 import {
   closeQuoteSchema,
+  reopenQuoteSchema,
   saveQuoteSchema,
   segOcSchema,
   selectionSchema,
@@ -27,12 +26,13 @@ import {
   listQuotes,
   listRecentQuotes,
   reactivateQuote,
+  reopenQuote,
   saveQuote,
   saveSelection,
   updateOptionSegOc,
   type WriteResult,
 } from "../../src/quotes/quote_store.ts";
-import { CATALOG_SECTIONS, listActiveCatalog } from "../../src/catalog/catalog.ts";
+import { catalogTable, listActiveCatalog } from "../../src/catalog/catalog.ts";
 
 export const quotesApi = new Hono<AppEnv>();
 for (const path of ["/quotes", "/quotes/*", "/quote-options/*", "/stats", "/catalog/*"]) {
@@ -74,22 +74,9 @@ quotesApi.get("/quotes/expired", async (c) => {
   return c.json(quotes);
 });
 
-const listQuery = z.object({
-  q: z.string().max(200).optional(),
-  search: z.string().max(200).optional(),
-  status: z.enum(QUOTE_STATUSES as [QuoteStatus, ...QuoteStatus[]]).optional(),
-  filter: z.enum(["expired"]).optional(),
-  limit: z.coerce.number().int().min(1).max(500).optional(),
-  offset: z.coerce.number().int().min(0).optional(),
-});
-
 /** The quote management list; X-Total-Count gives the number matching. */
 quotesApi.get("/quotes", async (c) => {
-  const parsed = listQuery.safeParse(c.req.query());
-  if (!parsed.success) {
-    throw new HttpError(400, "Unknown status or filter, or a bad limit/offset");
-  }
-  const { q, search, status, filter, limit, offset } = parsed.data;
+  const { q, search, status, filter, limit, offset } = readQuery(c, quoteListQuery);
   const { rows, total } = await listQuotes(c.var.db, {
     q: q ?? search,
     status,
@@ -143,6 +130,14 @@ quotesApi.post("/quotes/:id/finalize", async (c) => {
   return c.json(await bundleOrThrow(c, c.req.param("id")));
 });
 
+/** Finalized is final for everyone but an owner, who may reopen it with a reason. */
+quotesApi.post("/quotes/:id/reopen", async (c) => {
+  if (c.var.user!.role !== "OWNER") throw forbidden("Only an owner can reopen a finalized quote.");
+  const { reason } = await readJson(c, reopenQuoteSchema);
+  unwrap(await reopenQuote(c.var.db, c.req.param("id"), reason, auditActor(c)));
+  return c.json(await bundleOrThrow(c, c.req.param("id")));
+});
+
 quotesApi.put("/quote-options/:id/measurements", async (c) => {
   const { segOc } = await readJson(c, segOcSchema);
   unwrap(await updateOptionSegOc(c.var.db, c.req.param("id"), segOc));
@@ -150,7 +145,7 @@ quotesApi.put("/quote-options/:id/measurements", async (c) => {
 });
 
 quotesApi.get("/catalog/:section", async (c) => {
-  const table = CATALOG_SECTIONS[c.req.param("section")];
+  const table = catalogTable(c.req.param("section"));
   if (!table) throw notFound("No such catalog section");
   return c.json(await listActiveCatalog(c.var.db, table));
 });

@@ -7,7 +7,7 @@ import { renderUnauthorized } from "./unauthorized.tsx";
 import { Island } from "../../components/Island.tsx";
 import { isAdminRole } from "../../components/StaffNav.tsx";
 import CatalogAdmin, { type CatalogAdminProps } from "../../islands/CatalogAdmin.tsx";
-import { CATALOG_SECTIONS } from "../../src/catalog/catalog.ts";
+import { catalogTable } from "../../src/catalog/catalog.ts";
 import { listCatalogForAdmin } from "../../src/catalog/catalog_admin.ts";
 import {
   CATALOG_ADMIN_SECTIONS,
@@ -19,7 +19,7 @@ import { UNAUTHORIZED_SETTINGS_TEXT } from "./admin_settings.tsx";
 /** The same words as /admin/settings: catalog changes are for ADMIN and OWNER. */
 export const UNAUTHORIZED_CATALOG_TEXT = UNAUTHORIZED_SETTINGS_TEXT;
 
-function Sidebar({ active }: { active: CatalogSectionInfo }) {
+function Sidebar({ active, isOwner }: { active: CatalogSectionInfo; isOwner: boolean }) {
   return (
     <aside className="catalog-admin-sidebar">
       <nav aria-label="Catalog sections" className="card catalog-admin-nav">
@@ -45,6 +45,12 @@ function Sidebar({ active }: { active: CatalogSectionInfo }) {
         <span className="catalog-admin-link-title">Settings</span>
         <span className="muted">Store details, quotes and e-mail.</span>
       </a>
+      {isOwner && (
+        <a className="card catalog-admin-link-card" href="/admin/audit">
+          <span className="catalog-admin-link-title">Audit Log</span>
+          <span className="muted">Who changed what and when.</span>
+        </a>
+      )}
     </aside>
   );
 }
@@ -58,7 +64,7 @@ async function renderCatalogAdmin(
   if (!isAdminRole(user.role)) {
     return renderUnauthorized(c, manifest, UNAUTHORIZED_CATALOG_TEXT, "Admin");
   }
-  const items = await listCatalogForAdmin(c.var.db, CATALOG_SECTIONS[section.key]);
+  const items = await listCatalogForAdmin(c.var.db, catalogTable(section.key)!);
   const props: CatalogAdminProps = { section: section.key, initialItems: items };
   return renderPage(
     c,
@@ -71,7 +77,7 @@ async function renderCatalogAdmin(
         </div>
       </div>
       <div className="catalog-admin-layout">
-        <Sidebar active={section} />
+        <Sidebar active={section} isOwner={user.role === "OWNER"} />
         <div className="catalog-admin-main">
           <Island name="CatalogAdmin" component={CatalogAdmin} props={props} />
         </div>

@@ -8,6 +8,8 @@ import { findClientDetail, listClients } from "../../src/clients/clients.ts";
 import { CLIENT_PAGE_SIZE } from "../../src/clients/views.ts";
 import { listHeardHowOptions } from "../../src/settings/heard_how.ts";
 import { findConsentTexts } from "../../src/settings/consent_texts.ts";
+import { readQuery } from "../../src/http/errors.ts";
+import { clientsPageQuery } from "../../src/schemas/query.ts";
 
 export function clientsPages(manifest: AssetManifest) {
   const app = new Hono<AppEnv>();
@@ -17,8 +19,9 @@ export function clientsPages(manifest: AssetManifest) {
   // filter in the URL and, for `?id=`, that client's details.
   app.get("/clients", async (c) => {
     const db = c.var.db;
-    const filter = c.req.query("filter") === "missing" ? "missing" : null;
-    const openClientId = c.req.query("id")?.trim() || null;
+    const query = readQuery(c, clientsPageQuery);
+    const filter = query.filter === "missing" ? "missing" : null;
+    const openClientId = query.id?.trim() || null;
     const [initialClients, initialDetail, heardHowOptions, consentTexts] = await Promise.all([
       listClients(db, { filter: filter ?? undefined, limit: CLIENT_PAGE_SIZE, offset: 0 }),
       openClientId ? findClientDetail(db, openClientId) : undefined,

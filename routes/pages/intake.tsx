@@ -6,12 +6,18 @@ import { findBranding } from "../../src/settings/settings.ts";
 import { findConsentTexts } from "../../src/settings/consent_texts.ts";
 import { listHeardHowOptions } from "../../src/settings/heard_how.ts";
 import { Island } from "../../components/Island.tsx";
-import IntakeForm from "../../islands/IntakeForm.tsx";
+import IntakeForm, { type IntakeFormProps } from "../../islands/IntakeForm.tsx";
+import HandToClient from "../../islands/HandToClient.tsx";
+import { kioskStaffProps } from "./kiosk.tsx";
+
+const HANDOVER = { kind: "INTAKE" } as const;
 
 export function intakePages(manifest: AssetManifest) {
   const app = new Hono<AppEnv>();
 
   // Public: the optician hands a tablet to the client, who may never sign in.
+  // Signed-in staff also get "Hand to client", which locks this browser to
+  // the form (a kiosk session) until a staff password is typed.
   app.get("/intake", async (c) => {
     const db = c.var.db;
     const [branding, consentTexts, options] = await Promise.all([
@@ -20,7 +26,9 @@ export function intakePages(manifest: AssetManifest) {
       listHeardHowOptions(db),
     ]);
     // Loaded here so the first paint already has the wording and the choices.
-    const props = {
+    const kiosk = c.var.kiosk;
+    const props: IntakeFormProps = {
+      kiosk: kiosk ? { staff: kioskStaffProps(kiosk), completed: kiosk.completed } : null,
       consentTexts: {
         smsConsentText: consentTexts.smsConsentText,
         emailConsentText: consentTexts.emailConsentText,
@@ -31,6 +39,15 @@ export function intakePages(manifest: AssetManifest) {
       c,
       manifest,
       <div className="intake">
+        {c.var.user && (
+          <aside className="intake-handover" aria-label="Hand to client">
+            <p>
+              <strong>Handing this tablet to a client?</strong>{" "}
+              It will show only this form until a staff password is entered.
+            </p>
+            <Island name="HandToClient" component={HandToClient} props={{ target: HANDOVER }} />
+          </aside>
+        )}
         <header className="intake-head">
           <h1>{`Welcome to ${branding.storeName}`}</h1>
           <p className="lead">

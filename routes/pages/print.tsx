@@ -69,6 +69,12 @@ async function renderPrint(
           </p>
         </div>
         <Island name="PrintControls" component={PrintControls} props={controls} />
+        {c.var.kiosk && (
+          // A tablet in client mode has no other way back to its page.
+          <a className="btn btn-outline print-kiosk-back" href={`/tablet/${id}`}>
+            Back to your options
+          </a>
+        )}
       </div>
       <div className="print-stage">
         <section

@@ -26,7 +26,12 @@ export function quotePages(manifest: AssetManifest) {
       isMailConfigured(db),
     ]);
     if (!bundle) return renderNotFound(c, manifest);
-    const props: QuoteBuilderProps = { bundle, catalog, emailConfigured };
+    const props: QuoteBuilderProps = {
+      bundle,
+      catalog,
+      emailConfigured,
+      userRole: c.var.user!.role,
+    };
     return renderPage(
       c,
       manifest,

@@ -8,6 +8,8 @@ import QuoteManager, { type QuoteManagerProps } from "../../islands/QuoteManager
 import { listQuotes } from "../../src/quotes/quote_store.ts";
 import { QUOTE_STATUSES } from "../../src/quotes/rules.ts";
 import { isMailConfigured } from "../../src/mail/mail_settings.ts";
+import { readQuery } from "../../src/http/errors.ts";
+import { quotesPageQuery } from "../../src/schemas/query.ts";
 import { QUOTE_PAGE_SIZE, type QuoteListFilter } from "../../components/quote_manager/queries.ts";
 
 /** `?filter=expired` wins over `?status=`; an unknown status shows everything rather than fail. */
@@ -23,8 +25,9 @@ export function quotesListPages(manifest: AssetManifest) {
   // the island starts with rows instead of a round trip.
   app.get("/quotes", async (c) => {
     const db = c.var.db;
-    const filter = filterFromQuery(c.req.query("status"), c.req.query("filter"));
-    const q = (c.req.query("q") ?? "").trim().slice(0, 200);
+    const query = readQuery(c, quotesPageQuery);
+    const filter = filterFromQuery(query.status, query.filter);
+    const q = (query.q ?? "").trim().slice(0, 200);
     const [first, emailConfigured] = await Promise.all([
       listQuotes(db, {
         q: q || undefined,

@@ -6,9 +6,11 @@ import { findBranding } from "../../src/settings/settings.ts";
 import { findQuoteBundle } from "../../src/quotes/quote_store.ts";
 import { Island } from "../../components/Island.tsx";
 import { tabletQuote } from "../../components/tablet/tablet_view.ts";
-import TabletSelect from "../../islands/TabletSelect.tsx";
+import TabletSelect, { type TabletSelectProps } from "../../islands/TabletSelect.tsx";
+import { kioskStaffProps } from "./kiosk.tsx";
 
 // The client holds the tablet: no staff bar, nothing that leads into staff screens.
+// Staff open it here to preview; "Hand to client" opens it in a kiosk session.
 const TABLET_PAGE = { chrome: false, bodyClass: "tablet-page" } as const;
 
 export function tabletPages(manifest: AssetManifest) {
@@ -36,9 +38,12 @@ export function tabletPages(manifest: AssetManifest) {
       );
     }
     // Only the client-facing view goes into the page's JSON, never the bundle.
-    const props = {
+    const kiosk = c.var.kiosk;
+    const props: TabletSelectProps = {
       quote: tabletQuote(bundle),
       branding: { storeName: branding.storeName, logoUrl: branding.logoUrl },
+      // Handed to the client: saves go through the kiosk, staff return with a password.
+      kiosk: kiosk ? { staff: kioskStaffProps(kiosk), completed: kiosk.completed } : null,
     };
     return renderPage(
       c,

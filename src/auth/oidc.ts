@@ -47,6 +47,15 @@ export interface PendingSignIn {
 
 export const redirectUri = (appUrl: string) => `${appUrl}/api/callback`;
 
+/**
+ * The owner must have typed their password at the provider within this many
+ * seconds: sent as max_age (with prompt=login) and checked against auth_time,
+ * so a provider session left open on a shared computer is not enough.
+ */
+export const OWNER_MAX_AGE_S = 300;
+/** Clock difference tolerated between us and the provider. */
+const CLOCK_SKEW_S = 60;
+
 export async function beginSignIn(
   oidc: OidcConfig,
   appUrl: string,
@@ -68,6 +77,8 @@ export async function beginSignIn(
     ["openid", "email", "profile"],
   );
   url.searchParams.set("nonce", pending.nonce);
+  url.searchParams.set("prompt", "login");
+  url.searchParams.set("max_age", String(OWNER_MAX_AGE_S));
   return { url, pending };
 }
 
@@ -78,12 +89,27 @@ export interface OwnerIdentity {
   lastName: string;
 }
 
-export class OidcRejected extends Error {}
+/** A sign-in the provider completed but we refuse; `notice` names what /staff says. */
+export class OidcRejected extends Error {
+  constructor(message: string, readonly notice: "denied" | "stale" = "denied") {
+    super(message);
+  }
+}
+
+/** auth_time must be there and within max_age (plus skew), and not in the future. */
+export function checkAuthTime(authTime: unknown, nowS = Date.now() / 1000): void {
+  if (typeof authTime !== "number" || !Number.isFinite(authTime)) {
+    throw new OidcRejected("no auth_time in the ID token", "stale");
+  }
+  if (authTime > nowS + CLOCK_SKEW_S || nowS - authTime > OWNER_MAX_AGE_S + CLOCK_SKEW_S) {
+    throw new OidcRejected("authentication at the provider is not recent", "stale");
+  }
+}
 
 /**
  * Exchanges the code and checks the ID token properly: signature against the
- * provider's keys, issuer, audience, expiry and our nonce. Only a verified
- * e-mail listed in OWNER_EMAILS may sign in.
+ * provider's keys, issuer, audience, expiry, our nonce, and an auth_time
+ * within max_age. Only a verified e-mail listed in OWNER_EMAILS may sign in.
  */
 export async function completeSignIn(
   oidc: OidcConfig,
@@ -103,6 +129,7 @@ export async function completeSignIn(
     audience: oidc.clientId,
   });
   if (payload.nonce !== pending.nonce) throw new OidcRejected("nonce mismatch");
+  checkAuthTime(payload.auth_time);
   const email = typeof payload.email === "string" ? payload.email.trim().toLowerCase() : "";
   if (!email || payload.email_verified === false) {
     throw new OidcRejected("no verified e-mail");

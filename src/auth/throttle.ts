@@ -4,14 +4,10 @@ export interface ThrottleRule {
   windowMs: number;
 }
 
-export const ACCOUNT_RULE: ThrottleRule = { maxEvents: 5, windowMs: 15 * 60 * 1000 };
-export const ADDRESS_RULE: ThrottleRule = { maxEvents: 20, windowMs: 15 * 60 * 1000 };
-
 /**
- * Counts events per key (failed sign-ins per account or address, intake
- * submissions per address) in a sliding window. Kept in memory: a store runs
- * one instance, and a restart forgetting a few events is an acceptable trade
- * for no extra table writes.
+ * Counts events per key (signed-out intake submissions per address) in a
+ * sliding window, in memory. Password checks are not counted here: they are
+ * throttled in the database (password_check.ts) so every process shares them.
  */
 export class SlidingWindowCounter {
   #events = new Map<string, number[]>();
@@ -54,14 +50,6 @@ export const INTAKE_RULE: ThrottleRule = { maxEvents: 20, windowMs: 10 * 60 * 10
 /** Signed-out consent records per address (up to two per intake). */
 export const CONSENT_RULE: ThrottleRule = { maxEvents: 40, windowMs: 10 * 60 * 1000 };
 
-export function createLoginThrottle(now?: () => number) {
-  return {
-    account: new SlidingWindowCounter(ACCOUNT_RULE, now),
-    address: new SlidingWindowCounter(ADDRESS_RULE, now),
-  };
-}
-export type LoginThrottle = ReturnType<typeof createLoginThrottle>;
-
 export function createPublicLimits(now?: () => number) {
   return {
     intake: new SlidingWindowCounter(INTAKE_RULE, now),
@@ -70,9 +58,4 @@ export function createPublicLimits(now?: () => number) {
 }
 export type PublicLimits = ReturnType<typeof createPublicLimits>;
 
-export function throttleMessage(retryAfterMs: number): string {
-  const minutes = Math.max(1, Math.ceil(retryAfterMs / 60_000));
-  return `Too many failed sign-in attempts. Please wait ${minutes} minute${
-    minutes === 1 ? "" : "s"
-  } and try again.`;
-}
+export { throttleMessage } from "./password_throttle.ts";

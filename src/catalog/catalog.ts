@@ -2,14 +2,21 @@ import { sql } from "kysely";
 import type { DB } from "../db/database.ts";
 import type { CatalogTableName } from "./default_catalog.ts";
 
-/** URL section names of the spec → tables. */
-export const CATALOG_SECTIONS: Record<string, CatalogTableName> = {
-  "packages": "lensPackages",
-  "lens-types": "lensTypes",
-  "materials": "materials",
-  "ar-coatings": "arCoatings",
-  "add-ons": "addOns",
-};
+/**
+ * URL section names of the spec → tables. A Map, not an object literal: the
+ * name comes from the URL, and "constructor" or "__proto__" must find nothing.
+ */
+export const CATALOG_SECTIONS: ReadonlyMap<string, CatalogTableName> = new Map([
+  ["packages", "lensPackages"],
+  ["lens-types", "lensTypes"],
+  ["materials", "materials"],
+  ["ar-coatings", "arCoatings"],
+  ["add-ons", "addOns"],
+]);
+
+/** The table of a section named in a URL, or undefined for any other name. */
+export const catalogTable = (section: string | undefined): CatalogTableName | undefined =>
+  section === undefined ? undefined : CATALOG_SECTIONS.get(section);
 
 export interface CatalogItem {
   id: string;

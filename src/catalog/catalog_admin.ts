@@ -16,7 +16,7 @@ export async function listCatalogForAdmin(db: DB, table: CatalogTableName): Prom
       sql<string>`price::text`.as("price"),
       "active",
       "sortOrder",
-    ]).orderBy("sortOrder").orderBy("name").execute();
+    ]).orderBy("sortOrder").orderBy("name").orderBy("id").execute();
   }
   return await db.selectFrom(table).select([
     "id",
@@ -24,7 +24,7 @@ export async function listCatalogForAdmin(db: DB, table: CatalogTableName): Prom
     sql<string>`price::text`.as("price"),
     "active",
     "sortOrder",
-  ]).orderBy("sortOrder").orderBy("name").execute();
+  ]).orderBy("sortOrder").orderBy("name").orderBy("id").execute();
 }
 
 async function one(db: DB, table: CatalogTableName, id: string) {

@@ -1,6 +1,6 @@
 import { type ExpressionBuilder, sql } from "kysely";
 import type { DB } from "../db/database.ts";
-import { containsPattern } from "../db/like.ts";
+import { clientMatches, searchWords } from "../search/match.ts";
 import type { Database } from "../../db/schema.ts";
 import type {
   ClientDetail,
@@ -13,6 +13,7 @@ import { CLIENT_PAGE_SIZE } from "./views.ts";
 import type { CreateClientInput, MeasurementsInput, UpdateClientInput } from "../schemas/client.ts";
 import { insertDraftQuote } from "../quotes/quotes.ts";
 import { type AuditActor, recordAudit } from "../audit/audit_log.ts";
+import { diffFields } from "../audit/describe.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Ids come from URLs: anything that is not a UUID is simply not found. */
@@ -90,36 +91,23 @@ export async function listClients(
 
 /**
  * Every word of the query must match a name or the e-mail (case-insensitive,
- * anywhere), or, when it holds 3+ digits, a phone number compared digits-only,
- * so "555 0102" and "(555) 010-2..." find each other.
+ * anywhere), or, when it holds 3+ digits, a phone number compared digits-only
+ * (src/search/match.ts; served by trigram indexes).
  */
 export async function searchClients(db: DB, query: string, page: Page = {}) {
-  const words = query.trim().split(/\s+/).filter(Boolean).slice(0, 6);
+  const words = searchWords(query);
   if (words.length === 0) return listClients(db, page);
-  const { limit, offset } = pageOf(page);
-  const phoneDigits = (col: "clients.mobilePhone" | "clients.homePhone") =>
-    sql<string>`regexp_replace(coalesce(${sql.ref(col)}, ''), '[^0-9]', '', 'g')`;
-  const rows = await summaryQuery(db)
-    .where((eb) =>
-      eb.and(words.map((word) => {
-        const like = containsPattern(word.toLowerCase());
-        const alternatives = [
-          eb(eb.fn("lower", ["clients.firstName"]), "like", like),
-          eb(eb.fn("lower", ["clients.lastName"]), "like", like),
-          eb(eb.fn("lower", [eb.fn.coalesce("clients.middleName", sql.lit(""))]), "like", like),
-          eb(eb.fn("lower", [eb.fn.coalesce("clients.email", sql.lit(""))]), "like", like),
-        ];
-        const digits = word.replace(/\D/g, "");
-        if (digits.length >= 3) {
-          alternatives.push(eb(phoneDigits("clients.mobilePhone"), "like", `%${digits}%`));
-          alternatives.push(eb(phoneDigits("clients.homePhone"), "like", `%${digits}%`));
-        }
-        return eb.or(alternatives);
-      }))
-    )
-    .orderBy("clients.lastName").orderBy("clients.firstName").orderBy("clients.id")
-    .limit(limit).offset(offset).execute();
+  const rows = await searchClientsQuery(db, words, page).execute();
   return rows.map(toSummary);
+}
+
+/** The query of searchClients, apart so tests can look at its plan. */
+export function searchClientsQuery(db: DB, words: string[], page: Page = {}) {
+  const { limit, offset } = pageOf(page);
+  return summaryQuery(db)
+    .where(clientMatches(words))
+    .orderBy("clients.lastName").orderBy("clients.firstName").orderBy("clients.id")
+    .limit(limit).offset(offset);
 }
 
 function measurementsView(
@@ -240,17 +228,49 @@ export async function insertClientWithQuote(
   });
 }
 
-/** Full edit or e-mail only; undefined when the client does not exist. */
+/** The client fields whose edits the history shows old → new. */
+export const CLIENT_HISTORY_FIELDS = [
+  "firstName",
+  "middleName",
+  "lastName",
+  "dob",
+  "email",
+  "homePhone",
+  "mobilePhone",
+  "address1",
+  "address2",
+  "city",
+  "state",
+  "zip",
+] as const;
+
+/**
+ * Full edit or e-mail only; undefined when the client does not exist. The
+ * history entry records each field that changed, from what to what, in the
+ * same transaction as the change.
+ */
 export async function updateClient(
   db: DB,
   id: string,
   input: UpdateClientInput,
+  actor: AuditActor,
 ): Promise<ClientDetail | undefined> {
   if (!isUuid(id)) return undefined;
-  const result = await db.updateTable("clients").set({ ...input, updatedAt: new Date() })
-    .where("id", "=", id).executeTakeFirst();
-  if (result.numUpdatedRows === 0n) return undefined;
-  return findClientDetail(db, id);
+  const updated = await db.transaction().execute(async (trx) => {
+    const before = await trx.selectFrom("clients")
+      .select([
+        ...CLIENT_HISTORY_FIELDS.filter((f) => f !== "dob"),
+        sql<string | null>`to_char(dob, 'YYYY-MM-DD')`.as("dob"),
+      ])
+      .where("id", "=", id).forUpdate().executeTakeFirst();
+    if (!before) return false;
+    await trx.updateTable("clients").set({ ...input, updatedAt: new Date() })
+      .where("id", "=", id).execute();
+    const changes = diffFields(before, input, CLIENT_HISTORY_FIELDS);
+    await recordAudit(trx, actor, "client.update", "client", id, { changes });
+    return true;
+  });
+  return updated ? findClientDetail(db, id) : undefined;
 }
 
 /**
@@ -282,12 +302,14 @@ export async function updateMeasurements(
   db: DB,
   clientId: string,
   input: MeasurementsInput,
+  actor: AuditActor,
 ): Promise<ClientMeasurementsView | undefined> {
   if (!isUuid(clientId)) return undefined;
   return await db.transaction().execute(async (trx) => {
     const exists = await trx.selectFrom("clients").select("id").where("id", "=", clientId)
-      .executeTakeFirst();
+      .forUpdate().executeTakeFirst();
     if (!exists) return undefined;
+    const before = measurementsView(await findMeasurements(trx, clientId));
     const now = new Date();
     await trx.insertInto("clientMeasurements").values({
       clientId,
@@ -303,14 +325,26 @@ export async function updateMeasurements(
         updatedAt: now,
       })
     ).execute();
+    let moved: { id: string }[] = [];
     if (input.measurementsComplete) {
-      await trx.updateTable("quotes")
+      moved = await trx.updateTable("quotes")
         .set((eb) => ({ status: "ACTIVE", version: eb("version", "+", 1), updatedAt: now }))
         .where("clientId", "=", clientId).where("status", "=", "PENDING_MEASUREMENTS")
-        .execute();
+        .returning("id").execute();
     }
-    const m = await findMeasurements(trx, clientId);
-    return measurementsView(m);
+    const after = measurementsView(await findMeasurements(trx, clientId));
+    const changes = diffFields(before, after, ["pdBinocular", "pdNear", "measurementsComplete"]);
+    if (changes.length) {
+      await recordAudit(trx, actor, "client.measurements", "client", clientId, { changes });
+    }
+    // Each quote that was waiting on these measurements shows its own change.
+    for (const quote of moved) {
+      await recordAudit(trx, actor, "quote.status", "quote", quote.id, {
+        status: { from: "PENDING_MEASUREMENTS", to: "ACTIVE" },
+        reason: "measurements_complete",
+      });
+    }
+    return after;
   });
 }
 

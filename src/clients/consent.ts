@@ -7,9 +7,21 @@ export const INTAKE_CONSENT_WINDOW_MS = 15 * 60 * 1000;
 
 export type ConsentResult =
   | { ok: true; id: string }
-  | { ok: false; status: 400 | 404 | 409; message: string };
+  | { ok: false; status: 400 | 409; message: string; field?: string };
 
 const digits = (s: string | null | undefined) => (s ?? "").replace(/\D/g, "");
+
+/**
+ * The one refusal for an unknown client, a target that is not the client's,
+ * and (signed out) a client outside the intake window: answering them apart
+ * would let anyone probe which client ids exist.
+ */
+function refused(input: ConsentInput): ConsentResult {
+  const message = input.type === "SMS"
+    ? "The consent target must be the client's phone number"
+    : "The consent target must be the client's e-mail address";
+  return { ok: false, status: 400, message, field: "target" };
+}
 
 /**
  * Records the consent statement a client saw and the contact it covers. The
@@ -25,23 +37,15 @@ export async function insertConsentRecord(
 ): Promise<ConsentResult> {
   const now = context.now ?? new Date();
   const client = await findClientContacts(db, input.clientId);
-  if (!client) return { ok: false, status: 404, message: "Client not found" };
+  if (!client) return refused(input);
   const matches = input.type === "SMS"
     ? digits(input.target).length >= 7 &&
       [client.mobilePhone, client.homePhone].some((p) => digits(p) === digits(input.target))
     : input.target.toLowerCase() === (client.email ?? "").toLowerCase();
-  if (!matches) {
-    return {
-      ok: false,
-      status: 400,
-      message: input.type === "SMS"
-        ? "The consent target must be the client's phone number"
-        : "The consent target must be the client's e-mail address",
-    };
-  }
+  if (!matches) return refused(input);
   if (!context.signedIn) {
     if (now.getTime() - client.createdAt.getTime() > INTAKE_CONSENT_WINDOW_MS) {
-      return { ok: false, status: 404, message: "Client not found" };
+      return refused(input);
     }
     const existing = await db.selectFrom("consentRecords").select("id")
       .where("clientId", "=", client.id).where("consentType", "=", input.type)

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { ensurePrivateDir, restrictFile } from "./private_files.ts";
 
 export interface Config {
   port: number;
@@ -19,6 +20,16 @@ export interface Config {
   /** Largest JSON body accepted by the API, in bytes. */
   maxJsonBytes: number;
   logRequests: boolean;
+  /** "json": one JSON object per line (default); "text": one readable line per event. */
+  logFormat: "json" | "text";
+  /** Bearer token for /metrics; unset turns /metrics off (404). */
+  metricsToken: string | undefined;
+  /** Pause between two passes of this process's outbox worker. */
+  outboxPollMs: number;
+  /** Where `deno task backup` and the nightly backup write when no file is named. */
+  backupDir: string;
+  /** The PDF workers: how many render at once, how many jobs may wait, the time limit per render. */
+  pdf: { workers: number; queue: number; timeoutMs: number };
 }
 
 type Env = Record<string, string | undefined>;
@@ -29,7 +40,7 @@ type Env = Record<string, string | undefined>;
  * restarts without the operator having to invent one.
  */
 export async function loadConfig(env: Env = Deno.env.toObject()): Promise<Config> {
-  const port = Number(env.PORT ?? 8000);
+  const port = Number(env.PORT || 8000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new Error(`PORT must be a port number, got "${env.PORT}"`);
   }
@@ -42,7 +53,8 @@ export async function loadConfig(env: Env = Deno.env.toObject()): Promise<Config
   ) {
     throw new Error("DATABASE_URL must be a postgres:// URL or memory://");
   }
-  const appUrl = (env.APP_URL ?? `http://localhost:${port}`).replace(/\/+$/, "");
+  // Empty counts as unset: compose passes `${APP_URL:-}` when .env has none.
+  const appUrl = (env.APP_URL || `http://localhost:${port}`).replace(/\/+$/, "");
   try {
     new URL(appUrl);
   } catch {
@@ -65,6 +77,25 @@ export async function loadConfig(env: Env = Deno.env.toObject()): Promise<Config
     }
     : undefined;
 
+  const logFormat = env.LOG_FORMAT || "json";
+  if (logFormat !== "json" && logFormat !== "text") {
+    throw new Error(`LOG_FORMAT must be "json" or "text", got "${logFormat}"`);
+  }
+  const metricsToken = env.METRICS_TOKEN || undefined;
+  if (metricsToken !== undefined && metricsToken.length < 16) {
+    // Scrapes cross the network in the clear more often than not: no guessable tokens.
+    throw new Error("METRICS_TOKEN must be at least 16 characters");
+  }
+  const outboxPollMs = Number(env.OUTBOX_POLL_MS || 30_000);
+  if (!Number.isInteger(outboxPollMs) || outboxPollMs < 50) {
+    throw new Error(`OUTBOX_POLL_MS must be a whole number of milliseconds (50 or more)`);
+  }
+  const pdf = {
+    workers: intSetting(env, "PDF_WORKERS", 1, 1, 16),
+    queue: intSetting(env, "PDF_QUEUE", 8, 0, 1000),
+    timeoutMs: intSetting(env, "PDF_TIMEOUT_MS", 30_000, 1, 3_600_000),
+  };
+
   return {
     port,
     host,
@@ -81,7 +112,22 @@ export async function loadConfig(env: Env = Deno.env.toObject()): Promise<Config
     oidc,
     maxJsonBytes: 1024 * 1024,
     logRequests: env.LOG_REQUESTS !== "0",
+    logFormat,
+    metricsToken,
+    outboxPollMs,
+    backupDir: env.BACKUP_DIR || "./backups",
+    pdf,
   };
+}
+
+function intSetting(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new Error(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
 }
 
 async function deriveKey(secret: string): Promise<Uint8Array> {
@@ -94,15 +140,29 @@ async function loadOrCreateSecret(dataDir: string): Promise<Uint8Array> {
   const path = join(dataDir, "secret.key");
   try {
     const hex = (await Deno.readTextFile(path)).trim();
-    if (/^[0-9a-f]{64}$/.test(hex)) return hexToBytes(hex);
-    throw new Error(`${path} is not a 64-character hex key`);
+    if (!/^[0-9a-f]{64}$/.test(hex)) throw new Error(`${path} is not a 64-character hex key`);
+    // A key written by an older version (or copied in) may be readable by others.
+    await restrictFile(path);
+    return hexToBytes(hex);
   } catch (err) {
     if (!(err instanceof Deno.errors.NotFound)) throw err;
   }
-  await Deno.mkdir(dataDir, { recursive: true });
+  await ensurePrivateDir(dataDir);
   const key = crypto.getRandomValues(new Uint8Array(32));
   const hex = Array.from(key, (b) => b.toString(16).padStart(2, "0")).join("");
-  await Deno.writeTextFile(path, hex + "\n", { mode: 0o600, createNew: true });
+  // Written whole under a private name, then linked into place: two app
+  // processes starting together on one data volume cannot both create a key,
+  // and neither can read a half-written one. The loser uses the winner's.
+  const tmp = `${path}.${crypto.randomUUID()}.tmp`;
+  await Deno.writeTextFile(tmp, hex + "\n", { mode: 0o600, createNew: true });
+  try {
+    await Deno.link(tmp, path);
+  } catch (err) {
+    if (!(err instanceof Deno.errors.AlreadyExists)) throw err;
+    return await loadOrCreateSecret(dataDir);
+  } finally {
+    await Deno.remove(tmp);
+  }
   return key;
 }
 

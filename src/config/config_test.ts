@@ -35,4 +35,52 @@ describe("loadConfig", () => {
       await Deno.remove(dir, { recursive: true });
     }
   });
+
+  it("treats empty values as unset, as compose passes ${VAR:-} when .env has none", async () => {
+    const c = await loadConfig({
+      DATABASE_URL: "memory://",
+      PORT: "8123",
+      APP_URL: "",
+      LOG_FORMAT: "",
+      METRICS_TOKEN: "",
+      OUTBOX_POLL_MS: "",
+      BACKUP_DIR: "",
+    });
+    expect(c.appUrl).toBe("http://localhost:8123");
+    expect(c.logFormat).toBe("json");
+    expect(c.metricsToken).toBeUndefined();
+    expect(c.outboxPollMs).toBe(30_000);
+    expect(c.backupDir).toBe("./backups");
+  });
+
+  it("checks the operations settings", async () => {
+    const base = { DATABASE_URL: "memory://" };
+    await expect(loadConfig({ ...base, LOG_FORMAT: "xml" })).rejects.toThrow(/LOG_FORMAT/);
+    await expect(loadConfig({ ...base, METRICS_TOKEN: "short" })).rejects.toThrow(/METRICS_TOKEN/);
+    await expect(loadConfig({ ...base, OUTBOX_POLL_MS: "fast" })).rejects.toThrow(/OUTBOX_POLL_MS/);
+    const c = await loadConfig({
+      ...base,
+      LOG_FORMAT: "text",
+      METRICS_TOKEN: "0123456789abcdef",
+      OUTBOX_POLL_MS: "250",
+    });
+    expect([c.logFormat, c.metricsToken, c.outboxPollMs]).toEqual([
+      "text",
+      "0123456789abcdef",
+      250,
+    ]);
+  });
+
+  it("gives every process starting together on one DATA_DIR the same secret key", async () => {
+    const dir = await Deno.makeTempDir();
+    try {
+      const configs = await Promise.all(
+        Array.from({ length: 8 }, () => loadConfig({ DATA_DIR: dir })),
+      );
+      for (const c of configs) expect(c.secretKey).toEqual(configs[0].secretKey);
+      expect([...Deno.readDirSync(dir)].map((e) => e.name)).toEqual(["secret.key"]);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
 });

@@ -5,25 +5,31 @@ import { compress } from "hono/compress";
 import { serveStatic } from "hono/deno";
 import { fileURLToPath } from "node:url";
 import type { AppEnv } from "./app_env.ts";
-import type { DB } from "../db/database.ts";
+import type { DB, PoolStats } from "../db/database.ts";
 import type { Config } from "../config/config.ts";
 import type { AssetManifest } from "../assets/manifest.ts";
 import { jsonLogger, type Logger } from "./logger.ts";
+import type { PdfPool } from "../pdf/pdf_pool.ts";
 import { HttpError } from "./errors.ts";
-import { bodyLimit, clientAddress, crossSiteGuard, loadSession, requestLog } from "./middleware.ts";
 import {
-  createLoginThrottle,
-  createPublicLimits,
-  type LoginThrottle,
-  type PublicLimits,
-} from "../auth/throttle.ts";
+  bodyLimit,
+  clientAddress,
+  crossSiteGuard,
+  loadSession,
+  queryGuard,
+  requestLog,
+} from "./middleware.ts";
+import { createPublicLimits, type PublicLimits } from "../auth/throttle.ts";
 import { sql } from "kysely";
+import { Metrics, metricsMiddleware } from "./metrics.ts";
+import { opsRoutes } from "../../routes/ops.ts";
 import { authApi } from "../../routes/api/auth.ts";
 import { clientsApi } from "../../routes/api/clients.ts";
 import { quotesApi } from "../../routes/api/quotes.ts";
 import { publicPages, renderLanding } from "../../routes/pages/public.tsx";
 import { renderDashboard } from "../../routes/pages/dashboard.tsx";
 import { renderNotFound } from "../../routes/pages/not_found.tsx";
+import { renderBadRequest } from "../../routes/pages/bad_request.tsx";
 import { intakePages } from "../../routes/pages/intake.tsx";
 import { clientsPages } from "../../routes/pages/clients.tsx";
 import { quotePages } from "../../routes/pages/quote.tsx";
@@ -33,19 +39,38 @@ import { quotesListPages } from "../../routes/pages/quotes_list.tsx";
 import { adminSettingsPages } from "../../routes/pages/admin_settings.tsx";
 import { adminCatalogPages } from "../../routes/pages/admin_catalog.tsx";
 import { adminUsersPages } from "../../routes/pages/admin_users.tsx";
+import { adminAuditPages } from "../../routes/pages/admin_audit.tsx";
+import { reportsPages } from "../../routes/pages/reports.tsx";
+import { reportsApi } from "../../routes/api/reports.ts";
 import { quotePdfApi } from "../../routes/api/quote_pdf.ts";
 import { quoteEmailApi } from "../../routes/api/quote_email.ts";
 import { adminSettingsApi } from "../../routes/api/admin_settings.ts";
 import { adminUsersApi } from "../../routes/api/admin_users.ts";
 import { adminCatalogApi } from "../../routes/api/admin_catalog.ts";
+import { historyApi } from "../../routes/api/history.ts";
+import { CATALOG_IMPORT_PATH, catalogCsvApi } from "../../routes/api/catalog_csv.ts";
+import { CSV_MAX_BYTES } from "../catalog/catalog_csv.ts";
+import { CATALOG_CSV_TOO_LARGE } from "../schemas/catalog.ts";
+import { kioskApi } from "../../routes/api/kiosk.ts";
+import { renderKioskNotice } from "../../routes/pages/kiosk.tsx";
+import { kioskGate } from "../kiosk/gate.ts";
+import { searchApi } from "../../routes/api/search.ts";
+import { UPLOAD_CSP, uploadedFiles, uploadsApi } from "../../routes/api/uploads.ts";
+import { isUploadPut } from "../uploads/upload_url.ts";
+import { MAX_UPLOAD_BYTES } from "../uploads/image_rules.ts";
 
 export interface AppDeps {
   db: DB;
   config: Config;
   manifest: AssetManifest;
+  /** Made and closed by the caller (main.ts, the test app), which owns the workers. */
+  pdf: PdfPool;
   logger?: Logger;
-  loginThrottle?: LoginThrottle;
   publicLimits?: PublicLimits;
+  /** This process's request counters for /metrics (a fresh set when omitted). */
+  metrics?: Metrics;
+  /** The database pool's live figures for /metrics. */
+  pool?: PoolStats;
 }
 
 /** Paths only signed-in staff may open; visitors are sent to sign in first. */
@@ -57,6 +82,7 @@ export const PROTECTED_PREFIXES = [
   "/admin",
   "/print",
   "/tablet",
+  "/reports",
 ];
 
 export function isProtectedPath(path: string): boolean {
@@ -68,7 +94,6 @@ const staticRoot = fileURLToPath(new URL("../../static", import.meta.url));
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const { db, config, manifest } = deps;
   const logger = deps.logger ?? jsonLogger;
-  const loginThrottle = deps.loginThrottle ?? createLoginThrottle();
   const publicLimits = deps.publicLimits ?? createPublicLimits();
   const app = new Hono<AppEnv>();
 
@@ -76,13 +101,16 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     c.set("db", db);
     c.set("config", config);
     c.set("logger", logger);
-    c.set("loginThrottle", loginThrottle);
+    c.set("pdf", deps.pdf);
     c.set("publicLimits", publicLimits);
     c.set("user", null);
     c.set("session", null);
+    c.set("kiosk", null);
     await next();
   });
   app.use(requestId({ limitLength: 64 }));
+  const metrics = deps.metrics ?? new Metrics();
+  app.use(metricsMiddleware(metrics));
   app.use(clientAddress);
   app.use(requestLog);
   // Pages and JSON; built assets are served precompressed instead.
@@ -95,6 +123,12 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     if (c.res.headers.get("content-type")?.startsWith("application/pdf")) {
       c.res.headers.delete("Content-Security-Policy");
     }
+  });
+  app.use("/uploads/*", async (c, next) => {
+    await next();
+    // Replaces the page CSP (same ordering trick): an uploaded SVG opened on
+    // its own is a sandboxed document with no script source.
+    c.res.headers.set("Content-Security-Policy", UPLOAD_CSP);
   });
 
   app.use(secureHeaders({
@@ -117,6 +151,20 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     permissionsPolicy: { camera: [], microphone: [], geolocation: [] },
   }));
 
+  // Nothing but the static files and the uploaded branding images (public,
+  // under content-hashed names) may be kept by the browser: every page and
+  // API answer (JSON, PDF, redirect, error) says no-store, so after Logout the
+  // Back button asks the server again (and is sent to sign in) instead of
+  // showing the last client from the cache. A no-store page is also not kept
+  // in Chrome's back/forward cache once the session cookie has changed.
+  app.use(async (c, next) => {
+    await next();
+    if (c.req.path.startsWith("/static/") || c.req.path.startsWith("/uploads/")) return;
+    // A route may say more (the PDF's "private, no-store"), never less.
+    const said = c.res.headers.get("Cache-Control") ?? "";
+    if (!/\bno-store\b/.test(said)) c.header("Cache-Control", "no-store");
+  });
+
   app.use(
     "/static/build/*",
     async (c, next) => {
@@ -132,6 +180,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     serveStatic({ root: staticRoot, rewriteRequestPath, precompressed: true }),
   );
   app.use("/static/*", serveStatic({ root: staticRoot, rewriteRequestPath }));
+  app.route("/uploads", uploadedFiles);
 
   app.get("/healthz", async (c) => {
     try {
@@ -143,13 +192,30 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     }
   });
 
+  app.route("/", opsRoutes({ metrics, pool: deps.pool }));
+
   app.use(crossSiteGuard);
-  app.use(bodyLimit(config.maxJsonBytes));
+  app.use(bodyLimit(config.maxJsonBytes, [
+    {
+      matches: (_method, path) => CATALOG_IMPORT_PATH.test(path),
+      maxBytes: CSV_MAX_BYTES,
+      message: CATALOG_CSV_TOO_LARGE,
+    },
+    // The route caps each upload further at its purpose's size (logo 5 MB, favicon 1 MB).
+    { matches: isUploadPut, maxBytes: MAX_UPLOAD_BYTES },
+  ]));
+  app.use(queryGuard);
   app.use(loadSession);
+  app.use(kioskGate((c) => renderKioskNotice(c, manifest)));
 
   // API
   const api = new Hono<AppEnv>();
+  // First: for a kiosk session it answers the few writes a kiosk may make.
+  api.route("/", kioskApi);
   api.route("/", authApi);
+  api.route("/", historyApi);
+  api.route("/", catalogCsvApi);
+  api.route("/", reportsApi);
   api.route("/", clientsApi);
   api.route("/", quotePdfApi);
   api.route("/", quoteEmailApi);
@@ -157,12 +223,15 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   api.route("/", adminUsersApi);
   api.route("/", adminCatalogApi);
   api.route("/", quotesApi);
+  api.route("/", searchApi);
+  api.route("/", uploadsApi);
   api.all("*", (c) => c.json({ message: `No API route for ${c.req.method} ${c.req.path}` }, 404));
   app.route("/api", api);
 
   // Pages
   app.use(async (c, next) => {
-    if (!c.var.user && isProtectedPath(c.req.path)) {
+    // A kiosk got past the gate only on its own pages, which it may open.
+    if (!c.var.user && !c.var.kiosk && isProtectedPath(c.req.path)) {
       const url = new URL(c.req.url);
       return c.redirect(`/staff?returnTo=${encodeURIComponent(url.pathname + url.search)}`, 302);
     }
@@ -180,6 +249,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/", adminSettingsPages(manifest));
   app.route("/", adminCatalogPages(manifest));
   app.route("/", adminUsersPages(manifest));
+  app.route("/", adminAuditPages(manifest));
+  app.route("/", reportsPages(manifest));
 
   app.notFound((c) => {
     if (c.req.path.startsWith("/api/") || c.req.path === "/api") {
@@ -194,6 +265,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     if (err instanceof HttpError) {
       if (err.headers) { for (const [k, v] of Object.entries(err.headers)) c.header(k, v); }
       if (!wantsJson && err.status === 404) return renderNotFound(c, manifest);
+      if (!wantsJson && err.status === 400) return renderBadRequest(c, manifest, err.message);
       return c.json(
         err.errors ? { message: err.message, errors: err.errors } : { message: err.message },
         err.status,

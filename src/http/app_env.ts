@@ -1,8 +1,10 @@
 import type { DB } from "../db/database.ts";
 import type { Config } from "../config/config.ts";
 import type { Session, SessionUser } from "../auth/session.ts";
-import type { LoginThrottle, PublicLimits } from "../auth/throttle.ts";
+import type { PublicLimits } from "../auth/throttle.ts";
 import type { Logger } from "./logger.ts";
+import type { KioskSession } from "../kiosk/kiosk_session.ts";
+import type { PdfPool } from "../pdf/pdf_pool.ts";
 
 /** Everything a request handler can reach, set once by middleware. */
 export interface AppEnv {
@@ -10,10 +12,13 @@ export interface AppEnv {
     db: DB;
     config: Config;
     logger: Logger;
-    loginThrottle: LoginThrottle;
+    /** The PDF workers (see src/pdf/pdf_pool.ts). */
+    pdf: PdfPool;
     publicLimits: PublicLimits;
     user: SessionUser | null;
     session: Session | null;
+    /** Set instead of user and session while the browser is handed to a client. */
+    kiosk: KioskSession | null;
     requestId: string;
     secureHeadersNonce?: string;
     clientIp: string;

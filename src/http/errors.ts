@@ -1,11 +1,11 @@
 import type { Context } from "hono";
 import type { z } from "zod";
-import { formErrors } from "../schemas/form_errors.ts";
+import { formErrors, summaryMessage } from "../schemas/form_errors.ts";
 
 /** An expected failure with the status and message the caller should see. */
 export class HttpError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 503,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 429 | 500 | 503,
     message: string,
     readonly errors?: Record<string, string>,
     readonly headers?: Record<string, string>,
@@ -35,11 +35,22 @@ export async function readJson<T extends z.ZodType>(c: Context, schema: T): Prom
   } catch {
     throw new HttpError(400, "The request body is not valid JSON");
   }
-  const parsed = schema.safeParse(body);
+  return validated(schema, body);
+}
+
+/**
+ * Reads and validates the query string (each parameter's last value). A bad
+ * parameter is a 400 naming it, on pages as on the API, never a 500 from the
+ * database.
+ */
+export function readQuery<T extends z.ZodType>(c: Context, schema: T): z.infer<T> {
+  return validated(schema, c.req.query());
+}
+
+function validated<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
+  const parsed = schema.safeParse(input);
   if (!parsed.success) {
-    const errors = formErrors(parsed.error);
-    const first = Object.values(errors)[0] ?? "Invalid input";
-    throw new HttpError(400, first, errors);
+    throw new HttpError(400, summaryMessage(parsed.error), formErrors(parsed.error));
   }
   return parsed.data;
 }

@@ -4,6 +4,8 @@ import type { AppEnv } from "./app_env.ts";
 import { forbidden, HttpError, unauthorized } from "./errors.ts";
 import { deleteSessionCookie, readSessionCookie, validateSessionToken } from "../auth/session.ts";
 import type { Role } from "../../db/schema.ts";
+import { deleteKioskCookie, readKioskCookie, validateKioskToken } from "../kiosk/kiosk_session.ts";
+import { CONTROL_CHARS_MESSAGE, safeText } from "../schemas/text.ts";
 
 /** The caller's address as the socket saw it (no proxy headers are trusted). */
 export const clientAddress: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -55,43 +57,90 @@ export const crossSiteGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
 
 /**
  * Caps request bodies before they are read. A declared Content-Length over the
- * limit is refused at once; a chunked body is counted as it streams.
+ * limit is refused at once; a chunked body is counted as it streams. A few
+ * routes that take files rather than JSON have a larger limit of their own.
  */
-export function bodyLimit(maxBytes: number): MiddlewareHandler<AppEnv> {
+export function bodyLimit(
+  defaultMaxBytes: number,
+  /** Routes with a limit of their own (the CSV import takes 5 MB, a file upload 10 MB). */
+  overrides: BodyLimitOverride[] = [],
+): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (SAFE_METHODS.has(c.req.method)) return next();
+    const override = overrides.find((o) => o.matches(c.req.method, c.req.path));
+    const maxBytes = override?.maxBytes ?? defaultMaxBytes;
     const declared = c.req.header("content-length");
-    if (declared !== undefined && Number(declared) > maxBytes) throw tooLarge(maxBytes);
+    if (declared !== undefined && Number(declared) > maxBytes) {
+      throw tooLarge(maxBytes, override?.message);
+    }
     if (declared === undefined && c.req.raw.body) {
-      const chunks: Uint8Array[] = [];
-      let size = 0;
-      for await (const chunk of c.req.raw.body) {
-        size += chunk.byteLength;
-        if (size > maxBytes) throw tooLarge(maxBytes);
-        chunks.push(chunk);
-      }
-      const body = new Uint8Array(size);
-      let offset = 0;
-      for (const chunk of chunks) {
-        body.set(chunk, offset);
-        offset += chunk.byteLength;
-      }
+      const body = await readBodyWithin(c.req.raw, maxBytes, override?.message);
       c.req.raw = new Request(c.req.raw, { body });
     }
     await next();
   };
 }
 
-function tooLarge(maxBytes: number) {
-  return new HttpError(413, `Request body too large (limit ${Math.round(maxBytes / 1024)} KiB)`);
+export interface BodyLimitOverride {
+  matches: (method: string, path: string) => boolean;
+  maxBytes: number;
+  /** The 413's message, when the generic one would not tell the user what to do. */
+  message?: string;
 }
 
-/** Sets c.var.user and c.var.session from the session cookie, if any. */
+/** The whole request body as bytes, with a 413 as soon as it passes `maxBytes`. */
+export async function readBodyWithin(
+  req: Request,
+  maxBytes: number,
+  message?: string,
+): Promise<Uint8Array<ArrayBuffer>> {
+  const declared = req.headers.get("content-length");
+  if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes, message);
+  if (!req.body) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of req.body) {
+    size += chunk.byteLength;
+    if (size > maxBytes) throw tooLarge(maxBytes, message);
+    chunks.push(chunk);
+  }
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
+
+function tooLarge(maxBytes: number, message?: string) {
+  if (message) return new HttpError(413, message);
+  const limit = maxBytes > 1024 * 1024
+    ? `${Math.round(maxBytes / (1024 * 1024))} MB`
+    : `${Math.round(maxBytes / 1024)} KiB`;
+  return new HttpError(413, `Request body too large (limit ${limit})`);
+}
+
+/**
+ * Sets c.var.user and c.var.session from the session cookie, if any, or
+ * c.var.kiosk from the kiosk cookie. A live kiosk wins over any staff cookie:
+ * a browser handed to a client is never staff until a staff password is typed.
+ */
 export const loadSession: MiddlewareHandler<AppEnv> = async (c, next) => {
   const secure = c.var.config.secureCookies;
-  const token = readSessionCookie(c, secure);
   c.set("user", null);
   c.set("session", null);
+  c.set("kiosk", null);
+  const kioskToken = readKioskCookie(c, secure);
+  if (kioskToken) {
+    const kiosk = await validateKioskToken(c.var.db, kioskToken);
+    if (kiosk) {
+      c.set("kiosk", kiosk);
+      return await next();
+    }
+    deleteKioskCookie(c, secure);
+  }
+  const token = readSessionCookie(c, secure);
   if (token) {
     const { session, user } = await validateSessionToken(c.var.db, token);
     if (session) {
@@ -113,3 +162,26 @@ export function requireUser(...roles: Role[]): MiddlewareHandler<AppEnv> {
     await next();
   };
 }
+
+const queryText = safeText();
+
+/**
+ * Every query parameter of every route, names and values, goes through the
+ * shared string block before any handler: a NUL in `?q=` used to reach the
+ * database and come back as a 500. Routes still validate their own
+ * parameters; this catches the ones a route only compares or forgets.
+ */
+export const queryGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const params = new URL(c.req.url).searchParams;
+  for (const [name, value] of params) {
+    if (!queryText.safeParse(name).success || !queryText.safeParse(value).success) {
+      const field = queryText.safeParse(name).success ? name : "query";
+      throw new HttpError(
+        400,
+        `${field}: ${CONTROL_CHARS_MESSAGE.toLowerCase()}`,
+        { [field]: CONTROL_CHARS_MESSAGE },
+      );
+    }
+  }
+  await next();
+};

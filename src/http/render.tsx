@@ -13,7 +13,7 @@ import type { AssetManifest } from "../assets/manifest.ts";
 
 export interface PageOptions {
   title: string;
-  status?: 200 | 404 | 403 | 500;
+  status?: 200 | 400 | 404 | 403 | 500;
   /** Show the staff bar when someone is signed in (default true). */
   chrome?: boolean;
   /** Extra class on <body>, e.g. for full-bleed tablet pages. */
@@ -34,6 +34,9 @@ export async function renderPage(
   options: PageOptions,
 ): Promise<Response> {
   const branding = await findBranding(c.var.db);
+  // A kiosk (a browser handed to a client) has no user, so no staff bar and no
+  // banner; it also gets no skip link, there being no navigation to skip.
+  const kiosk = c.var.kiosk;
   const user = c.var.user;
   const showEmailBanner = !!user && options.chrome !== false && isAdminRole(user.role) &&
     getCookie(c, EMAIL_BANNER_COOKIE) !== "dismissed" && !await isMailConfigured(c.var.db);
@@ -61,6 +64,7 @@ export async function renderPage(
       ),
     ].join("\n")
     : "";
+  const bodyClass = [kiosk ? "kiosk" : "", options.bodyClass ?? ""].filter(Boolean).join(" ");
   const html = `<!doctype html>
 <html lang="en">
 <head>
@@ -71,9 +75,8 @@ export async function renderPage(
 <link rel="stylesheet" href="${manifest.css}">
 ${scripts}
 </head>
-<body class="${escapeHtml(options.bodyClass ?? "")}">
-<a class="skip-link" href="#main">Skip to content</a>
-${body}
+<body class="${escapeHtml(bodyClass)}">
+${kiosk ? "" : '<a class="skip-link" href="#main">Skip to content</a>\n'}${body}
 ${islands.size ? '<div id="toast-root"></div>' : ""}
 </body>
 </html>`;

@@ -16,6 +16,8 @@ export interface MailSettings {
   fromName: string;
   subjectTemplate: string;
   bodyTemplate: string;
+  /** A relay without TLS is allowed (the admin ticked "local relay without TLS"). */
+  allowInsecure: boolean;
   verifiedAt: Date | null;
   lastError: string | null;
 }
@@ -31,6 +33,7 @@ export async function findMailSettings(db: DB, secretKey: Uint8Array): Promise<M
     "smtpFromName",
     "emailSubject",
     "emailBody",
+    "smtpAllowInsecure",
     "smtpVerifiedAt",
     "smtpLastError",
   ]).where("id", "=", 1).executeTakeFirstOrThrow();
@@ -46,6 +49,7 @@ export async function findMailSettings(db: DB, secretKey: Uint8Array): Promise<M
     fromName: s.smtpFromName?.trim() || s.storeName?.trim() || "",
     subjectTemplate: s.emailSubject?.trim() || DEFAULT_EMAIL_SUBJECT,
     bodyTemplate: s.emailBody?.trim() || DEFAULT_EMAIL_BODY,
+    allowInsecure: s.smtpAllowInsecure,
     verifiedAt: s.smtpVerifiedAt,
     lastError: s.smtpLastError,
   };
@@ -77,12 +81,22 @@ export async function findEmailStatus(db: DB, secretKey: Uint8Array): Promise<Em
   };
 }
 
-/** Remembers the outcome of the last delivery attempt or test. */
-export async function recordMailOutcome(db: DB, error: string | null) {
+/**
+ * What a person is told when mail fails, whatever the reason: refused
+ * connection, timeout, TLS or sign-in. Telling those apart would let an admin
+ * use the test e-mail to probe hosts and ports of the store's network; the
+ * detail goes to the server log instead.
+ */
+export const MAIL_FAILURE =
+  "The mail server could not be reached or did not accept the message. Check the server, " +
+  "port, username, password and TLS settings; the server log has the details.";
+
+/** Remembers whether the last delivery attempt or test worked (never why not: see MAIL_FAILURE). */
+export async function recordMailOutcome(db: DB, outcome: "sent" | "failed") {
   await db.updateTable("settings").set(
-    error === null
+    outcome === "sent"
       ? { smtpVerifiedAt: new Date(), smtpLastError: null }
-      : { smtpLastError: error.slice(0, 500) },
+      : { smtpLastError: MAIL_FAILURE },
   ).where("id", "=", 1).execute();
 }
 

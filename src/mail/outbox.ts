@@ -1,8 +1,10 @@
 import { sql } from "kysely";
 import type { DB } from "../db/database.ts";
-import { findMailSettings, recordMailOutcome } from "./mail_settings.ts";
+import { findMailSettings, MAIL_FAILURE, recordMailOutcome } from "./mail_settings.ts";
 import { sendViaSmtp } from "./transport.ts";
-import type { Logger } from "../http/logger.ts";
+import { type Logger, silentLogger } from "../http/logger.ts";
+import type { QuoteStatus } from "../../db/schema.ts";
+import { recordAudit } from "../audit/audit_log.ts";
 
 /** Minutes to wait after the 1st, 2nd, … failed attempt; then the message is FAILED. */
 export const RETRY_DELAYS_MIN = [1, 5, 15, 30, 60, 120, 240];
@@ -37,38 +39,72 @@ export async function enqueueEmail(db: DB, email: NewEmail): Promise<string> {
 
 export type DeliveryResult =
   | { status: "sent"; messageId: string }
-  | { status: "retrying"; error: string; nextAttemptAt: Date }
-  | { status: "failed"; error: string }
+  | { status: "retrying"; nextAttemptAt: Date }
+  | { status: "failed" }
   | { status: "busy" };
+
+const CLAIMED_COLUMNS = [
+  "id",
+  "quoteId",
+  "toAddress",
+  "subject",
+  "html",
+  "textBody",
+  "attachmentName",
+  "attachment",
+  "attempts",
+] as const;
+
+/**
+ * Claims one due message (the given one, or the oldest due) for CLAIM_MINUTES
+ * and returns it, or undefined when there is none free. `FOR UPDATE SKIP
+ * LOCKED` lets every app process sharing the database claim at the same time
+ * without waiting on each other, and never two of them the same row: the row
+ * a claim returns is pushed out of the due window before its lock is released.
+ * One row per claim, so a lease never runs out while earlier messages of a
+ * batch are still being sent.
+ */
+async function claimDue(db: DB, now: Date, id?: string) {
+  return await db.updateTable("emailOutbox")
+    .set({ nextAttemptAt: new Date(now.getTime() + CLAIM_MINUTES * 60_000) })
+    .where("id", "in", (eb) => {
+      let due = eb.selectFrom("emailOutbox").select("id")
+        .where("status", "=", "PENDING").where("nextAttemptAt", "<=", now);
+      if (id !== undefined) due = due.where("id", "=", id);
+      return due.orderBy("nextAttemptAt").limit(1).forUpdate().skipLocked();
+    })
+    .returning(CLAIMED_COLUMNS)
+    .executeTakeFirst();
+}
+
+type Claimed = NonNullable<Awaited<ReturnType<typeof claimDue>>>;
 
 /**
  * Tries to send one queued message now. The row is claimed atomically first,
- * so the request that queued it and the background worker never both send it.
- * Success marks a quote EMAILED (unless it has moved past that: accepted,
- * finalized or closed).
+ * so the request that queued it and the background workers of every app
+ * process never both send it. Success marks a quote EMAILED (unless it has
+ * moved past that: accepted, finalized or closed).
  */
 export async function deliverEmail(
   db: DB,
   secretKey: Uint8Array,
   id: string,
   now = new Date(),
+  logger: Logger = silentLogger,
 ): Promise<DeliveryResult> {
-  const claimed = await db.updateTable("emailOutbox")
-    .set({ nextAttemptAt: new Date(now.getTime() + CLAIM_MINUTES * 60_000) })
-    .where("id", "=", id).where("status", "=", "PENDING").where("nextAttemptAt", "<=", now)
-    .returning([
-      "id",
-      "quoteId",
-      "toAddress",
-      "subject",
-      "html",
-      "textBody",
-      "attachmentName",
-      "attachment",
-      "attempts",
-    ])
-    .executeTakeFirst();
+  const claimed = await claimDue(db, now, id);
   if (!claimed) return { status: "busy" };
+  return await sendClaimed(db, secretKey, claimed, now, logger);
+}
+
+async function sendClaimed(
+  db: DB,
+  secretKey: Uint8Array,
+  claimed: Claimed,
+  now: Date,
+  logger: Logger,
+): Promise<DeliveryResult> {
+  const id = claimed.id;
   const settings = await findMailSettings(db, secretKey);
   try {
     if (!settings.configured) throw new Error("Email is not configured");
@@ -90,6 +126,21 @@ export async function deliverEmail(
         lastError: null,
       }).where("id", "=", id).execute();
       if (claimed.quoteId) {
+        const before = await trx.selectFrom("quotes").select("status")
+          .where("id", "=", claimed.quoteId).forUpdate().executeTakeFirst();
+        if (before && !EMAILED_STAYS.includes(before.status)) {
+          await recordAudit(
+            trx,
+            { id: null, label: "system" },
+            "quote.status",
+            "quote",
+            claimed.quoteId,
+            {
+              status: { from: before.status, to: "EMAILED" },
+              reason: "emailed",
+            },
+          );
+        }
         await trx.updateTable("quotes").set((eb) => ({
           status: sql`case when status in ('ACCEPTED', 'FINALIZED', 'CLOSED') then status
             else 'EMAILED' end`,
@@ -99,49 +150,137 @@ export async function deliverEmail(
         })).where("id", "=", claimed.quoteId).execute();
       }
     });
-    await recordMailOutcome(db, null);
+    await recordMailOutcome(db, "sent");
     return { status: "sent", messageId };
   } catch (err) {
-    const error = err instanceof Error ? err.message : String(err);
     const attempts = claimed.attempts + 1;
-    await recordMailOutcome(db, error);
+    // The detail (host, port, what the server said) stays in the server log.
+    logger.log("warn", "outbox delivery failed", {
+      outboxId: id,
+      attempt: attempts,
+      error: err instanceof Error ? err.message : String(err),
+    });
+    await recordMailOutcome(db, "failed");
     if (attempts >= MAX_ATTEMPTS) {
-      await db.updateTable("emailOutbox").set({ status: "FAILED", attempts, lastError: error })
-        .where("id", "=", id).execute();
-      return { status: "failed", error };
+      await db.updateTable("emailOutbox").set({
+        status: "FAILED",
+        attempts,
+        lastError: MAIL_FAILURE,
+      }).where("id", "=", id).execute();
+      return { status: "failed" };
     }
     const nextAttemptAt = new Date(now.getTime() + RETRY_DELAYS_MIN[attempts - 1] * 60_000);
-    await db.updateTable("emailOutbox").set({ attempts, lastError: error, nextAttemptAt })
+    await db.updateTable("emailOutbox").set({ attempts, lastError: MAIL_FAILURE, nextAttemptAt })
       .where("id", "=", id).execute();
-    return { status: "retrying", error, nextAttemptAt };
+    return { status: "retrying", nextAttemptAt };
   }
 }
 
-/** Sends every message whose time has come; returns how many were tried. */
-export async function deliverDue(db: DB, secretKey: Uint8Array, now = new Date()) {
-  const due = await db.selectFrom("emailOutbox").select("id").where("status", "=", "PENDING")
-    .where("nextAttemptAt", "<=", now).orderBy("nextAttemptAt").limit(20).execute();
-  for (const { id } of due) await deliverEmail(db, secretKey, id, now);
-  return due.length;
+/** Statuses a delivered quote e-mail leaves as they are (the SQL below says the same). */
+const EMAILED_STAYS: QuoteStatus[] = ["ACCEPTED", "FINALIZED", "CLOSED", "EMAILED"];
+
+/** Most messages one pass of a worker sends, so a pass ends and shutdown is never held long. */
+const BATCH = 20;
+
+/**
+ * Sends every message whose time has come, claiming one at a time; returns
+ * how many were tried by this caller (other processes may take the rest).
+ */
+export async function deliverDue(
+  db: DB,
+  secretKey: Uint8Array,
+  now = new Date(),
+  logger: Logger = silentLogger,
+) {
+  let tried = 0;
+  while (tried < BATCH) {
+    const claimed = await claimDue(db, now);
+    if (!claimed) break;
+    await sendClaimed(db, secretKey, claimed, now, logger);
+    tried++;
+  }
+  return tried;
 }
 
-/** Retries queued mail in the background until stopped. */
+export interface OutboxBacklog {
+  /** Waiting to be sent, due now or later. */
+  pending: number;
+  /** Pending and due now: a worker should pick these up within one poll. */
+  due: number;
+  /** Seconds the oldest due message has been waiting past its time (0 when none). */
+  oldestDueSeconds: number;
+  /** Given up after every retry. */
+  failed: number;
+}
+
+/** Queue figures for /readyz and /metrics; one query, cheap on the partial index. */
+export async function findOutboxBacklog(db: DB, now = new Date()): Promise<OutboxBacklog> {
+  const row = await db.selectFrom("emailOutbox")
+    .select((eb) => [
+      eb.fn.countAll<string>().filterWhere("status", "=", "PENDING").as("pending"),
+      eb.fn.countAll<string>().filterWhere("status", "=", "PENDING")
+        .filterWhere("nextAttemptAt", "<=", now).as("due"),
+      eb.fn.min("nextAttemptAt").filterWhere("status", "=", "PENDING")
+        .filterWhere("nextAttemptAt", "<=", now).as("oldestDue"),
+      eb.fn.countAll<string>().filterWhere("status", "=", "FAILED").as("failed"),
+    ])
+    .where("status", "in", ["PENDING", "FAILED"])
+    .executeTakeFirstOrThrow();
+  const oldestDue = row.oldestDue ? new Date(row.oldestDue as unknown as string | Date) : null;
+  return {
+    pending: Number(row.pending),
+    due: Number(row.due),
+    oldestDueSeconds: oldestDue
+      ? Math.max(0, Math.round((now.getTime() - oldestDue.getTime()) / 1000))
+      : 0,
+    failed: Number(row.failed),
+  };
+}
+
+export interface OutboxWorkerOptions {
+  /** Pause between two passes; each process polls on its own. */
+  intervalMs?: number;
+  /** Called after every pass with how many messages it tried (for /metrics). */
+  onPass?: (tried: number) => void;
+}
+
+/**
+ * Retries queued mail in the background until stopped. Every app process runs
+ * one; the claims in deliverDue keep them from sending a message twice. The
+ * next pass is scheduled when the previous one ends, so a slow mail server
+ * never stacks passes up.
+ */
 export function startOutboxWorker(
   db: DB,
   secretKey: Uint8Array,
   logger: Logger,
-  intervalMs = 30_000,
+  options: OutboxWorkerOptions = {},
 ): { stop(): Promise<void> } {
-  let running: Promise<unknown> = Promise.resolve();
-  const timer = setInterval(() => {
-    running = running.then(() => deliverDue(db, secretKey)).catch((err) =>
-      logger.log("error", "outbox delivery failed", { error: String(err) })
-    );
-  }, intervalMs);
-  Deno.unrefTimer(timer);
+  const intervalMs = options.intervalMs ?? 30_000;
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let running: Promise<void> = Promise.resolve();
+  const pass = async () => {
+    try {
+      const tried = await deliverDue(db, secretKey, new Date(), logger);
+      options.onPass?.(tried);
+    } catch (err) {
+      logger.log("error", "outbox delivery failed", { error: String(err) });
+    }
+  };
+  const schedule = () => {
+    if (stopped) return;
+    const next = setTimeout(() => {
+      running = pass().then(schedule);
+    }, intervalMs);
+    Deno.unrefTimer(next);
+    timer = next;
+  };
+  schedule();
   return {
     async stop() {
-      clearInterval(timer);
+      stopped = true;
+      clearTimeout(timer);
       await running;
     },
   };

@@ -3,7 +3,11 @@ import type { MailSettings } from "./mail_settings.ts";
 
 /** Replaces {store}, {client}, {quoteNumber} and {optician}; unknown names stay as typed. */
 export function fillTemplate(template: string, vars: Record<string, string>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name) => vars[name] ?? whole);
+  // Own names only: "{constructor}" in an admin's template is text, not Object.
+  return template.replace(
+    /\{(\w+)\}/g,
+    (whole, name) => Object.hasOwn(vars, name) ? vars[name] : whole,
+  );
 }
 
 const escapeHtml = (s: string) =>

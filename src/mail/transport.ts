@@ -12,15 +12,19 @@ export interface OutgoingMail {
 }
 
 /**
- * Sends one message over SMTP. Port 465 speaks TLS from the start; other
- * ports upgrade with STARTTLS when the server offers it. Timeouts are short
- * so a dead server fails the request quickly and the outbox retries later.
+ * Sends one message over SMTP. Port 465 speaks TLS from the start; on other
+ * ports STARTTLS is required, so the password never crosses the network in
+ * clear, unless the admin allowed a local relay without TLS (then STARTTLS is
+ * still used when offered). Timeouts are short so a dead server fails the
+ * request quickly and the outbox retries later.
  */
 export async function sendViaSmtp(settings: MailSettings, mail: OutgoingMail): Promise<string> {
   const transport = nodemailer.createTransport({
     host: settings.host,
     port: settings.port,
     secure: settings.port === 465,
+    requireTLS: settings.port !== 465 && !settings.allowInsecure,
+    tls: { minVersion: "TLSv1.2" },
     auth: settings.user ? { user: settings.user, pass: settings.password } : undefined,
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,

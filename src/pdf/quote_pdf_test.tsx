@@ -1,16 +1,20 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
-import { join } from "node:path";
-import { PDFDict, PDFDocument, PDFName } from "pdf-lib";
-import {
-  loadLogo,
-  quotePdfFilename,
-  renderClientCopyPdf,
-  renderQuotePdf,
-  toWinAnsi,
-} from "./quote_pdf.tsx";
-import { pdfPageRuns, pdfPageTexts, type TextRun } from "./pdf_text.ts";
+import { PDFDocument } from "pdf-lib";
+import { renderClientCopyPdf } from "./quote_pdf.tsx";
+import { quotePdfFilename } from "./render_quote_pdf.ts";
+import { pdfImageCount, pdfPageTexts, pdfPageWords, squash } from "./pdf_text.ts";
+import { pdfImageFor } from "./logo_image.ts";
+import { logoBytesFor } from "./logo_source.ts";
+import { MISSING_GLYPH } from "./fonts.ts";
 import { clientCopy } from "../print/print_model.ts";
+import {
+  bundleFrom,
+  fill,
+  maximalClient,
+  maximalOption,
+  maximalOptionTotal,
+} from "../../tests/helpers/quote_fixtures.ts";
 import type { QuoteBundle, QuoteItemView, QuoteOptionView } from "../quotes/views.ts";
 import type { Branding } from "../settings/settings.ts";
 
@@ -124,9 +128,18 @@ const threeOptions = () => [
   option("Reading", [item("FRAME", "House frame", "49.00")]),
 ];
 
-/** Page texts with the runs joined, so phrases split into runs still match. */
+/** Renders in this process, as a PDF worker does. */
+async function renderQuotePdf(bundle: QuoteBundle, brand: Branding, logoUrl = "") {
+  const logo = await logoBytesFor(logoUrl);
+  return await renderClientCopyPdf(
+    clientCopy(bundle, brand),
+    logo ? await pdfImageFor(logo) : undefined,
+  );
+}
+
+/** Page texts without white space, so phrases in table cells or wrapped still match. */
 async function pagesOf(pdf: Uint8Array) {
-  return (await pdfPageTexts(pdf)).map((text) => text.replaceAll("\n", ""));
+  return (await pdfPageTexts(pdf)).map(squash);
 }
 
 async function pageSizes(pdf: Uint8Array) {
@@ -137,20 +150,8 @@ async function pageSizes(pdf: Uint8Array) {
 const LETTER = { width: 612, height: 792 };
 
 const MONEY = /^[-+]?\$[\d,]+\.\d\d$/;
-/** Helvetica and Helvetica-Bold advance widths (per 1000 em) of what amounts are made of. */
-const AMOUNT_WIDTHS: Record<string, number> = { "$": 556, ".": 278, ",": 278, "-": 333, "+": 584 };
-const rightEdge = (run: TextRun) =>
-  run.x + [...run.text].reduce((w, ch) => w + (AMOUNT_WIDTHS[ch] ?? 556), 0) / 1000 * run.size;
 
-async function imageCount(pdf: Uint8Array) {
-  const doc = await PDFDocument.load(pdf);
-  return doc.getPages().reduce((sum, page) => {
-    const xObjects = page.node.Resources()?.lookupMaybe(PDFName.of("XObject"), PDFDict);
-    return sum + (xObjects?.keys().length ?? 0);
-  }, 0);
-}
-
-describe("renderQuotePdf", () => {
+describe("renderClientCopyPdf", () => {
   it("gives each option one LETTER portrait page with header, client, details, prices and footer", async () => {
     const pdf = await renderQuotePdf(bundleWith(threeOptions()), branding);
     expect(await pageSizes(pdf)).toEqual([LETTER, LETTER, LETTER]);
@@ -178,7 +179,7 @@ describe("renderQuotePdf", () => {
           "hello@northside.test",
           "northside.test",
         ]
-      ) expect(text).toContain(expected);
+      ) expect(text).toContain(squash(expected));
     });
     // 150 + 289 + 2 × 12.50 = 464, + 15 shipping, - 25 discount.
     for (
@@ -188,37 +189,37 @@ describe("renderQuotePdf", () => {
         "Premium progressive package",
         "Hard case × 2",
         "$25.00",
-        "Subtotal$464.00",
-        "Shipping$15.00",
-        "Loyalty discount-$25.00",
-        "Total$454.00",
+        "Subtotal $464.00",
+        "Shipping $15.00",
+        "Loyalty discount -$25.00",
+        "Total $454.00",
       ]
-    ) expect(pages[0]).toContain(expected);
+    ) expect(pages[0]).toContain(squash(expected));
     expect(pages[1]).toContain("Total$199.99");
     expect(pages[1]).not.toContain("Shipping");
-    expect(pages[1]).not.toContain("OPTION NOTES");
+    expect(pages[1]).not.toContain("OPTIONNOTES");
     expect(pages[2]).toContain("Total$49.00");
-    expect(pages.join()).not.toContain("× 1");
+    expect(pages.join()).not.toContain("×1");
+    expect(pages.join()).not.toContain("continuedinthesystem");
     const doc = await PDFDocument.load(pdf);
     expect(doc.getTitle()).toBe("Quote Q-001234");
   });
 
   it("lays prices out in one right-aligned column, rows apart, inside the margins", async () => {
     const pdf = await renderQuotePdf(bundleWith(threeOptions()), branding);
-    for (const runs of await pdfPageRuns(pdf)) {
-      const prices = runs.filter((r) => MONEY.test(r.text));
+    for (const words of await pdfPageWords(pdf)) {
+      const prices = words.filter((w) => MONEY.test(w.text));
       expect(prices.length).toBeGreaterThanOrEqual(3); // a line, the subtotal and the total
-      const rightEdges = prices.map(rightEdge);
-      for (const edge of rightEdges) expect(edge).toBeCloseTo(rightEdges[0], 0);
-      // Top to bottom, at least a line apart: rows squashed together would overlap.
+      for (const price of prices) expect(price.xMax).toBeCloseTo(prices[0].xMax, 0);
+      // Top to bottom, no two on one row: rows squashed together would overlap.
       prices.slice(1).forEach((price, i) => {
-        expect(prices[i].y - price.y).toBeGreaterThanOrEqual(prices[i].size);
+        expect(price.yMin).toBeGreaterThanOrEqual(prices[i].yMax - 0.5);
       });
-      // Helvetica rises about 0.72 em above the baseline and drops about 0.21 below.
-      for (const run of runs) {
-        expect(run.x).toBeGreaterThanOrEqual(36);
-        expect(run.y - 0.25 * run.size).toBeGreaterThanOrEqual(36);
-        expect(run.y + 0.75 * run.size).toBeLessThanOrEqual(792 - 36);
+      for (const word of words) {
+        expect(word.xMin).toBeGreaterThanOrEqual(36);
+        expect(word.xMax).toBeLessThanOrEqual(612 - 36 + 0.01);
+        expect(word.yMin).toBeGreaterThanOrEqual(36);
+        expect(word.yMax).toBeLessThanOrEqual(792 - 36);
       }
     }
   });
@@ -227,16 +228,16 @@ describe("renderQuotePdf", () => {
     const pdf = await renderQuotePdf(bundleWith([]), branding);
     expect(await pageSizes(pdf)).toEqual([LETTER]);
     const [text] = await pagesOf(pdf);
-    expect(text).toContain("No options available for this quote.");
-    expect(text).toContain("Page 1 of 1");
-    expect(text).toContain("Ana Ruiz");
-    expect(text).toContain("Prices valid for 30 days.");
+    expect(text).toContain(squash("No options available for this quote."));
+    expect(text).toContain("Page1of1");
+    expect(text).toContain("AnaRuiz");
+    expect(text).toContain(squash("Prices valid for 30 days."));
   });
 
   it("shows no internal notes, measurements or other staff-only data", async () => {
     const pdf = await renderQuotePdf(bundleWith(threeOptions()), branding);
     const text = (await pdfPageTexts(pdf)).join("\n");
-    // Hyphenation could split a word over two runs: compare without breaks too.
+    // Hyphenation could split a word over two lines: compare without breaks too.
     const squashed = text.replace(/[\s-]/g, "");
     expect(text).toContain("Pick up on Friday."); // the extraction does see the page text
     for (
@@ -269,126 +270,80 @@ describe("renderQuotePdf", () => {
     );
     expect(await pageSizes(pdf)).toEqual([LETTER, LETTER]);
     const pages = await pagesOf(pdf);
-    expect(pages[0]).toContain("Page 1 of 2");
-    expect(pages[0]).toContain("Line 1 with a fairly descriptive name");
-    expect(pages[0]).toContain("Line 12 with a fairly descriptive name");
+    expect(pages[0]).toContain("Page1of2");
+    expect(pages[0]).toContain(squash("Line 1 with a fairly descriptive name"));
+    expect(pages[0]).toContain(squash("Line 12 with a fairly descriptive name"));
     expect(pages[0]).toContain("ENDNOTE");
     expect(pages[0]).toContain("Total$119.95");
     expect(pages[0]).toContain("northside.test");
+    // It all fits once smaller: nothing is left off, so nothing says so.
+    expect(pages[0]).not.toContain("continuedinthesystem");
     expect(pages[1]).toContain("Total$454.00");
   });
 
-  it("keeps one page per option even for far more than any real quote holds", async () => {
-    // The schema's limits: 50 items of 200 characters, 2,000 characters of notes.
-    const name = (i: number) =>
-      `Custom line ${i + 1} ${"with a descriptive name that goes on and on ".repeat(5)}`.slice(
-        0,
-        200,
-      );
-    const lines = Array.from({ length: 50 }, (_, i) => item("OTHER", name(i), "5.00", 2));
-    const pdf = await renderQuotePdf(
-      bundleWith([
-        option("Huge", lines, { notes: "word ".repeat(400), adjustmentAmount: "-20.00" }),
-        threeOptions()[1],
-      ], { footerMessage: "Thank you for your visit. ".repeat(12) }),
-      branding,
-    );
-    expect(await pageSizes(pdf)).toEqual([LETTER, LETTER]);
-    const pages = await pagesOf(pdf);
-    expect(pages[0]).toContain("Page 1 of 2");
-    expect(pages[0]).toContain("Total$480.00");
-    expect(pages[0]).toContain("Not every item fits on this page; the total includes them all.");
-    expect(pages[1]).toContain("Total$199.99");
-    expect(pages[1]).not.toContain("Not every item fits");
-  });
-
-  it("prints letters Helvetica lacks without junk", async () => {
-    const bundle = bundleWith([threeOptions()[1]]);
-    bundle.client.firstName = "Nguyễn";
-    bundle.client.lastName = "Zoë 李";
-    const [text] = await pagesOf(await renderQuotePdf(bundle, branding));
-    expect(text).toContain("Nguyen Zoë ?");
-  });
-
-  it("prints the store name, not an image, for the default SVG logo", async () => {
-    const pdf = await renderQuotePdf(bundleWith(threeOptions()), branding);
-    expect(await imageCount(pdf)).toBe(0);
-    expect((await pagesOf(pdf))[0]).toMatch(/^Northside Eyewear/);
-  });
-});
-
-describe("toWinAnsi", () => {
-  it("keeps Windows-1252 text, strips marks it lacks, and marks the rest with ?", () => {
-    expect(toWinAnsi("Ærø – “ok” € × 2")).toBe("Ærø – “ok” € × 2");
-    expect(toWinAnsi("Trần Thị\tẢnh\r\nline 2\u200b")).toBe("Tran Thi Anh\nline 2");
-    expect(toWinAnsi("李 😀")).toBe("? ?");
-    // A decomposed é (e + combining accent) is composed, not stripped.
-    expect(toWinAnsi("Jose\u0301")).toBe("José");
-  });
-});
-
-// An 8×8 PNG in the store's teal.
-const PNG = Uint8Array.from(
-  atob(
-    "iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAEUlEQVR42mOQ94vHihiGlgQA3eUzAUc2QwUAAAAASUVORK5CYII=",
-  ),
-  (c) => c.charCodeAt(0),
-);
-
-// A JPEG's start, frame header (1×1, 3 components) and end: enough for the checks.
-const JPEG = Uint8Array.of(
-  ...[0xff, 0xd8],
-  ...[0xff, 0xc0, 0x00, 0x11, 0x08, 0x00, 0x01, 0x00, 0x01, 0x03],
-  ...[0x01, 0x11, 0x00, 0x02, 0x11, 0x00, 0x03, 0x11, 0x00],
-  ...[0xff, 0xd9],
-);
-
-describe("logos", () => {
-  let root: string;
-  let staticDir: string;
-  before(async () => {
-    root = await Deno.makeTempDir();
-    staticDir = join(root, "static");
-    await Deno.mkdir(join(staticDir, "img"), { recursive: true });
-    await Deno.writeFile(join(staticDir, "img", "logo.png"), PNG);
-    await Deno.writeFile(join(staticDir, "logo.jpg"), JPEG);
-    await Deno.writeTextFile(join(staticDir, "logo.svg"), "<svg/>");
-    await Deno.writeTextFile(join(staticDir, "svg-named.png"), "<svg/>");
-    await Deno.writeFile(join(root, "secret.png"), PNG);
-    // Right magic bytes, damaged body: react-pdf would leave a hole for it.
-    await Deno.writeFile(join(staticDir, "damaged.png"), Uint8Array.of(...PNG.slice(0, 40), 1, 2));
-  });
-  after(() => Deno.remove(root, { recursive: true }));
-
-  it("reads PNG and JPEG files under /static/ by their bytes, nothing else", async () => {
-    expect((await loadLogo("/static/img/logo.png", staticDir))?.format).toBe("png");
-    expect((await loadLogo("/static/img/logo.png?v=2", staticDir))?.format).toBe("png");
-    expect((await loadLogo("/static/logo.jpg", staticDir))?.format).toBe("jpg");
-    for (
-      const url of [
-        "/static/logo.svg",
-        "/static/svg-named.png",
-        "/static/damaged.png",
-        "/static/missing.png",
-        "/static/img",
-        "/static/../secret.png",
-        "/static/%2e%2e/secret.png",
-        "/static/..%2fsecret.png",
-        "/static/img/..%2f..%2fsecret.png",
-        "/objects/uploads/3f2a",
-        "https://example.com/static/logo.png",
-        "//example.com/static/logo.png",
-        "",
-      ]
-    ) expect(await loadLogo(url, staticDir)).toBeUndefined();
-  });
-
-  it("embeds a PNG logo beside the store name", async () => {
-    const logo = await loadLogo("/static/img/logo.png", staticDir);
-    const pdf = await renderClientCopyPdf(clientCopy(bundleWith(threeOptions()), branding), logo);
+  it("keeps one page per option at the schema's limits, saying what it left off", async () => {
+    const options = [maximalOption(1), maximalOption(2), maximalOption(3)];
+    const bundle = bundleFrom(maximalClient(), options);
+    const pdf = await renderQuotePdf(bundle, branding);
     expect(await pageSizes(pdf)).toEqual([LETTER, LETTER, LETTER]);
-    expect(await imageCount(pdf)).toBe(3);
-    expect((await pagesOf(pdf))[0]).toContain("Northside Eyewear");
+    const pages = await pagesOf(pdf);
+    pages.forEach((page, i) => {
+      expect(page).toContain(`Page${i + 1}of3`);
+      // 50 × 999 × the unit price + $999,999.99 shipping - $999,999.99 discount.
+      expect(page).toContain(`Total${maximalOptionTotal()}`);
+      expect(page).toContain("Greater");
+      expect(page).toContain(squash(fill("Thank you for your visit. ", 60).trim()));
+      expect(page).toContain("northside.test");
+      // The notes are cut, and say so.
+      expect(page).toContain(squash(`Notes of option #${i + 1}:`));
+      expect(page).toContain("…(continuedinthesystem)");
+      // The lines shown and the lines said to be left off add up to all 50.
+      const shown = new Set([...page.matchAll(/Item#(\d+)/g)].map((m) => Number(m[1])));
+      // The count follows the last amount's cents directly in the squashed text.
+      const hidden = Number(page.match(/(?:\.\d\d)?(\d+)moreitemscontinuedinthesystem/)?.[1]);
+      expect(shown.size).toBeGreaterThan(0);
+      expect(shown.size + hidden).toBe(50);
+      // The first lines are the ones shown.
+      expect([...shown].sort((a, b) => a - b)).toEqual(
+        Array.from({ length: shown.size }, (_, n) => n + 1),
+      );
+      expect(page).toContain(squash("the total includes them all."));
+      expect(page).toContain(squash("Shortened descriptions are continued in the system."));
+    });
+    // Nothing drawn outside the page margins, cut rows included.
+    for (const words of await pdfPageWords(pdf)) {
+      for (const word of words) {
+        expect(word.xMax).toBeLessThanOrEqual(612 - 36 + 0.5);
+        expect(word.yMax).toBeLessThanOrEqual(792 - 36 + 0.5);
+      }
+    }
+  });
+
+  it("prints Latin-extended, Greek and Cyrillic as typed, and marks what the font lacks", async () => {
+    const bundle = bundleWith([threeOptions()[1]]);
+    bundle.client.firstName = "Łukasiewicz Nguyễn";
+    bundle.client.lastName = "Παπαδόπουλος-Иванова 李小龍";
+    const [text] = await pdfPageTexts(await renderQuotePdf(bundle, branding));
+    for (const name of ["Łukasiewicz", "Nguyễn", "Παπαδόπουλος", "Иванова"]) {
+      expect(text).toContain(name);
+    }
+    // CJK is not in the font: each character shows as the replacement mark, never as nothing.
+    expect(text).toContain(MISSING_GLYPH.repeat(3));
+    expect(text).not.toContain("李");
+  });
+
+  it("draws the built-in SVG logo beside the store name on every page", async () => {
+    const pdf = await renderQuotePdf(bundleWith(threeOptions()), branding, "/static/logo.svg");
+    expect(await pdfImageCount(pdf)).toBe(3);
+    expect((await pagesOf(pdf))[0]).toContain("NorthsideEyewear");
+  });
+
+  it("prints the store name, and no image, without a usable logo", async () => {
+    for (const logoUrl of ["", "/static/missing.png", "https://example.com/logo.png"]) {
+      const pdf = await renderQuotePdf(bundleWith(threeOptions()), branding, logoUrl);
+      expect(await pdfImageCount(pdf)).toBe(0);
+      expect((await pagesOf(pdf))[0]).toContain("NorthsideEyewear");
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
-import { clientCopy, internalCopy } from "./print_model.ts";
+import { clientCopy, clipText, internalCopy, priceTableNote, shortenName } from "./print_model.ts";
 import type { QuoteBundle } from "../quotes/views.ts";
 import type { Branding } from "../settings/settings.ts";
 
@@ -135,5 +135,35 @@ describe("internal copy", () => {
     const none = internalCopy({ ...bundle, options: [option("a", "", "X", false)] }, branding);
     expect(none.pages).toEqual([]);
     expect(none.emptyText).toBe("No options selected for this quote.");
+  });
+});
+
+describe("one sheet per option", () => {
+  it("clips long text at a word with the continued mark, and leaves short text alone", () => {
+    expect(clipText("Pick up on Friday.", 100)).toBe("Pick up on Friday.");
+    expect(clipText("alpha beta gamma delta", 14)).toBe(
+      "alpha beta… (continued in the system)",
+    );
+    // One very long word is cut inside it rather than dropped.
+    expect(clipText("x".repeat(50), 10)).toBe(`${"x".repeat(10)}… (continued in the system)`);
+  });
+
+  it("shortens a description to its limit, ellipsis included", () => {
+    expect(shortenName("Ray-Ban", 10)).toBe("Ray-Ban");
+    const short = shortenName("Premium progressive package with blue filter", 20);
+    expect(short).toBe("Premium progressive…");
+    expect(short.length).toBeLessThanOrEqual(20);
+  });
+
+  it("says how many lines were left off and that shortened text is in the system", () => {
+    expect(priceTableNote(0, false)).toBe("");
+    expect(priceTableNote(1, false)).toBe(
+      "1 more item continued in the system; the total includes them all.",
+    );
+    expect(priceTableNote(16, true)).toBe(
+      "16 more items continued in the system; the total includes them all. " +
+        "Shortened descriptions are continued in the system.",
+    );
+    expect(priceTableNote(0, true)).toBe("Shortened descriptions are continued in the system.");
   });
 });

@@ -1,13 +1,15 @@
 import { sql } from "kysely";
 import type { DB } from "../db/database.ts";
-import { containsPattern } from "../db/like.ts";
+import { quoteMatches, searchWords } from "../search/match.ts";
 import type { QuoteStatus } from "../../db/schema.ts";
 import { findMeasurements, isUuid } from "../clients/clients.ts";
 import type { SaveQuoteInput, SelectionInput } from "../schemas/quote.ts";
 import {
+  closeBlocker,
   editBlocker,
   FINALIZABLE,
   isExpired,
+  reactivateBlocker,
   type SaveProblem,
   saveProblems,
   statusAfterSave,
@@ -16,6 +18,8 @@ import {
 import { quoteExpiry } from "./quotes.ts";
 import type { QuoteBundle, QuoteSummary, SaveResult, Stats } from "./views.ts";
 import { type AuditActor, recordAudit } from "../audit/audit_log.ts";
+import { diffFields } from "../audit/describe.ts";
+import { type OptionState, quoteTotalDecimal, summarizeOptionChanges } from "./history.ts";
 
 const money = (col: string) => sql<string>`${sql.ref(col)}::text`;
 
@@ -151,9 +155,46 @@ export const STALE_MESSAGE =
   "Reload the page to see the latest version; nothing you had saved before was lost.";
 
 async function lockQuote(db: DB, id: string) {
-  return await db.selectFrom("quotes").select(["id", "status", "version", "clientId"])
+  return await db.selectFrom("quotes")
+    .select(["id", "status", "version", "clientId", "opticianName", "internalNotes"])
     .where("id", "=", id).forUpdate().executeTakeFirst();
 }
+
+/** A quote's options with their items as stored, for the history's before/after. */
+async function loadOptionStates(db: DB, quoteId: string): Promise<OptionState[]> {
+  const [options, items] = await Promise.all([
+    db.selectFrom("quoteOptions").select([
+      "id",
+      "label",
+      "notes",
+      "isChosen",
+      money("shipping").as("shipping"),
+      money("adjustmentAmount").as("adjustmentAmount"),
+      "adjustmentReason",
+    ]).where("quoteId", "=", quoteId).orderBy("position").execute(),
+    db.selectFrom("optionItems")
+      .innerJoin("quoteOptions", "quoteOptions.id", "optionItems.optionId")
+      .select([
+        "optionItems.optionId",
+        "optionItems.kind",
+        "optionItems.name",
+        "optionItems.sku",
+        money("optionItems.unitPrice").as("unitPrice"),
+        "optionItems.qty",
+        "optionItems.notes",
+        "optionItems.catalogId",
+      ])
+      .where("quoteOptions.quoteId", "=", quoteId).orderBy("optionItems.position").execute(),
+  ]);
+  return options.map((o) => ({
+    ...o,
+    items: items.filter((i) => i.optionId === o.id).map(({ optionId: _, ...i }) => i),
+  }));
+}
+
+/** A status change as the history records it, or nothing when it stayed. */
+const statusChange = (from: QuoteStatus, to: QuoteStatus) =>
+  from === to ? {} : { status: { from, to } };
 
 /**
  * The builder's save, in one transaction: options and items are replaced by
@@ -177,9 +218,8 @@ export async function saveQuote(
     const blocker = editBlocker(quote.status);
     if (blocker) return { ok: false, status: 409, message: blocker };
 
-    const existing = await trx.selectFrom("quoteOptions").select("id").where("quoteId", "=", id)
-      .execute();
-    const existingIds = new Set(existing.map((o) => o.id));
+    const beforeOptions = await loadOptionStates(trx, id);
+    const existingIds = new Set(beforeOptions.map((o) => o.id));
     const keep = new Set(input.options.map((o) => o.id).filter((oid) => existingIds.has(oid)));
     const removed = [...existingIds].filter((oid) => !keep.has(oid));
     if (removed.length) await trx.deleteFrom("quoteOptions").where("id", "in", removed).execute();
@@ -241,10 +281,17 @@ export async function saveQuote(
       version: quote.version + 1,
       updatedAt: new Date(),
     }).where("id", "=", id).execute();
+    // Who changed what: status and optician old → new, whether the notes were
+    // edited (never their text), and the options as counts and totals.
+    const totalBefore = beforeOptions.length ? quoteTotalDecimal(beforeOptions) : "0.00";
+    const totalAfter = quoteTotalDecimal(input.options);
     await recordAudit(trx, actor, "quote.save", "quote", id, {
       version: quote.version + 1,
-      status,
-      options: input.options.length,
+      ...statusChange(quote.status, status),
+      changes: diffFields(quote, input, ["opticianName"]),
+      ...(quote.internalNotes !== input.internalNotes ? { notesChanged: true } : {}),
+      options: summarizeOptionChanges(beforeOptions, input.options),
+      ...(totalBefore !== totalAfter ? { total: { from: totalBefore, to: totalAfter } } : {}),
     });
     return { ok: true, value: { idMap } };
   });
@@ -285,13 +332,17 @@ export async function saveSelection(
       await trx.updateTable("quoteOptions").set({ isChosen: option.isChosen })
         .where("id", "=", option.id).execute();
     }
+    const now = new Date();
     await trx.updateTable("quotes").set({
       status: "ACCEPTED",
+      // The first acceptance counts for the report, whatever happens after.
+      acceptedAt: sql<Date>`coalesce(accepted_at, ${now})`,
       version: quote.version + 1,
-      updatedAt: new Date(),
+      updatedAt: now,
     }).where("id", "=", id).execute();
     await recordAudit(trx, actor, "quote.accept", "quote", id, {
-      chosen: input.options.filter((o) => o.isChosen).map((o) => o.id),
+      ...statusChange(quote.status, "ACCEPTED"),
+      chosen: input.options.filter((o) => o.isChosen).length,
     });
     return { ok: true, value: null };
   });
@@ -306,7 +357,11 @@ async function transition(
   decide: (
     trx: DB,
     status: QuoteStatus,
-    quote: { clientId: string; expired: boolean; saved: boolean },
+    quote: {
+      clientId: string;
+      expiresAt: Date | null;
+      saved: boolean;
+    },
   ) => Promise<{ set: Record<string, unknown>; details?: Record<string, unknown> } | string>,
 ): Promise<WriteResult<null>> {
   if (!isUuid(id)) return notFound;
@@ -319,7 +374,7 @@ async function transition(
     // connection, so a query outside it would wait forever.
     const decision = await decide(trx, quote.status, {
       clientId: quote.clientId,
-      expired: isExpired(quote),
+      expiresAt: quote.expiresAt,
       saved: quote.opticianName.trim() !== "",
     });
     if (typeof decision === "string") return { ok: false, status: 409, message: decision };
@@ -334,9 +389,9 @@ async function transition(
 export function closeQuote(db: DB, id: string, reason: string, actor: AuditActor) {
   return transition(db, id, actor, "quote.close", (_trx, status) =>
     Promise.resolve(
-      status === "CLOSED" ? "This quote is already closed." : {
+      closeBlocker(status) ?? {
         set: { status: "CLOSED", closureReason: reason, closedAt: new Date() },
-        details: { reason, from: status },
+        details: { ...statusChange(status, "CLOSED"), reason },
       },
     ));
 }
@@ -344,9 +399,8 @@ export function closeQuote(db: DB, id: string, reason: string, actor: AuditActor
 /** Back to work with a fresh expiry from the settings: for expired or closed quotes. */
 export function reactivateQuote(db: DB, id: string, actor: AuditActor) {
   return transition(db, id, actor, "quote.reactivate", async (trx, status, quote) => {
-    if (status !== "CLOSED" && !quote.expired) {
-      return "Only an expired or closed quote can be reactivated.";
-    }
+    const blocker = reactivateBlocker({ status, expiresAt: quote.expiresAt });
+    if (blocker) return blocker;
     const settings = await trx.selectFrom("settings")
       .select(["quoteExpirationEnabled", "quoteExpirationDays"]).where("id", "=", 1)
       .executeTakeFirstOrThrow();
@@ -359,14 +413,17 @@ export function reactivateQuote(db: DB, id: string, actor: AuditActor) {
       : quote.saved
       ? statusAfterSave(m?.measurementsComplete ?? false)
       : "DRAFT";
+    const expiresAt = quoteExpiry(settings, new Date());
     return {
-      set: {
-        status: next,
-        expiresAt: quoteExpiry(settings, new Date()),
-        closureReason: null,
-        closedAt: null,
+      set: { status: next, expiresAt, closureReason: null, closedAt: null },
+      details: {
+        ...statusChange(status, next),
+        changes: [{
+          field: "expiresAt",
+          from: quote.expiresAt?.toISOString() ?? null,
+          to: expiresAt?.toISOString() ?? null,
+        }],
       },
-      details: { from: status, to: next },
     };
   });
 }
@@ -375,11 +432,29 @@ export function finalizeQuote(db: DB, id: string, actor: AuditActor) {
   return transition(db, id, actor, "quote.finalize", (_trx, status) =>
     Promise.resolve(
       FINALIZABLE.includes(status)
-        ? { set: { status: "FINALIZED" }, details: { from: status } }
+        ? {
+          set: { status: "FINALIZED", finalizedAt: new Date() },
+          details: statusChange(status, "FINALIZED"),
+        }
         : status === "FINALIZED"
         ? "This quote is already finalized."
         : "Only an active, emailed or accepted quote can be finalized. Save it first.",
     ));
+}
+
+/**
+ * An owner takes a finalized quote back to work: ACTIVE, or PENDING_MEASUREMENTS
+ * while the client's measurements are incomplete. The reason is audited.
+ * (The role is checked by the route; this checks the quote.)
+ */
+export function reopenQuote(db: DB, id: string, reason: string, actor: AuditActor) {
+  return transition(db, id, actor, "quote.reopen", async (trx, status, quote) => {
+    if (status !== "FINALIZED") return "Only a finalized quote can be reopened.";
+    const m = await trx.selectFrom("clientMeasurements").select("measurementsComplete")
+      .where("clientId", "=", quote.clientId).executeTakeFirst();
+    const next = statusAfterSave(m?.measurementsComplete ?? false);
+    return { set: { status: next }, details: { reason, from: status, to: next } };
+  });
 }
 
 /** SEG/OC of one saved option, written on each edit in the builder. */
@@ -499,17 +574,8 @@ export interface QuoteListQuery {
 
 function listFilter(db: DB, query: QuoteListQuery, now: Date) {
   let q = db.selectFrom("quotes").innerJoin("clients", "clients.id", "quotes.clientId");
-  const words = (query.q ?? "").trim().toLowerCase().split(/\s+/).filter(Boolean).slice(0, 6);
-  for (const word of words) {
-    const like = containsPattern(word);
-    q = q.where((eb) =>
-      eb.or([
-        eb(eb.fn("lower", ["quotes.quoteNumber"]), "like", like),
-        eb(eb.fn("lower", ["quotes.opticianName"]), "like", like),
-        eb(sql`lower(clients.first_name || ' ' || clients.last_name)`, "like", like),
-      ])
-    );
-  }
+  const words = searchWords(query.q ?? "");
+  if (words.length) q = q.where(quoteMatches(words));
   if (query.status) q = q.where("quotes.status", "=", query.status);
   if (query.expired) {
     q = q.where("quotes.status", "!=", "CLOSED").where("quotes.expiresAt", "<", now);
@@ -517,24 +583,33 @@ function listFilter(db: DB, query: QuoteListQuery, now: Date) {
   return q;
 }
 
-export async function listQuotes(db: DB, query: QuoteListQuery, now = new Date()) {
+/** The page of rows of listQuotes, apart so tests can look at its plan. */
+export function listQuotesQuery(db: DB, query: QuoteListQuery, now = new Date()) {
   const limit = Math.min(Math.max(query.limit ?? 100, 1), 500);
+  return listFilter(db, query, now).select([
+    "quotes.id",
+    "quotes.quoteNumber",
+    "quotes.clientId",
+    "quotes.clientName",
+    "clients.email as clientEmail",
+    "quotes.opticianName",
+    "quotes.status",
+    "quotes.createdAt",
+    "quotes.expiresAt",
+    "quotes.footerMessage",
+  ]).orderBy("quotes.createdAt", "desc").orderBy("quotes.id", "desc")
+    .limit(limit).offset(Math.max(query.offset ?? 0, 0));
+}
+
+/** How many quotes listQuotes matches in all. */
+export function countQuotesQuery(db: DB, query: QuoteListQuery, now = new Date()) {
+  return listFilter(db, query, now).select((eb) => eb.fn.countAll<string>().as("n"));
+}
+
+export async function listQuotes(db: DB, query: QuoteListQuery, now = new Date()) {
   const [rows, total] = await Promise.all([
-    listFilter(db, query, now).select([
-      "quotes.id",
-      "quotes.quoteNumber",
-      "quotes.clientId",
-      sql<string>`clients.first_name || ' ' || clients.last_name`.as("clientName"),
-      "clients.email as clientEmail",
-      "quotes.opticianName",
-      "quotes.status",
-      "quotes.createdAt",
-      "quotes.expiresAt",
-      "quotes.footerMessage",
-    ]).orderBy("quotes.createdAt", "desc").orderBy("quotes.id", "desc")
-      .limit(limit).offset(Math.max(query.offset ?? 0, 0)).execute(),
-    listFilter(db, query, now).select((eb) => eb.fn.countAll<string>().as("n"))
-      .executeTakeFirstOrThrow(),
+    listQuotesQuery(db, query, now).execute(),
+    countQuotesQuery(db, query, now).executeTakeFirstOrThrow(),
   ]);
   return {
     total: Number(total.n),

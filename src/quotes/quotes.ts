@@ -39,3 +39,9 @@ export async function insertDraftQuote(
   await db.insertInto("quoteOptions").values({ quoteId: quote.id, position: 0 }).execute();
   return quote;
 }
+
+/** Whether a quote exists (its history may be read); ids that are not UUIDs do not. */
+export async function quoteExists(db: DB, id: string): Promise<boolean> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return false;
+  return !!await db.selectFrom("quotes").select("id").where("id", "=", id).executeTakeFirst();
+}

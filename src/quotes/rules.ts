@@ -1,7 +1,7 @@
 // Pure quote rules shared by the builder, the tablet and the server: no I/O
 // here, so the browser and the API apply exactly the same logic.
-import type { ItemKind, QuoteStatus } from "../../db/schema.ts";
-import { centsOrZero, centsToDecimal, parseCents } from "./money.ts";
+import type { ItemKind, QuoteStatus, Role } from "../../db/schema.ts";
+import { centsOrZero, centsToDecimal, formatMoney, parseCents } from "./money.ts";
 
 export interface DraftItem {
   id?: string;
@@ -198,8 +198,12 @@ export interface SaveProblem {
   message: string;
 }
 
+type CheckedOption =
+  & Pick<DraftOption, "label" | "items">
+  & Partial<Pick<DraftOption, "shipping" | "adjustmentAmount">>;
+
 export function saveProblems(
-  quote: { opticianName: string; options: Pick<DraftOption, "label" | "items">[] },
+  quote: { opticianName: string; options: CheckedOption[] },
 ): SaveProblem[] {
   const problems: SaveProblem[] = [];
   if (!quote.opticianName.trim()) {
@@ -229,6 +233,47 @@ export function saveProblems(
       }
     }
   });
+  problems.push(...totalProblems(quote.options));
+  return problems;
+}
+
+// ---- Bounds on computed amounts ----
+
+/**
+ * The largest amount a NUMERIC(12,2) column holds ($9,999,999,999.99). Each
+ * price is bounded on entry, but 50 items × 999 at the largest price are
+ * not, nor is the sum the lists show over several options.
+ */
+export const MAX_AMOUNT_CENTS = 999_999_999_999;
+
+const tooLarge = (what: string) =>
+  `${what} is more than the largest amount a quote can hold (${formatMoney(MAX_AMOUNT_CENTS)})`;
+
+/**
+ * Subtotal and total of each option, and all options together (the lists add
+ * up the chosen ones, and any may be chosen), must fit: checked here, so the
+ * builder says so before saving and the API refuses with the same field.
+ */
+export function totalProblems(options: CheckedOption[]): SaveProblem[] {
+  const problems: SaveProblem[] = [];
+  let together = 0;
+  options.forEach((option, index) => {
+    const label = optionTabLabel(option, index);
+    const subtotal = subtotalCents(option.items);
+    const total = subtotal + centsOrZero(option.shipping) + centsOrZero(option.adjustmentAmount);
+    together += Math.abs(total);
+    if (subtotal > MAX_AMOUNT_CENTS) {
+      problems.push({
+        field: `options.${index}.subtotal`,
+        message: tooLarge(`${label}: the subtotal`),
+      });
+    } else if (Math.abs(total) > MAX_AMOUNT_CENTS) {
+      problems.push({ field: `options.${index}.total`, message: tooLarge(`${label}: the total`) });
+    }
+  });
+  if (!problems.length && together > MAX_AMOUNT_CENTS) {
+    problems.push({ field: "total", message: tooLarge("All options together") });
+  }
   return problems;
 }
 
@@ -259,6 +304,33 @@ export function editBlocker(status: QuoteStatus): string | null {
   if (status === "FINALIZED") return "This quote is finalized and can no longer be changed.";
   return null;
 }
+
+/** What close and reactivate answer on a finalized quote (staff-facing; the tablet keeps editBlocker's). */
+export const FINALIZED_IS_FINAL =
+  "This quote is finalized and can no longer be changed. Only an owner can reopen it.";
+
+/** Why a quote may not be closed, or null: an open quote may; a finalized one is final. */
+export function closeBlocker(status: QuoteStatus): string | null {
+  if (status === "CLOSED") return "This quote is already closed.";
+  if (status === "FINALIZED") return FINALIZED_IS_FINAL;
+  return null;
+}
+
+/** Why a quote may not be reactivated, or null (it must be expired or closed, and not finalized). */
+export function reactivateBlocker(
+  quote: { status: QuoteStatus; expiresAt: string | Date | null },
+  now = new Date(),
+): string | null {
+  if (quote.status === "FINALIZED") return FINALIZED_IS_FINAL;
+  if (quote.status !== "CLOSED" && !isExpired(quote, now)) {
+    return "Only an expired or closed quote can be reactivated.";
+  }
+  return null;
+}
+
+/** Only an owner takes a finalized quote back to work, and says why (it is audited). */
+export const mayReopen = (role: Role, status: QuoteStatus) =>
+  role === "OWNER" && status === "FINALIZED";
 
 /** Saving puts a quote to work: ACTIVE, or waiting while measurements are incomplete. */
 export function statusAfterSave(measurementsComplete: boolean): QuoteStatus {

@@ -3,16 +3,20 @@ import { expect } from "expect";
 import {
   applyPackageChoice,
   breakdownCents,
+  closeBlocker,
   currentPackageChoice,
   type DraftItem,
   editBlocker,
   emptyItem,
   emptyOption,
   isExpired,
+  MAX_AMOUNT_CENTS,
+  mayReopen,
   normalizeAdjustment,
   optionTabLabel,
   optionTitle,
   parseQty,
+  reactivateBlocker,
   saveProblems,
   setCatalogItem,
   statusAfterSave,
@@ -20,6 +24,7 @@ import {
   subtotalCents,
   toggleAddOn,
   totalCents,
+  totalProblems,
 } from "./rules.ts";
 
 const frame = (sku = "RB5154", price = "189.00") =>
@@ -180,5 +185,76 @@ describe("status", () => {
   it("dashboard status text replaces the first underscore and lowercases", () => {
     expect(statusText("PENDING_MEASUREMENTS")).toBe("pending measurements");
     expect(statusText("ACTIVE")).toBe("active");
+  });
+});
+
+describe("bounds on computed totals", () => {
+  // The largest price an item may have, at the largest quantity.
+  const lot = () => emptyItem("OTHER", { name: "Lot", unitPrice: "999999.99", qty: 999 });
+  const option = (
+    items: ReturnType<typeof emptyItem>[],
+    shipping = "0",
+    adjustmentAmount = "0",
+  ) => ({
+    label: "",
+    items: [frame("F", "0"), ...items],
+    shipping,
+    adjustmentAmount,
+  });
+  // 10 lots + 10 units: 9,999,999,900.00, just under the largest amount.
+  const nearly = () => [
+    ...Array.from({ length: 10 }, lot),
+    emptyItem("OTHER", {
+      unitPrice: "999999.99",
+      qty: 10,
+    }),
+  ];
+
+  it("allows exactly the largest amount NUMERIC(12,2) holds", () => {
+    expect(MAX_AMOUNT_CENTS).toBe(999_999_999_999);
+    expect(totalProblems([option(nearly(), "99.99")])).toEqual([]);
+  });
+
+  it("names the option's subtotal when its items add up to more", () => {
+    expect(totalProblems([option(Array.from({ length: 49 }, lot))])).toEqual([{
+      field: "options.0.subtotal",
+      message:
+        "F: the subtotal is more than the largest amount a quote can hold ($9,999,999,999.99)",
+    }]);
+  });
+
+  it("names the option's total when shipping takes it over", () => {
+    expect(totalProblems([option(nearly(), "100.00")]).map((p) => p.field)).toEqual([
+      "options.0.total",
+    ]);
+  });
+
+  it("names the whole quote when options that each fit do not fit together", () => {
+    const big = () => option(Array.from({ length: 10 }, lot));
+    expect(totalProblems([big()])).toEqual([]);
+    expect(totalProblems([big(), big()]).map((p) => p.field)).toEqual(["total"]);
+    // The save check the builder runs includes them.
+    expect(saveProblems({ opticianName: "Maria", options: [big(), big()] }).map((p) => p.field))
+      .toEqual(["total"]);
+  });
+});
+
+describe("finalized is final", () => {
+  it("may not be closed or reactivated, even when expired", () => {
+    const past = "2000-01-01T00:00:00Z";
+    expect(closeBlocker("FINALIZED")).toMatch(/Only an owner can reopen it/);
+    expect(reactivateBlocker({ status: "FINALIZED", expiresAt: past })).toMatch(/finalized/);
+    expect(closeBlocker("ACTIVE")).toBeNull();
+    expect(closeBlocker("CLOSED")).toBe("This quote is already closed.");
+    expect(reactivateBlocker({ status: "ACTIVE", expiresAt: past })).toBeNull();
+    expect(reactivateBlocker({ status: "CLOSED", expiresAt: null })).toBeNull();
+    expect(reactivateBlocker({ status: "ACTIVE", expiresAt: null })).toMatch(/expired or closed/);
+  });
+
+  it("only an owner may reopen it", () => {
+    expect(mayReopen("OWNER", "FINALIZED")).toBe(true);
+    expect(mayReopen("ADMIN", "FINALIZED")).toBe(false);
+    expect(mayReopen("AUTHORIZED_USER", "FINALIZED")).toBe(false);
+    expect(mayReopen("OWNER", "ACTIVE")).toBe(false);
   });
 });

@@ -1,21 +1,18 @@
 import { z } from "zod";
-
-/** A path on this site: one leading slash, never "//host" or "/\host". */
-export const localPath = z.string().max(2000).refine(
-  (p) => p.startsWith("/") && !p.startsWith("//") && !p.startsWith("/\\"),
-  "returnTo must be a path on this site",
-);
+import { safeText } from "./text.ts";
 
 export const staffLoginSchema = z.object({
-  username: z.string({ error: "Username is required" }).trim().min(1, "Username is required")
+  username: safeText({ error: "Username is required", trim: true }).min(1, "Username is required")
     .max(200),
-  password: z.string({ error: "Password is required" }).min(1, "Password is required").max(1000),
-  returnTo: localPath.optional(),
+  password: safeText({ error: "Password is required" }).min(1, "Password is required").max(1000),
+  // Any text: safeReturnTo (src/http/return_to.ts) decides where it may lead,
+  // and falls back to the dashboard rather than refusing the sign-in.
+  returnTo: z.string().max(2000).optional(),
 });
 export type StaffLoginInput = z.infer<typeof staffLoginSchema>;
 
-/** Where to go after signing in: a safe local path, else the dashboard. */
-export function safeReturnTo(value: unknown, fallback = "/dashboard"): string {
-  const parsed = localPath.safeParse(value);
-  return parsed.success ? parsed.data : fallback;
-}
+/**
+ * What the Owner Login button adds to /api/login (`?intent=owner`). Only with
+ * it does /api/login go on to the owner sign-in provider; see routes/api/auth.ts.
+ */
+export const OWNER_INTENT = "owner";

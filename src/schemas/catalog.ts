@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { centsToDecimal, parseCents } from "../quotes/money.ts";
+import { multilineText, safeText } from "./text.ts";
 
 /** The catalog form (spec): name and price required, sort order an integer defaulting to 0. */
 export const catalogItemSchema = z.object({
-  name: z.string({ error: "Name is required" }).trim().min(1, "Name is required").max(120),
-  description: z.string().max(1000).nullish().transform((v) => v?.trim() ?? ""),
-  price: z.union([z.number(), z.string()], { error: "Price is required" }).transform((v, ctx) => {
+  name: safeText({ error: "Name is required", trim: true }).min(1, "Name is required").max(120),
+  description: multilineText({ trim: true }).max(1000).nullish().transform((v) => v ?? ""),
+  price: z.union([z.number(), safeText()], { error: "Price is required" }).transform((v, ctx) => {
     const text = String(v).trim();
     if (text === "") {
       ctx.addIssue({ code: "custom", message: "Price is required" });
@@ -19,7 +20,7 @@ export const catalogItemSchema = z.object({
     return centsToDecimal(cents);
   }),
   active: z.boolean().optional().default(true),
-  sortOrder: z.union([z.number(), z.string()]).optional().transform((v, ctx) => {
+  sortOrder: z.union([z.number(), safeText()]).optional().transform((v, ctx) => {
     if (v === undefined || String(v).trim() === "") return 0;
     const n = Number(v);
     if (!Number.isInteger(n) || Math.abs(n) > 1_000_000) {
@@ -36,3 +37,17 @@ export const catalogUpdateSchema = z.union([
   z.object({ active: z.boolean() }).strict(),
   catalogItemSchema,
 ]);
+
+/** Catalog CSV files up to 5 MiB: checked in the browser before sending, and by the server. */
+export const CATALOG_CSV_MAX_BYTES = 5 * 1024 * 1024;
+export const CATALOG_CSV_TOO_LARGE =
+  "The file is larger than 5 MB. Split it into smaller files and import each.";
+
+/** The import call's query: the fingerprint its preview answered with, if any. */
+export const catalogImportQuerySchema = z.object({
+  fingerprint: z.string().regex(
+    /^[0-9a-f]{32}$/,
+    "fingerprint must be the one the preview answered with",
+  )
+    .optional().or(z.literal("").transform(() => undefined)),
+});

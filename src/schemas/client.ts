@@ -1,29 +1,30 @@
 import { z } from "zod";
 import { US_STATE_CODES } from "./us_states.ts";
+import { multilineText, safeText, uuidField } from "./text.ts";
 
 // Small pieces, composed per form (intake, add, edit, e-mail only).
 const optionalText = (max: number) =>
-  z.string().trim().max(max, `Must be at most ${max} characters`).nullish().transform((v) =>
+  safeText({ trim: true }).max(max, `Must be at most ${max} characters`).nullish().transform((v) =>
     v ? v : null
   );
 
-export const firstNameField = z.string({ error: "First name is required" }).trim()
+export const firstNameField = safeText({ error: "First name is required", trim: true })
   .min(1, "First name is required").max(100, "First name must be at most 100 characters");
-export const lastNameField = z.string({ error: "Last name is required" }).trim()
+export const lastNameField = safeText({ error: "Last name is required", trim: true })
   .min(1, "Last name is required").max(100, "Last name must be at most 100 characters");
 
 /** A valid address or empty (empty becomes null). */
-export const emailField = z.string().trim().max(254).nullish().transform((v) => v || null)
+export const emailField = safeText({ trim: true }).max(254).nullish().transform((v) => v || null)
   .pipe(z.email("Please enter a valid email address").nullable());
 
-const phoneField = z.string().trim().max(40, "Phone must be at most 40 characters").nullish()
+const phoneField = safeText({ trim: true }).max(40, "Phone must be at most 40 characters").nullish()
   .transform((v) => v || null)
   .refine((v) => v === null || /^[0-9+().\-\s]*[0-9][0-9+().\-\s]*$/.test(v), {
     message: "Please enter a phone number using digits",
   });
 
 /** YYYY-MM-DD, a real past date; empty becomes null. */
-export const dobField = z.union([z.string(), z.null()]).optional().transform((v) =>
+export const dobField = z.union([safeText(), z.null()]).optional().transform((v) =>
   v?.trim() || null
 )
   .refine((v) => {
@@ -34,7 +35,7 @@ export const dobField = z.union([z.string(), z.null()]).optional().transform((v)
       d.getTime() <= Date.now() && d.getUTCFullYear() >= 1900;
   }, { message: "Please enter a valid date of birth" });
 
-const stateField = z.string().trim().toUpperCase().nullish().transform((v) => v || null)
+const stateField = safeText({ trim: true }).toUpperCase().nullish().transform((v) => v || null)
   .refine((v) => v === null || US_STATE_CODES.includes(v), {
     message: "Please choose a US state",
   });
@@ -57,7 +58,7 @@ export const clientFieldsSchema = z.object({
 
 /** Intake and Add New Client: the fields plus how they heard of us and consent. */
 export const createClientSchema = clientFieldsSchema.extend({
-  heardHowId: z.union([z.uuid("Please choose an option from the list"), z.literal("other")])
+  heardHowId: z.union([uuidField("Please choose an option from the list"), z.literal("other")])
     .nullable().optional().or(z.literal("").transform(() => null)),
   heardHowText: optionalText(200),
   smsConsent: z.boolean().optional().default(false),
@@ -90,7 +91,7 @@ export const emptyClientForm: ClientFormValues = {
 };
 
 /** A pupillary distance in mm: 0 (not measured) to 90, at most one decimal. */
-export const pdField = z.union([z.string(), z.number()]).transform((v, ctx) => {
+export const pdField = z.union([safeText(), z.number()]).transform((v, ctx) => {
   const text = String(v).trim();
   if (text === "") return "0";
   if (!/^\d{1,2}(\.\d)?$/.test(text) || Number(text) > 90) {
@@ -112,12 +113,12 @@ export type MeasurementsInput = z.infer<typeof measurementsSchema>;
 
 /** POST /api/consent accepts either name the spec gives each field. */
 export const consentSchema = z.object({
-  clientId: z.uuid("clientId must be a client id"),
+  clientId: uuidField("clientId must be a client id"),
   type: z.enum(["SMS", "EMAIL"]).optional(),
   consentType: z.enum(["SMS", "EMAIL"]).optional(),
-  statement: z.string().trim().min(1).max(2000).optional(),
-  consentText: z.string().trim().min(1).max(2000).optional(),
-  target: z.string().trim().min(1, "target is required").max(254),
+  statement: multilineText({ trim: true }).min(1).max(2000).optional(),
+  consentText: multilineText({ trim: true }).min(1).max(2000).optional(),
+  target: safeText({ trim: true }).min(1, "target is required").max(254),
   consentGiven: z.boolean().optional().default(true),
 }).transform((c, ctx) => {
   const type = c.type ?? c.consentType;
@@ -136,4 +137,4 @@ export const consentSchema = z.object({
 });
 export type ConsentInput = z.infer<typeof consentSchema>;
 
-export const createQuoteSchema = z.object({ clientId: z.uuid("clientId must be a client id") });
+export const createQuoteSchema = z.object({ clientId: uuidField("clientId must be a client id") });

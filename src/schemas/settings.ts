@@ -1,14 +1,14 @@
 import { z } from "zod";
+import { multilineText, safeText } from "./text.ts";
 
-const text = (max: number) =>
-  z.string().max(max, `Must be at most ${max} characters`).nullish().transform((v) =>
-    v?.trim() ? v.trim() : null
-  );
-const email = z.string().trim().max(254).nullish().transform((v) => v || null)
+const text = (max: number, multiline = false) =>
+  safeText({ multiline, trim: true }).max(max, `Must be at most ${max} characters`).nullish()
+    .transform((v) => v || null);
+const email = safeText({ trim: true }).max(254).nullish().transform((v) => v || null)
   .pipe(z.email("Please enter a valid email address").nullable());
 
 /** Expiration days: a number from 1 to 365; anything unreadable falls back to 30. */
-const expirationDays = z.union([z.number(), z.string()]).transform((v) => {
+const expirationDays = z.union([z.number(), safeText()]).transform((v) => {
   const n = typeof v === "number" ? v : Number.parseInt(v, 10);
   return Number.isFinite(n) ? n : 30;
 }).pipe(
@@ -23,17 +23,17 @@ export const settingsSchema = z.object({
   storeName: text(100),
   storePhone: text(40),
   storeEmail: email,
-  storeAddress: text(300),
+  storeAddress: text(300, true),
   storeWebsite: text(200),
-  footerMessage: text(1000),
+  footerMessage: text(1000, true),
   quoteExpirationEnabled: z.boolean(),
   quoteExpirationDays: expirationDays,
-  smsConsentText: text(2000),
-  emailConsentText: text(2000),
+  smsConsentText: text(2000, true),
+  emailConsentText: text(2000, true),
   emailSubject: text(200),
-  emailBody: text(5000),
+  emailBody: text(5000, true),
   smtpHost: text(253),
-  smtpPort: z.union([z.number(), z.string()]).transform((v) => Number(v)).pipe(
+  smtpPort: z.union([z.number(), safeText()]).transform((v) => Number(v)).pipe(
     z.number().int().min(1, "Port must be 1–65535").max(65535, "Port must be 1–65535"),
   ),
   smtpUser: text(254),
@@ -42,21 +42,27 @@ export const settingsSchema = z.object({
    * the stored one, "" or an absent field keeps it, null removes it. The spec
    * sends it under the name smtpPassEnc; both names are accepted.
    */
-  smtpPassword: z.string().max(500).nullable(),
-  smtpPassEnc: z.string().max(500).nullable(),
+  smtpPassword: safeText().max(500).nullable(),
+  smtpPassEnc: safeText().max(500).nullable(),
   smtpFromEmail: email,
   smtpFromName: text(100),
+  /**
+   * Off (the default): mail goes over TLS only, implicit on port 465 and
+   * STARTTLS required on any other port. On: a relay on the store's own
+   * network that speaks no TLS is allowed, and the password travels in clear.
+   */
+  smtpAllowInsecure: z.boolean(),
 }).partial();
 export type SettingsInput = z.infer<typeof settingsSchema>;
 
 export const testEmailSchema = z.object({
-  email: z.string({ error: "Please enter an email address" }).trim()
+  email: safeText({ error: "Please enter an email address", trim: true })
     .min(1, "Please enter an email address").pipe(z.email("Please enter a valid email address")),
 });
 
 export const quoteEmailSchema = z.object({
-  email: z.string({ error: "Please enter the client's email address" }).trim()
+  email: safeText({ error: "Please enter the client's email address", trim: true })
     .min(1, "Please enter the client's email address").max(254)
     .pipe(z.email("Please enter a valid email address")),
-  note: z.string().max(5000).optional().default(""),
+  note: multilineText().max(5000).optional().default(""),
 });

@@ -1,41 +1,49 @@
 import { z } from "zod";
+import { safeText } from "./text.ts";
 
 const role = z.enum(["AUTHORIZED_USER", "ADMIN", "OWNER"], { error: "Please choose a role" });
 
+export const PASSWORD_MIN = 6;
+export const BLANK_PASSWORD_MESSAGE = "Password must not be only spaces.";
+
+/**
+ * Every new password (user creation, an admin's reset, one's own change): at
+ * least 6 characters as typed, not only whitespace, no control characters.
+ * `tooShort` is the screen's own wording for the length rule.
+ */
+export const passwordField = (tooShort: string) =>
+  safeText({ error: tooShort }).min(PASSWORD_MIN, tooShort).max(200)
+    .refine((p) => p.trim() !== "", BLANK_PASSWORD_MESSAGE);
+
+const usernameField = (message: string) =>
+  safeText({ error: message, trim: true }).min(3, message).max(60)
+    .regex(/^[A-Za-z0-9._@-]+$/, "Username may use letters, digits and . _ @ - only");
+
+const requiredText = (max: number) =>
+  safeText({ error: "Please fill in all required fields.", trim: true })
+    .min(1, "Please fill in all required fields.").max(max);
+
 export const newUserSchema = z.object({
-  email: z.string({ error: "Please fill in all required fields." }).trim()
-    .min(1, "Please fill in all required fields.").max(254)
-    .pipe(z.email("Please enter a valid email address")),
-  firstName: z.string({ error: "Please fill in all required fields." }).trim()
-    .min(1, "Please fill in all required fields.").max(100),
-  lastName: z.string({ error: "Please fill in all required fields." }).trim()
-    .min(1, "Please fill in all required fields.").max(100),
-  username: z.string({ error: "Username is required and must be at least 3 characters." }).trim()
-    .min(3, "Username is required and must be at least 3 characters.").max(60)
-    .regex(/^[A-Za-z0-9._@-]+$/, "Username may use letters, digits and . _ @ - only"),
-  password: z.string({ error: "Password must be at least 6 characters long." })
-    .min(6, "Password must be at least 6 characters long.").max(200),
+  email: requiredText(254).pipe(z.email("Please enter a valid email address")),
+  firstName: requiredText(100),
+  lastName: requiredText(100),
+  username: usernameField("Username is required and must be at least 3 characters."),
+  password: passwordField("Password must be at least 6 characters long."),
   role,
 });
 export type NewUserInput = z.infer<typeof newUserSchema>;
 
 export const resetPasswordSchema = z.object({
-  newPassword: z.string({ error: "Password must be at least 6 characters long." })
-    .min(6, "Password must be at least 6 characters long.").max(200),
+  newPassword: passwordField("Password must be at least 6 characters long."),
 });
 
 export const updateUserSchema = z.union([
   z.object({ role }).strict(),
-  z.object({
-    username: z.string({ error: "Username must be at least 3 characters long." }).trim()
-      .min(3, "Username must be at least 3 characters long.").max(60)
-      .regex(/^[A-Za-z0-9._@-]+$/, "Username may use letters, digits and . _ @ - only"),
-  }).strict(),
+  z.object({ username: usernameField("Username must be at least 3 characters long.") }).strict(),
 ]);
 
 export const changePasswordSchema = z.object({
-  currentPassword: z.string({ error: "Please fill all fields and ensure new passwords match." })
+  currentPassword: safeText({ error: "Please fill all fields and ensure new passwords match." })
     .min(1, "Please fill all fields and ensure new passwords match.").max(200),
-  newPassword: z.string({ error: "New password must be at least 6 characters long." })
-    .min(6, "New password must be at least 6 characters long.").max(200),
+  newPassword: passwordField("New password must be at least 6 characters long."),
 });

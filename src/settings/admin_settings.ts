@@ -38,22 +38,64 @@ export async function findAdminSettings(db: DB) {
     smtpPasswordSet: !!s.smtpPassEnc,
     smtpFromEmail: s.smtpFromEmail ?? "",
     smtpFromName: s.smtpFromName ?? "",
+    smtpAllowInsecure: s.smtpAllowInsecure,
   };
 }
 
-const MAIL_FIELDS = ["smtpHost", "smtpPort", "smtpUser", "smtpFromEmail"] as const;
+const MAIL_FIELDS = [
+  "smtpHost",
+  "smtpPort",
+  "smtpUser",
+  "smtpFromEmail",
+  "smtpAllowInsecure",
+] as const;
+
+type Destination = {
+  smtpHost: string | null;
+  smtpPort: number;
+  smtpUser: string | null;
+  smtpAllowInsecure: boolean;
+};
+
+/**
+ * Does this save change where (or how) the stored password would be sent?
+ * A new host, port or user, or allowing a relay without TLS: any of them
+ * would hand the mailbox password to whoever runs that server, so the
+ * password must be typed again by someone who knows it.
+ */
+export function changesPasswordDestination(
+  current: Destination,
+  change: Partial<Destination>,
+): boolean {
+  const host = (h: string | null | undefined) => (h ?? "").trim().toLowerCase();
+  const user = (u: string | null | undefined) => (u ?? "").trim();
+  return (change.smtpHost !== undefined && host(change.smtpHost) !== host(current.smtpHost)) ||
+    (change.smtpPort !== undefined && change.smtpPort !== current.smtpPort) ||
+    (change.smtpUser !== undefined && user(change.smtpUser) !== user(current.smtpUser)) ||
+    (change.smtpAllowInsecure === true && !current.smtpAllowInsecure);
+}
 
 export async function updateAdminSettings(db: DB, secretKey: Uint8Array, input: SettingsInput) {
   const { smtpPassword, smtpPassEnc, ...fields } = input;
   const password = smtpPassword !== undefined ? smtpPassword : smtpPassEnc;
-  const update: Record<string, unknown> = { ...fields, updatedAt: new Date() };
-  if (password === null) update.smtpPassEnc = null;
-  else if (password) update.smtpPassEnc = await encryptSecret(secretKey, password);
-  // New server details have not been proven to work yet.
-  if (password !== undefined && password !== "" || MAIL_FIELDS.some((f) => f in fields)) {
-    update.smtpVerifiedAt = null;
-    update.smtpLastError = null;
-  }
-  await db.updateTable("settings").set(update).where("id", "=", 1).execute();
-  return findAdminSettings(db);
+  return await db.transaction().execute(async (trx) => {
+    const current = await trx.selectFrom("settings")
+      .select(["smtpHost", "smtpPort", "smtpUser", "smtpAllowInsecure", "smtpPassEnc"])
+      .where("id", "=", 1).forUpdate().executeTakeFirstOrThrow();
+    const update: Record<string, unknown> = { ...fields, updatedAt: new Date() };
+    let passwordDropped = false;
+    if (password === null) update.smtpPassEnc = null;
+    else if (password) update.smtpPassEnc = await encryptSecret(secretKey, password);
+    else if (current.smtpPassEnc && changesPasswordDestination(current, fields)) {
+      update.smtpPassEnc = null;
+      passwordDropped = true;
+    }
+    // New server details have not been proven to work yet.
+    if (password !== undefined && password !== "" || MAIL_FIELDS.some((f) => f in fields)) {
+      update.smtpVerifiedAt = null;
+      update.smtpLastError = null;
+    }
+    await trx.updateTable("settings").set(update).where("id", "=", 1).execute();
+    return { settings: await findAdminSettings(trx), passwordDropped };
+  });
 }

@@ -1,12 +1,13 @@
 import type { DB } from "../db/database.ts";
 import type { Role } from "../../db/schema.ts";
 import type { NewUserInput } from "../schemas/users.ts";
-import { hashPassword, verifyPassword } from "../auth/password.ts";
+import { hashPassword } from "../auth/password.ts";
 import { invalidateUserSessions } from "../auth/session.ts";
 import { type AuditActor, recordAudit } from "../audit/audit_log.ts";
 import { findUserByUsername } from "./users.ts";
 import { assignableRoles, type Person, userPermissions } from "./permissions.ts";
 import { isUuid } from "../clients/clients.ts";
+import { isUniqueViolation } from "../db/errors.ts";
 
 export interface UserRow {
   id: string;
@@ -32,11 +33,20 @@ export type UserResult<T> =
 
 const forbidden = (message: string) => ({ ok: false, status: 403, message }) as const;
 const TAKEN = "That username is already taken";
+/**
+ * An account that signs in through the owner provider has no password here,
+ * and must not get one: a local password would let it in without the
+ * provider, past OWNER_EMAILS (an owner removed from that list, say).
+ */
+export const EXTERNAL_PASSWORD_MESSAGE =
+  "This account signs in through the owner sign-in provider, so it has no password here to set or change.";
+
+const taken = () => ({ ok: false, status: 409, message: TAKEN, field: "username" }) as const;
 
 async function target(db: DB, id: string) {
   if (!isUuid(id)) return undefined;
-  return await db.selectFrom("users").select(["id", "role", "username"]).where("id", "=", id)
-    .executeTakeFirst();
+  return await db.selectFrom("users").select(["id", "role", "username", "isExternal"])
+    .where("id", "=", id).executeTakeFirst();
 }
 
 export async function createUser(
@@ -47,17 +57,23 @@ export async function createUser(
   if (!assignableRoles(actor.role).includes(input.role)) {
     return forbidden("Only an owner can create another owner");
   }
-  if (await findUserByUsername(db, input.username)) {
-    return { ok: false, status: 409, message: TAKEN, field: "username" };
+  if (await findUserByUsername(db, input.username)) return taken();
+  const passwordHash = await hashPassword(input.password);
+  let user;
+  try {
+    user = await db.insertInto("users").values({
+      username: input.username,
+      firstName: input.firstName,
+      lastName: input.lastName,
+      email: input.email,
+      role: input.role,
+      passwordHash,
+    }).returning(["id"]).executeTakeFirstOrThrow();
+  } catch (err) {
+    // Another request took the name between the check and the insert.
+    if (isUniqueViolation(err)) return taken();
+    throw err;
   }
-  const user = await db.insertInto("users").values({
-    username: input.username,
-    firstName: input.firstName,
-    lastName: input.lastName,
-    email: input.email,
-    role: input.role,
-    passwordHash: await hashPassword(input.password),
-  }).returning(["id"]).executeTakeFirstOrThrow();
   await recordAudit(db, actor, "user.create", "user", user.id, {
     username: input.username,
     role: input.role,
@@ -88,6 +104,12 @@ export async function resetUserPassword(
   const user = await target(db, id);
   if (!user) return { ok: false, status: 404, message: "User not found" } as const;
   if (!userPermissions(actor, user).canResetPassword) {
+    // The role may act on this user, but the account has no password here.
+    if (
+      user.isExternal && userPermissions(actor, { ...user, isExternal: false }).canResetPassword
+    ) {
+      return { ok: false, status: 409, message: EXTERNAL_PASSWORD_MESSAGE } as const;
+    }
     return forbidden("Your role may not reset this user's password");
   }
   await db.updateTable("users").set({
@@ -122,11 +144,14 @@ export async function updateUser(
   } else {
     if (!can.canChangeUsername) return forbidden("Your role may not rename this user");
     const existing = await findUserByUsername(db, change.username);
-    if (existing && existing.id !== id) {
-      return { ok: false, status: 409, message: TAKEN, field: "username" };
+    if (existing && existing.id !== id) return taken();
+    try {
+      await db.updateTable("users").set({ username: change.username, updatedAt: new Date() })
+        .where("id", "=", id).execute();
+    } catch (err) {
+      if (isUniqueViolation(err)) return taken();
+      throw err;
     }
-    await db.updateTable("users").set({ username: change.username, updatedAt: new Date() })
-      .where("id", "=", id).execute();
     await recordAudit(db, actor, "user.change_username", "user", id, {
       from: user.username,
       to: change.username,
@@ -135,24 +160,20 @@ export async function updateUser(
   return { ok: true, value: (await listUsers(db)).find((u) => u.id === id)! };
 }
 
-/** Own password: the current one must be right; other sessions of the user end. */
+/**
+ * Own password, once the caller has checked the current one (through
+ * checkPassword, which throttles it like a sign-in); other sessions of the
+ * user end.
+ */
 export async function changeOwnPassword(
   db: DB,
   userId: string,
   keepSessionId: string,
-  currentPassword: string,
   newPassword: string,
 ): Promise<UserResult<null>> {
-  const user = await db.selectFrom("users").select(["passwordHash", "username"])
+  const user = await db.selectFrom("users").select(["username", "isExternal"])
     .where("id", "=", userId).executeTakeFirstOrThrow();
-  if (!await verifyPassword(user.passwordHash, currentPassword)) {
-    return {
-      ok: false,
-      status: 400,
-      message: "The current password is not correct",
-      field: "currentPassword",
-    };
-  }
+  if (user.isExternal) return { ok: false, status: 409, message: EXTERNAL_PASSWORD_MESSAGE };
   await db.updateTable("users").set({
     passwordHash: await hashPassword(newPassword),
     updatedAt: new Date(),

@@ -5,6 +5,8 @@ import type { Role } from "../../db/schema.ts";
 export interface Person {
   id: string;
   role: Role;
+  /** Signs in through the owner provider: no local password to reset. */
+  isExternal?: boolean;
 }
 
 export function userPermissions(actor: Person, target: Person) {
@@ -15,7 +17,7 @@ export function userPermissions(actor: Person, target: Person) {
   // An OWNER acts on anyone; an ADMIN only on users who are neither ADMIN nor OWNER.
   const manage = owner || (admin && targetIsStaff);
   return {
-    canResetPassword: manage && !self,
+    canResetPassword: manage && !self && !target.isExternal,
     canChangeRole: manage && !self,
     canChangeUsername: manage || self,
     // Never oneself; an OWNER anyone else; an ADMIN only AUTHORIZED_USER accounts.

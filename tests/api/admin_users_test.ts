@@ -119,6 +119,117 @@ describe("user management API", () => {
     }
   });
 
+  it("four simultaneous creations of one username: one 201, three 409 with a clear message", async () => {
+    const username = `race${crypto.randomUUID().slice(0, 6)}`;
+    const answers = await Promise.all(
+      [ownerCookie, adminCookie, ownerCookie, adminCookie].map((cookie, i) =>
+        call<{ message: string; errors?: Record<string, string> }>(
+          app,
+          "POST",
+          "/api/admin/users/invite",
+          { body: newUser({ username, email: `race${i}@store.test` }), cookie },
+        )
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409]);
+    for (const refused of answers.filter((a) => a.status === 409)) {
+      expect(refused.body).toEqual({
+        message: "That username is already taken",
+        errors: { username: "That username is already taken" },
+      });
+    }
+    const rows = await app.db.selectFrom("users").select("id").where("username", "=", username)
+      .execute();
+    expect(rows.length).toBe(1);
+    // Renaming two users to one free name at once: the same.
+    const [a, b] = await Promise.all(
+      [1, 2].map((n) =>
+        createTestUser(app.db, { username: `ren${n}${crypto.randomUUID().slice(0, 4)}` })
+      ),
+    );
+    const target = `ren${crypto.randomUUID().slice(0, 6)}`;
+    const renames = await Promise.all(
+      [a, b].map((u) =>
+        call(app, "PUT", `/api/admin/users/${u.id}`, {
+          body: { username: target },
+          cookie: ownerCookie,
+        })
+      ),
+    );
+    expect(renames.map((r) => r.status).sort()).toEqual([200, 409]);
+  });
+
+  it("refuses whitespace-only passwords at creation, reset and own change", async () => {
+    const message = "Password must not be only spaces.";
+    const created = await call<{ errors: Record<string, string> }>(
+      app,
+      "POST",
+      "/api/admin/users/invite",
+      { body: newUser({ password: "       " }), cookie: ownerCookie },
+    );
+    expect([created.status, created.body.errors]).toEqual([400, { password: message }]);
+    const victim = await createTestUser(app.db);
+    const reset = await call<{ errors: Record<string, string> }>(
+      app,
+      "PUT",
+      `/api/admin/users/${victim.id}/password`,
+      { body: { newPassword: " \u00a0      \u3000 " }, cookie: ownerCookie },
+    );
+    expect([reset.status, reset.body.errors]).toEqual([400, { newPassword: message }]);
+    const me = await createTestUser(app.db);
+    const own = await call<{ errors: Record<string, string> }>(
+      app,
+      "PUT",
+      "/api/auth/change-password",
+      {
+        body: { currentPassword: me.password, newPassword: "        " },
+        cookie: await sessionCookieFor(app.db, me.id),
+      },
+    );
+    expect([own.status, own.body.errors]).toEqual([400, { newPassword: message }]);
+    // Spaces inside a password are fine.
+    expect(
+      (await call(app, "PUT", `/api/admin/users/${victim.id}/password`, {
+        body: { newPassword: " two words " },
+        cookie: ownerCookie,
+      })).status,
+    ).toBe(200);
+    expect((await login(victim.username, " two words ")).status).toBe(200);
+  });
+
+  it("never gives an owner who signs in through the provider a local password", async () => {
+    const external = await createTestUser(app.db, { role: "OWNER", external: true });
+    const answer = {
+      message:
+        "This account signs in through the owner sign-in provider, so it has no password here to set or change.",
+    };
+    const reset = await call(app, "PUT", `/api/admin/users/${external.id}/password`, {
+      body: { newPassword: "local-pass" },
+      cookie: ownerCookie,
+    });
+    expect([reset.status, reset.body]).toEqual([409, answer]);
+    // An admin may not touch an owner at all: still the role's 403.
+    const byAdmin = await call(app, "PUT", `/api/admin/users/${external.id}/password`, {
+      body: { newPassword: "local-pass" },
+      cookie: adminCookie,
+    });
+    expect(byAdmin.status).toBe(403);
+    const own = await call(app, "PUT", "/api/auth/change-password", {
+      body: { currentPassword: "anything", newPassword: "local-pass" },
+      cookie: await sessionCookieFor(app.db, external.id),
+    });
+    expect([own.status, own.body]).toEqual([409, answer]);
+    const row = await app.db.selectFrom("users").select("passwordHash")
+      .where("id", "=", external.id).executeTakeFirstOrThrow();
+    expect(row.passwordHash).toBeNull();
+    // So the staff sign-in cannot be used to enter as that owner.
+    expect((await login(external.username, "local-pass")).status).toBe(401);
+    expect(
+      userPermissions({ id: owner.id, role: "OWNER" }, { ...external, isExternal: true })
+        .canResetPassword,
+    ).toBe(false);
+  });
+
   it("resets another user's password and ends their sessions, within the role rules", async () => {
     const victim = await createTestUser(app.db, {
       username: `reset${crypto.randomUUID().slice(0, 4)}`,

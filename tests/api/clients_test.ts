@@ -252,17 +252,28 @@ describe("POST /api/consent", () => {
     ]);
   });
 
-  it("refuses a target that is not the client's, an unknown client, and stale intakes", async () => {
+  it("refuses a wrong target, an unknown client and a stale intake with one same answer", async () => {
     const { client } = await createClient({ firstName: "Di", lastName: "Ng", email: "di@x.co" });
     const wrong = await call<{ message: string }>(app, "POST", "/api/consent", {
       body: { clientId: client.id, type: "EMAIL", statement: "Mail OK", target: "evil@x.co" },
     });
+    const refusal = {
+      message: "The consent target must be the client's e-mail address",
+      errors: { target: "The consent target must be the client's e-mail address" },
+    };
     expect(wrong.status).toBe(400);
-    expect(wrong.body.message).toBe("The consent target must be the client's e-mail address");
+    expect(wrong.body).toEqual(refusal);
+    // An id no client has answers exactly as a wrong target does: the public
+    // call cannot tell anyone which client ids exist.
     const unknown = await call(app, "POST", "/api/consent", {
       body: { clientId: crypto.randomUUID(), type: "EMAIL", statement: "s", target: "a@b.co" },
     });
-    expect(unknown.status).toBe(404);
+    expect(unknown.status).toBe(wrong.status);
+    expect(unknown.body).toEqual(refusal);
+    const unknownRight = await call(app, "POST", "/api/consent", {
+      body: { clientId: crypto.randomUUID(), type: "EMAIL", statement: "s", target: "di@x.co" },
+    });
+    expect([unknownRight.status, unknownRight.body]).toEqual([400, refusal]);
     const missing = await call(app, "POST", "/api/consent", {
       body: { clientId: client.id, target: "di@x.co" },
     });
@@ -272,7 +283,7 @@ describe("POST /api/consent", () => {
     const late = await call(app, "POST", "/api/consent", {
       body: { clientId: client.id, type: "EMAIL", statement: "Mail OK", target: "di@x.co" },
     });
-    expect(late.status).toBe(404);
+    expect([late.status, late.body]).toEqual([400, refusal]);
     const byStaff = await call(app, "POST", "/api/consent", {
       body: { clientId: client.id, type: "EMAIL", statement: "Mail OK", target: "di@x.co" },
       cookie,

@@ -2,13 +2,15 @@ import { after, before, describe, it } from "node:test";
 import { expect } from "expect";
 import {
   call,
+  capturingLogger,
   createTestUser,
   sessionCookieFor,
   startTestApp,
   type TestApp,
 } from "../helpers/test_app.ts";
-import { deadPort, startSmtpServer } from "../helpers/smtp.ts";
+import { deadPort, mailSettingsFor, startSmtpServer } from "../helpers/smtp.ts";
 import { deliverDue } from "../../src/mail/outbox.ts";
+import { findMailSettings, MAIL_FAILURE } from "../../src/mail/mail_settings.ts";
 import type { CreatedClient } from "../../src/clients/views.ts";
 import type { QuoteBundle } from "../../src/quotes/views.ts";
 
@@ -16,9 +18,13 @@ let app: TestApp;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let owner: string;
 let staff: string;
+const log = capturingLogger();
 
 before(async () => {
-  [app, smtp] = await Promise.all([startTestApp(), startSmtpServer()]);
+  [app, smtp] = await Promise.all([
+    startTestApp({}, { logger: log.logger }),
+    startSmtpServer(),
+  ]);
   owner = await sessionCookieFor(app.db, (await createTestUser(app.db, { role: "OWNER" })).id);
   staff = await sessionCookieFor(app.db, (await createTestUser(app.db)).id);
   await app.db.updateTable("settings").set({ storeName: "Northside Eyewear" }).execute();
@@ -31,14 +37,11 @@ after(async () => {
 async function configure(port: number) {
   const res = await call(app, "PUT", "/api/admin/settings", {
     cookie: owner,
-    body: {
-      smtpHost: "127.0.0.1",
-      smtpPort: port,
-      smtpUser: smtp.credentials.user,
-      smtpPassEnc: smtp.credentials.pass,
-      smtpFromEmail: "quotes@northside.test",
-      smtpFromName: "Northside Eyewear",
-    },
+    body: mailSettingsFor(smtp, {
+      port,
+      fromEmail: "quotes@northside.test",
+      fromName: "Northside Eyewear",
+    }),
   });
   expect(res.status).toBe(200);
 }
@@ -278,5 +281,131 @@ describe("POST /api/quotes/{id}/email", () => {
     });
     expect(res.status).toBe(409);
     expect(res.body.message).toMatch(/^Email is not configured/);
+  });
+});
+
+describe("mail secrets", () => {
+  const passwordSet = async () =>
+    (await call<{ smtpPasswordSet: boolean }>(app, "GET", "/api/admin/settings", {
+      cookie: owner,
+    })).body.smtpPasswordSet;
+  const put = (body: Record<string, unknown>, cookie = owner) =>
+    call(app, "PUT", "/api/admin/settings", { cookie, body });
+
+  it("changing the host, port or user drops the stored password unless it is typed again", async () => {
+    const admin = await sessionCookieFor(
+      app.db,
+      (await createTestUser(app.db, { role: "ADMIN" })).id,
+    );
+    for (
+      const change of [
+        { smtpHost: "mail.elsewhere.test" },
+        { smtpHost: "localhost" },
+        { smtpPort: smtp.port + 1 },
+        { smtpUser: "someone-else" },
+        { smtpUser: null },
+        // Allowing a relay without TLS would send the password in clear.
+        { smtpAllowInsecure: true },
+      ]
+    ) {
+      await configure(smtp.port);
+      if ("smtpAllowInsecure" in change) await put({ smtpAllowInsecure: false });
+      expect(await passwordSet()).toBe(true);
+      const res = await put(change, admin);
+      expect([change, res.status, res.body.smtpPasswordSet]).toEqual([change, 200, false]);
+      const row = await app.db.selectFrom("settings").select("smtpPassEnc")
+        .executeTakeFirstOrThrow();
+      expect(row.smtpPassEnc).toBeNull();
+    }
+    const audit = await app.db.selectFrom("auditLog").select("details")
+      .where("action", "=", "settings.update").orderBy("at", "desc").orderBy("id", "desc")
+      .executeTakeFirstOrThrow();
+    expect(audit.details).toMatchObject({ smtpPasswordDropped: true });
+
+    // Unchanged values sent again, other fields, or the password typed with the change: kept.
+    await configure(smtp.port);
+    await put({ smtpHost: "127.0.0.1", smtpPort: smtp.port, smtpUser: smtp.credentials.user });
+    await put({ storeName: "Northside Eyewear", smtpFromName: "Northside" });
+    expect(await passwordSet()).toBe(true);
+    await put({ smtpHost: "127.0.0.2", smtpPassword: "typed-again" });
+    const mail = await findMailSettings(app.db, app.config.secretKey);
+    expect([mail.host, mail.password]).toEqual(["127.0.0.2", "typed-again"]);
+  });
+
+  it("pointing the server elsewhere does not hand the stored password to that server", async () => {
+    const rogue = await startSmtpServer({ user: "mailer", pass: "whatever" });
+    try {
+      await configure(smtp.port);
+      const admin = await sessionCookieFor(
+        app.db,
+        (await createTestUser(app.db, { role: "ADMIN" })).id,
+      );
+      await put({ smtpPort: rogue.port, smtpAllowInsecure: true }, admin);
+      await call(app, "POST", "/api/admin/test-email", {
+        cookie: admin,
+        body: { email: "me@rogue.test" },
+      });
+      expect(rogue.authAttempts.map((a) => a.password)).not.toContain(smtp.credentials.pass);
+      expect(JSON.stringify(rogue.authAttempts)).not.toContain(smtp.credentials.pass);
+    } finally {
+      await rogue.close();
+    }
+  });
+
+  it("requires TLS unless a local relay without TLS is allowed", async () => {
+    await configure(smtp.port);
+    await put({ smtpAllowInsecure: false, smtpPassword: smtp.credentials.pass });
+    const attemptsBefore = smtp.authAttempts.length;
+    const received = smtp.received.length;
+    const refused = await call<{ message: string }>(app, "POST", "/api/admin/test-email", {
+      cookie: owner,
+      body: { email: "owner@northside.test" },
+    });
+    expect(refused.status).toBe(503);
+    // The loopback server offers no STARTTLS: nothing was sent, not even the password.
+    expect(smtp.authAttempts.length).toBe(attemptsBefore);
+    expect(smtp.received.length).toBe(received);
+    await put({ smtpAllowInsecure: true, smtpPassword: smtp.credentials.pass });
+    const sent = await call(app, "POST", "/api/admin/test-email", {
+      cookie: owner,
+      body: { email: "owner@northside.test" },
+    });
+    expect(sent.status).toBe(200);
+    expect(smtp.received.length).toBe(received + 1);
+  });
+
+  it("mail errors shown to people are generic; the detail is in the server log", async () => {
+    const port = deadPort();
+    await configure(port);
+    log.lines.length = 0;
+    const test = await call<{ message: string }>(app, "POST", "/api/admin/test-email", {
+      cookie: owner,
+      body: { email: "owner@northside.test" },
+    });
+    expect(test.status).toBe(503);
+    expect(test.body.message).toBe(`Failed to send test email. ${MAIL_FAILURE}`);
+    const status = await call<{ status: string }>(app, "GET", "/api/admin/oauth2-status", {
+      cookie: staff,
+    });
+    expect(status.body.status).toBe(`error: ${MAIL_FAILURE}`);
+    const id = await savedQuote();
+    const queued = await call<{ message: string }>(app, "POST", `/api/quotes/${id}/email`, {
+      cookie: staff,
+      body: { email: "ana@example.com" },
+    });
+    expect(queued.status).toBe(202);
+    const outbox = await app.db.selectFrom("emailOutbox").select("lastError")
+      .where("quoteId", "=", id).executeTakeFirstOrThrow();
+    expect(outbox.lastError).toBe(MAIL_FAILURE);
+    // Nothing a person can read names the port or the connection error.
+    for (const shown of [test.text, status.text, queued.text, outbox.lastError ?? ""]) {
+      expect(shown).not.toContain(String(port));
+      expect(shown).not.toMatch(/ECONN|refused|timed? ?out|127\.0\.0\.1/i);
+    }
+    const logged = log.lines.filter((l) =>
+      l.message === "test email failed" || l.message === "outbox delivery failed"
+    );
+    expect(logged.length).toBe(2);
+    for (const line of logged) expect(String(line.fields?.error)).toMatch(/ECONNREFUSED|connect/i);
   });
 });

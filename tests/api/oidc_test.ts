@@ -1,7 +1,16 @@
 import { after, before, describe, it } from "node:test";
 import { expect } from "expect";
 import { Events, OAuth2Server } from "oauth2-mock-server";
-import { call, startTestApp, type TestApp } from "../helpers/test_app.ts";
+import {
+  call,
+  cookieFrom,
+  createTestUser,
+  sessionCookieFor,
+  startTestApp,
+  type TestApp,
+} from "../helpers/test_app.ts";
+import { HOSTILE_RETURN_TO } from "../helpers/hostile_return_to.ts";
+import { hashToken } from "../../src/auth/session.ts";
 
 let provider: OAuth2Server;
 let app: TestApp;
@@ -26,26 +35,31 @@ after(async () => {
   await provider.stop();
 });
 
-function cookieFrom(res: { headers: Headers }, name: string): string | undefined {
-  for (const header of res.headers.getSetCookie()) {
-    const [pair] = header.split(";");
-    if (pair.startsWith(`${name}=`) && pair.length > name.length + 1) return pair;
-  }
-  return undefined;
-}
+/** Just signed in at the provider: what a provider honouring prompt=login reports. */
+const freshAuth = () => ({ auth_time: Math.floor(Date.now() / 1000) - 5 });
 
-/** Walks the browser's redirects by hand: our /api/login, the provider, our callback. */
+/**
+ * Walks the browser's redirects by hand from the Owner Login button
+ * (/api/login?intent=owner): our /api/login, the provider, our callback.
+ */
 async function ownerSignIn(
   returnTo = "/clients",
   tamper?: (url: URL) => void,
   beforeProvider?: (authorize: URL) => Promise<void>,
 ) {
-  const start = await call(app, "GET", `/api/login?returnTo=${encodeURIComponent(returnTo)}`);
+  const start = await call(
+    app,
+    "GET",
+    `/api/login?intent=owner&returnTo=${encodeURIComponent(returnTo)}`,
+  );
   expect(start.status).toBe(302);
   const authorize = new URL(start.headers.get("location")!);
   expect(authorize.origin).toBe(new URL(provider.issuer.url!).origin);
   expect(authorize.searchParams.get("code_challenge_method")).toBe("S256");
   expect(authorize.searchParams.get("redirect_uri")).toBe(`${app.baseUrl}/api/callback`);
+  // Always a fresh sign-in at the provider, never its lingering session.
+  expect(authorize.searchParams.get("prompt")).toBe("login");
+  expect(authorize.searchParams.get("max_age")).toBe("300");
   const flowCookie = cookieFrom(start, "lensdesk_oidc")!;
   expect(flowCookie).toBeDefined();
   await beforeProvider?.(authorize);
@@ -65,6 +79,7 @@ describe("owner sign-in through OpenID Connect", () => {
       email_verified: true,
       given_name: "Olivia",
       family_name: "Hart",
+      ...freshAuth(),
     };
     const { back, session } = await ownerSignIn("/clients?filter=missing");
     expect(back.status).toBe(302);
@@ -87,7 +102,7 @@ describe("owner sign-in through OpenID Connect", () => {
   });
 
   it("signs the same person into the same account next time", async () => {
-    claims = { sub: "olivia-1", email: "olivia@store.test", email_verified: true };
+    claims = { sub: "olivia-1", email: "olivia@store.test", email_verified: true, ...freshAuth() };
     const { session } = await ownerSignIn("/dashboard");
     const me = await call<{ id: string }>(app, "GET", "/api/auth/user", { cookie: session });
     const owners = await app.db.selectFrom("users").select("id")
@@ -98,9 +113,9 @@ describe("owner sign-in through OpenID Connect", () => {
   it("refuses an e-mail that is not in OWNER_EMAILS or not verified", async () => {
     for (
       const c of [
-        { sub: "mallory", email: "mallory@evil.test", email_verified: true },
-        { sub: "second", email: "second@store.test", email_verified: false },
-        { sub: "nomail" },
+        { sub: "mallory", email: "mallory@evil.test", email_verified: true, ...freshAuth() },
+        { sub: "second", email: "second@store.test", email_verified: false, ...freshAuth() },
+        { sub: "nomail", ...freshAuth() },
       ]
     ) {
       claims = c;
@@ -115,7 +130,7 @@ describe("owner sign-in through OpenID Connect", () => {
   });
 
   it("refuses a callback whose state does not match, or that comes without the flow cookie", async () => {
-    claims = { sub: "olivia-1", email: "olivia@store.test", email_verified: true };
+    claims = { sub: "olivia-1", email: "olivia@store.test", email_verified: true, ...freshAuth() };
     const { back, session } = await ownerSignIn("/clients", (url) => {
       url.searchParams.set("state", "forged");
     });
@@ -130,7 +145,12 @@ describe("owner sign-in through OpenID Connect", () => {
     await other.issuer.keys.generate("RS256");
     await other.start(0, "127.0.0.1");
     try {
-      claims = { sub: "olivia-1", email: "olivia@store.test", email_verified: true };
+      claims = {
+        sub: "olivia-1",
+        email: "olivia@store.test",
+        email_verified: true,
+        ...freshAuth(),
+      };
       const { back, session } = await ownerSignIn("/clients", undefined, async (authorize) => {
         // Everything right (issuer, audience, nonce) but the key, which the provider never published.
         const forged = await other.issuer.buildToken({
@@ -150,6 +170,78 @@ describe("owner sign-in through OpenID Connect", () => {
       expect(session).toBeUndefined();
     } finally {
       await other.stop();
+    }
+  });
+
+  it("sends a lapsed staff session to the staff sign-in, never to the provider", async () => {
+    // The owner signed in through the provider on this computer before.
+    claims = { sub: "olivia-1", email: "olivia@store.test", email_verified: true, ...freshAuth() };
+    expect((await ownerSignIn()).session).toBeDefined();
+    // Now a staff member's session has lapsed and the screen's 401 handler
+    // navigates to /api/login. Follow every redirect as the browser would.
+    const staff = await createTestUser(app.db);
+    const cookie = await sessionCookieFor(app.db, staff.id);
+    await app.db.updateTable("sessions").set({ expiresAt: new Date(Date.now() - 1000) })
+      .where("id", "=", hashToken(cookie.split("=")[1])).execute();
+    // The browser keeps the cookies our site sets along the way (the flow cookie, a session).
+    const jar = new Map([cookie.split("=") as [string, string]]);
+    let url = new URL(`${app.baseUrl}/api/login?returnTo=${encodeURIComponent("/clients")}`);
+    const visited: string[] = [];
+    let session: string | undefined;
+    for (let hop = 0; hop < 6; hop++) {
+      const ours = url.origin === app.baseUrl;
+      visited.push(ours ? url.pathname + url.search : url.origin);
+      const sent = ours ? [...jar].map(([k, v]) => `${k}=${v}`).join("; ") : "";
+      const res = await fetch(url, { headers: { cookie: sent }, redirect: "manual" });
+      await res.body?.cancel();
+      if (ours) {
+        for (const header of res.headers.getSetCookie()) {
+          const [pair] = header.split(";");
+          const at = pair.indexOf("=");
+          jar.set(pair.slice(0, at), pair.slice(at + 1));
+        }
+      }
+      session ??= cookieFrom(res, "lensdesk_session");
+      const location = res.headers.get("location");
+      if (!location) break;
+      url = new URL(location, url);
+    }
+    expect(visited).toEqual(["/api/login?returnTo=%2Fclients", "/staff?returnTo=%2Fclients"]);
+    expect(session).toBeUndefined();
+  });
+
+  it("refuses an ID token whose auth_time is missing, too old or in the future", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    for (const authTime of [undefined, now - 3600, now - 300 - 61, now + 3600]) {
+      claims = { sub: "olivia-1", email: "olivia@store.test", email_verified: true };
+      if (authTime !== undefined) claims.auth_time = authTime;
+      const { back, session } = await ownerSignIn();
+      expect([authTime, back.headers.get("location")]).toEqual([authTime, "/staff?owner=stale"]);
+      expect(session).toBeUndefined();
+    }
+    const staffPage = await call<string>(app, "GET", "/staff?owner=stale", {
+      headers: { accept: "text/html" },
+    });
+    expect(staffPage.text).toContain("Owner sign-in needs a fresh sign-in at the provider.");
+    // Within max_age (and a minute of clock skew either way) is recent enough.
+    for (const authTime of [now - 300, now + 30]) {
+      claims = { sub: "olivia-1", email: "olivia@store.test", email_verified: true };
+      claims.auth_time = authTime;
+      expect((await ownerSignIn()).session).toBeDefined();
+    }
+  });
+
+  it("keeps returnTo on the site across the round trip", async () => {
+    for (const returnTo of HOSTILE_RETURN_TO) {
+      claims = {
+        sub: "olivia-1",
+        email: "olivia@store.test",
+        email_verified: true,
+        ...freshAuth(),
+      };
+      const { back, session } = await ownerSignIn(returnTo);
+      expect(session).toBeDefined();
+      expect([returnTo, back.headers.get("location")]).toEqual([returnTo, "/dashboard"]);
     }
   });
 });

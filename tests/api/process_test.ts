@@ -1,66 +1,21 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
-import { fileURLToPath } from "node:url";
-
-const root = fileURLToPath(new URL("../../", import.meta.url));
-
-/** Reads the child's stdout line by line until `match` is seen. */
-async function waitForLine(
-  lines: AsyncIterator<string>,
-  seen: string[],
-  match: (line: string) => boolean,
-): Promise<string> {
-  while (true) {
-    const { value, done } = await lines.next();
-    if (done) throw new Error(`process ended before the expected line:\n${seen.join("\n")}`);
-    seen.push(value);
-    if (match(value)) return value;
-  }
-}
-
-async function* splitLines(stream: ReadableStream<Uint8Array>) {
-  let buffer = "";
-  const decoder = new TextDecoder();
-  for await (const chunk of stream) {
-    buffer += decoder.decode(chunk, { stream: true });
-    let i;
-    while ((i = buffer.indexOf("\n")) >= 0) {
-      yield buffer.slice(0, i);
-      buffer = buffer.slice(i + 1);
-    }
-  }
-  if (buffer) yield buffer;
-}
+import { startAppProcess } from "../helpers/process.ts";
 
 describe("main.ts as a process", () => {
   it("starts, creates the first owner once, logs requests, and stops cleanly on SIGTERM", async () => {
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "--allow-all", "main.ts"],
-      cwd: root,
-      env: {
-        DATABASE_URL: "memory://",
-        PORT: "0",
-        OWNER_USERNAME: "olivia",
-        OWNER_PASSWORD: "s3cret-pass",
-      },
-      stdout: "piped",
-      stderr: "inherit",
-    }).spawn();
-    const seen: string[] = [];
-    const lines = splitLines(child.stdout)[Symbol.asyncIterator]();
+    const app = await startAppProcess({
+      DATABASE_URL: "memory://",
+      OWNER_USERNAME: "olivia",
+      OWNER_PASSWORD: "s3cret-pass",
+    });
     try {
-      const listening = JSON.parse(
-        await waitForLine(lines, seen, (l) => l.includes('"msg":"listening"')),
-      );
-      const port = new URL(listening.url).port;
-      expect(seen.some((l) => l.includes('"msg":"first owner account created"'))).toBe(true);
-      const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+      expect(app.seen.some((l) => l.includes('"msg":"first owner account created"'))).toBe(true);
+      const health = await fetch(`${app.baseUrl}/healthz`);
       expect(health.status).toBe(200);
       const requestId = health.headers.get("x-request-id");
       await health.body?.cancel();
-      const log = JSON.parse(
-        await waitForLine(lines, seen, (l) => l.includes('"msg":"request"')),
-      );
+      const log = JSON.parse(await app.waitForLine((l) => l.includes('"msg":"request"')));
       expect(log).toMatchObject({
         level: "info",
         method: "GET",
@@ -69,17 +24,54 @@ describe("main.ts as a process", () => {
         reqId: requestId,
       });
       expect(typeof log.ms).toBe("number");
-      child.kill("SIGTERM");
-      await waitForLine(lines, seen, (l) => l.includes('"msg":"stopped"'));
-      const status = await child.status;
+
+      // A quote PDF starts a PDF worker; SIGTERM ends it with the server.
+      const base = app.baseUrl;
+      const json = { "content-type": "application/json", origin: base };
+      const login = await fetch(`${base}/api/staff/login`, {
+        method: "POST",
+        headers: json,
+        body: JSON.stringify({ username: "olivia", password: "s3cret-pass" }),
+      });
+      expect(login.status).toBe(200);
+      await login.body?.cancel();
+      const cookie = login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+      const created = await fetch(`${base}/api/clients`, {
+        method: "POST",
+        headers: { ...json, cookie },
+        body: JSON.stringify({ firstName: "Łukasiewicz", lastName: "Иванова" }),
+      });
+      const { quote } = await created.json();
+      const res = await fetch(`${base}/api/quotes/${quote.id}/pdf`, { headers: { cookie } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("application/pdf");
+      await res.body?.cancel();
+      const status = await app.stop();
+      const ended = JSON.parse(
+        await app.waitForLine((l) => l.includes('"msg":"pdf workers ended"')),
+      );
+      expect(ended.workers).toBe(1);
+      await app.waitForLine((l) => l.includes('"msg":"stopped"'));
       expect(status.code).toBe(0);
     } finally {
-      try {
-        child.kill("SIGKILL");
-      } catch {
-        // already gone
-      }
-      await lines.return?.();
+      await app.kill();
+    }
+  });
+
+  it("writes one readable line per event with LOG_FORMAT=text", async () => {
+    const app = await startAppProcess({ DATABASE_URL: "memory://", LOG_FORMAT: "text" });
+    try {
+      const res = await fetch(`${app.baseUrl}/healthz`);
+      const requestId = res.headers.get("x-request-id");
+      await res.body?.cancel();
+      const line = await app.waitForLine((l) => l.includes(" request GET /healthz"));
+      expect(line).toMatch(
+        new RegExp(
+          `^\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z INFO  request GET /healthz 200 \\d+ms reqId=${requestId}$`,
+        ),
+      );
+    } finally {
+      await app.kill();
     }
   });
 });

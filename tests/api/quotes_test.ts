@@ -286,6 +286,68 @@ describe("PUT /api/quotes/{id} from the builder", () => {
     }
   });
 
+  it("refuses totals a NUMERIC(12,2) cannot hold with a 400 naming the field", async () => {
+    const bundle = await newQuote(true);
+    const url = `/api/quotes/${bundle.quote.id}`;
+    // Each item is valid (largest price, largest quantity); together they are not.
+    const big = (n: number) =>
+      Array.from(
+        { length: n },
+        () => ({ kind: "OTHER", name: "Lot", unitPrice: "999999.99", qty: 999 }),
+      );
+    const body = (options: Array<{ items: Item[]; shipping?: string }>) => ({
+      version: bundle.quote.version,
+      opticianName: "Maria",
+      internalNotes: "",
+      options: options.map((o, i) => ({
+        id: i === 0 ? bundle.options[0].id : `temp-${i}`,
+        ...o,
+        items: [frame(`SKU-${i}`, "0"), ...o.items],
+      })),
+    });
+    type Refusal = { message: string; errors: Record<string, string> };
+    const subtotal = await call<Refusal>(app, "PUT", url, {
+      body: body([{ items: big(49) }]),
+      cookie,
+    });
+    expect(subtotal.status).toBe(400);
+    expect(Object.keys(subtotal.body.errors)).toEqual(["options.0.subtotal"]);
+    expect(subtotal.body.message).toBe(
+      "SKU-0: the subtotal is more than the largest amount a quote can hold ($9,999,999,999.99)",
+    );
+    // 10 lots plus 10 units: a subtotal of 9,999,999,900.00 fits; shipping tips the total over.
+    const nearly = [...big(10), { kind: "OTHER", name: "Ten", unitPrice: "999999.99", qty: 10 }];
+    const total = await call<Refusal>(app, "PUT", url, {
+      body: body([{ items: nearly, shipping: "100.00" }]),
+      cookie,
+    });
+    expect([total.status, Object.keys(total.body.errors)]).toEqual([400, ["options.0.total"]]);
+    const together = await call<Refusal>(app, "PUT", url, {
+      body: body([{ items: big(10) }, { items: big(10) }]),
+      cookie,
+    });
+    expect([together.status, Object.keys(together.body.errors)]).toEqual([400, ["total"]]);
+    expect((await call<QuoteBundle>(app, "GET", url, { cookie })).body.quote.version)
+      .toBe(bundle.quote.version);
+    // Exactly the largest amount is fine, and the lists that add totals up still answer.
+    const exact = await call<SaveResult>(app, "PUT", url, {
+      body: body([{ items: nearly, shipping: "99.99" }]),
+      cookie,
+    });
+    expect(exact.status).toBe(200);
+    expect(exact.body.options[0].subtotal).toBe("9999999900.00");
+    const list = await call<Array<{ id: string; total: string }>>(
+      app,
+      "GET",
+      "/api/quotes/recent",
+      {
+        cookie,
+      },
+    );
+    expect(list.body.find((q) => q.id === bundle.quote.id)?.total).toBe("9999999999.99");
+    expect((await call(app, "GET", "/api/quotes", { cookie })).status).toBe(200);
+  });
+
   it("refuses a save made from a stale version with 409, losing nothing already saved", async () => {
     const bundle = await newQuote();
     const first = await call<SaveResult>(app, "PUT", `/api/quotes/${bundle.quote.id}`, {
@@ -394,6 +456,134 @@ describe("status changes", () => {
     const edit = await call(app, "PUT", url, { body: twoOptions(fin.body), cookie });
     expect(edit.status).toBe(409);
     expect(saved.body.quote.version + 1).toBe(fin.body.quote.version);
+  });
+});
+
+describe("finalized is final", () => {
+  /** A finalized quote; `measured: false` then marks the client's measurements incomplete. */
+  async function finalized(measured = true) {
+    const bundle = await newQuote(true);
+    const url = `/api/quotes/${bundle.quote.id}`;
+    await call(app, "PUT", url, { body: twoOptions(bundle), cookie });
+    const fin = await call<QuoteBundle>(app, "POST", `${url}/finalize`, { cookie });
+    expect(fin.body.quote.status).toBe("FINALIZED");
+    if (!measured) {
+      await call(app, "PUT", `/api/clients/${bundle.client.id}/measurements`, {
+        body: { pdBinocular: "62", pdNear: "59", measurementsComplete: false },
+        cookie,
+      });
+    }
+    return { url, bundle: fin.body };
+  }
+  const roleCookie = async (role: "ADMIN" | "OWNER") =>
+    sessionCookieFor(app.db, (await createTestUser(app.db, { role })).id);
+
+  it("refuses close, reactivate, save, selection and SEG/OC with 409 for every role", async () => {
+    const roles = [cookie, await roleCookie("ADMIN"), await roleCookie("OWNER")];
+    const { url, bundle } = await finalized();
+    // Even expired: reactivating must not be a way back to work.
+    await sql`update quotes set expires_at = now() - interval '1 day' where id = ${bundle.quote.id}`
+      .execute(app.db);
+    const optionId = bundle.options[0].id;
+    for (const who of roles) {
+      const answers = [
+        await call<{ message: string }>(app, "POST", `${url}/close`, {
+          body: { reason: "Changed mind" },
+          cookie: who,
+        }),
+        await call<{ message: string }>(app, "POST", `${url}/reactivate`, { cookie: who }),
+        await call<{ message: string }>(app, "PUT", url, { body: twoOptions(bundle), cookie: who }),
+        await call<{ message: string }>(app, "PUT", url, {
+          body: {
+            version: bundle.quote.version,
+            options: bundle.options.map((o) => ({ id: o.id, isChosen: true })),
+          },
+          cookie: who,
+        }),
+        await call<{ message: string }>(app, "PUT", `/api/quote-options/${optionId}/measurements`, {
+          body: { segOc: "30/30" },
+          cookie: who,
+        }),
+      ];
+      expect(answers.map((a) => a.status)).toEqual([409, 409, 409, 409, 409]);
+      for (const a of answers) expect(a.body.message).toMatch(/finalized/);
+      expect(answers[0].body.message).toBe(
+        "This quote is finalized and can no longer be changed. Only an owner can reopen it.",
+      );
+    }
+    const after = await call<QuoteBundle>(app, "GET", url, { cookie });
+    expect(after.body.quote).toMatchObject({ status: "FINALIZED", version: bundle.quote.version });
+    expect(after.body.options.map((o) => o.frameMeasurements.segOc)).toEqual(
+      bundle.options.map((o) => o.frameMeasurements.segOc),
+    );
+  });
+
+  it("only an owner may reopen it, with a reason, back to work; it is audited", async () => {
+    const admin = await roleCookie("ADMIN");
+    const owner = await roleCookie("OWNER");
+    const { url, bundle } = await finalized(false);
+    for (const who of [cookie, admin]) {
+      const refused = await call<{ message: string }>(app, "POST", `${url}/reopen`, {
+        body: { reason: "Client changed lenses" },
+        cookie: who,
+      });
+      expect([refused.status, refused.body.message]).toEqual([
+        403,
+        "Only an owner can reopen a finalized quote.",
+      ]);
+    }
+    expect((await call(app, "POST", `${url}/reopen`, { body: { reason: "x" } })).status).toBe(401);
+    const blank = await call<{ message: string; errors: Record<string, string> }>(
+      app,
+      "POST",
+      `${url}/reopen`,
+      { body: { reason: "  " }, cookie: owner },
+    );
+    expect(blank.status).toBe(400);
+    expect(blank.body.errors).toEqual({
+      reason: "Please provide a reason for reopening the quote.",
+    });
+    const reopened = await call<QuoteBundle>(app, "POST", `${url}/reopen`, {
+      body: { reason: "Client changed lenses before ordering" },
+      cookie: owner,
+    });
+    expect(reopened.status).toBe(200);
+    // Measurements incomplete: back to waiting for them.
+    expect(reopened.body.quote).toMatchObject({
+      status: "PENDING_MEASUREMENTS",
+      version: bundle.quote.version + 1,
+    });
+    const audit = await app.db.selectFrom("auditLog").select(["details", "userId"])
+      .where("action", "=", "quote.reopen").where("entityId", "=", bundle.quote.id)
+      .executeTakeFirstOrThrow();
+    expect(audit.details).toEqual({
+      reason: "Client changed lenses before ordering",
+      from: "FINALIZED",
+      to: "PENDING_MEASUREMENTS",
+    });
+    // Back to work: staff can save again; reopening an open quote is refused.
+    expect((await call(app, "PUT", url, { body: twoOptions(reopened.body), cookie })).status)
+      .toBe(200);
+    const again = await call<{ message: string }>(app, "POST", `${url}/reopen`, {
+      body: { reason: "again" },
+      cookie: owner,
+    });
+    expect([again.status, again.body.message]).toEqual([
+      409,
+      "Only a finalized quote can be reopened.",
+    ]);
+    const measured = await finalized(true);
+    const active = await call<QuoteBundle>(app, "POST", `${measured.url}/reopen`, {
+      body: { reason: "Typo in the frame SKU" },
+      cookie: owner,
+    });
+    expect(active.body.quote.status).toBe("ACTIVE");
+    expect(
+      (await call(app, "POST", `/api/quotes/${crypto.randomUUID()}/reopen`, {
+        body: { reason: "x" },
+        cookie: owner,
+      })).status,
+    ).toBe(404);
   });
 });
 

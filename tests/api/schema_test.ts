@@ -67,6 +67,8 @@ describe("schema", () => {
       quoteExpirationEnabled: true,
       quoteExpirationDays: 30,
       smtpPort: 587,
+      // Mail requires TLS until an admin allows a local relay without it.
+      smtpAllowInsecure: false,
     });
     await expect(sql`insert into settings (id) values (2)`.execute(handle.db)).rejects.toThrow();
   });

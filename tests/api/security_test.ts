@@ -1,6 +1,13 @@
 import { after, before, describe, it } from "node:test";
 import { expect } from "expect";
-import { call, createTestUser, startTestApp, type TestApp } from "../helpers/test_app.ts";
+import {
+  call,
+  createTestUser,
+  sessionCookieFor,
+  startTestApp,
+  type TestApp,
+} from "../helpers/test_app.ts";
+import { HOSTILE_RETURN_TO } from "../helpers/hostile_return_to.ts";
 
 let app: TestApp;
 before(async () => {
@@ -117,5 +124,133 @@ describe("request body limit", () => {
     });
     expect(res.status).toBe(413);
     await res.body?.cancel();
+  });
+});
+
+describe("browser caching of staff data", () => {
+  it("every API answer says no-store: JSON, PDF, redirects and errors", async () => {
+    const user = await createTestUser(app.db);
+    const cookie = await sessionCookieFor(app.db, user.id);
+    const client = await app.db.insertInto("clients").values({
+      firstName: "Cache",
+      lastName: "Test",
+    })
+      .returning("id").executeTakeFirstOrThrow();
+    const quote = await app.db.insertInto("quotes").values({
+      clientId: client.id,
+      status: "ACTIVE",
+    })
+      .returning("id").executeTakeFirstOrThrow();
+    const answers = [
+      ["GET", "/api/auth/user", cookie, 200],
+      ["GET", `/api/clients/${client.id}`, cookie, 200],
+      ["GET", `/api/quotes/${quote.id}/pdf`, cookie, 200],
+      ["GET", "/api/auth/user", undefined, 401],
+      ["GET", `/api/clients/${crypto.randomUUID()}`, cookie, 404],
+      ["GET", "/api/nope", cookie, 404],
+      ["GET", "/api/clients?limit=abc", cookie, 400],
+      ["GET", "/api/login?returnTo=%2Fclients", undefined, 302],
+      ["POST", "/api/staff/login", undefined, 401],
+      ["GET", "/api/staff/logout", cookie, 302],
+    ] as const;
+    for (const [method, path, withCookie, status] of answers) {
+      const res = await call(app, method, path, {
+        cookie: withCookie,
+        body: method === "POST" ? { username: "nobody", password: "wrong" } : undefined,
+      });
+      // "private, no-store" (the PDF's own) is as strict; nothing may allow storing.
+      const cacheControl = res.headers.get("cache-control")?.replace("private, ", "");
+      expect([method, path, res.status, cacheControl]).toEqual([method, path, status, "no-store"]);
+    }
+  });
+
+  it("every signed-in page says no-store, and so do sign-in pages and their redirects", async () => {
+    const user = await createTestUser(app.db);
+    const cookie = await sessionCookieFor(app.db, user.id);
+    const pages = [
+      ["/dashboard", cookie, 200],
+      ["/clients?id=" + crypto.randomUUID(), cookie, 200],
+      ["/admin/users", cookie, 403],
+      ["/no-such-page", cookie, 404],
+      ["/staff", cookie, 302],
+      ["/staff", undefined, 200],
+      ["/", undefined, 200],
+      ["/clients", undefined, 302],
+    ] as const;
+    for (const [path, withCookie, status] of pages) {
+      const res = await call(app, "GET", path, {
+        cookie: withCookie,
+        headers: { accept: "text/html" },
+      });
+      expect([path, res.status, res.headers.get("cache-control")]).toEqual([
+        path,
+        status,
+        "no-store",
+      ]);
+    }
+  });
+});
+
+describe("returnTo stays on the site", () => {
+  it("/staff, signed out, hands only a local returnTo to the sign-in form", async () => {
+    for (const returnTo of HOSTILE_RETURN_TO) {
+      const res = await call<string>(
+        app,
+        "GET",
+        `/staff?returnTo=${encodeURIComponent(returnTo)}`,
+        {
+          headers: { accept: "text/html" },
+        },
+      );
+      expect(res.status).toBe(200);
+      expect([returnTo, res.text.includes("evil.example"), res.text.includes('"returnTo"')])
+        .toEqual([returnTo, false, false]);
+    }
+    const ok = await call<string>(app, "GET", "/staff?returnTo=%2Fquotes%3Ffilter%3Dexpired", {
+      headers: { accept: "text/html" },
+    });
+    expect(ok.text).toContain('"returnTo":"/quotes?filter=expired"');
+    // The Owner Login link carries it too, with the intent that reaches the provider.
+    expect(ok.text).toContain(
+      'href="/api/login?intent=owner&amp;returnTo=%2Fquotes%3Ffilter%3Dexpired"',
+    );
+  });
+
+  it("/staff, signed in, goes on to a local returnTo, else to the dashboard", async () => {
+    const user = await createTestUser(app.db);
+    const cookie = await sessionCookieFor(app.db, user.id);
+    const go = (returnTo: string) =>
+      call(app, "GET", `/staff?returnTo=${encodeURIComponent(returnTo)}`, { cookie });
+    const ok = await go("/quotes?filter=expired");
+    expect(ok.status).toBe(302);
+    expect(ok.headers.get("location")).toBe("/quotes?filter=expired");
+    for (const returnTo of HOSTILE_RETURN_TO) {
+      const res = await go(returnTo);
+      expect([returnTo, res.status, res.headers.get("location")]).toEqual([
+        returnTo,
+        302,
+        "/dashboard",
+      ]);
+    }
+  });
+
+  it("the e-mail banner's dismiss goes back only to a page of this site", async () => {
+    const owner = await createTestUser(app.db, { role: "OWNER" });
+    const cookie = await sessionCookieFor(app.db, owner.id);
+    const dismiss = (returnTo: string) =>
+      call(app, "POST", "/api/email-banner/dismiss", {
+        cookie,
+        body: new URLSearchParams({ returnTo }).toString(),
+        headers: { "content-type": "application/x-www-form-urlencoded", origin: app.baseUrl },
+      });
+    expect((await dismiss("/clients")).headers.get("location")).toBe("/clients");
+    for (const returnTo of HOSTILE_RETURN_TO) {
+      const res = await dismiss(returnTo);
+      expect([returnTo, res.status, res.headers.get("location")]).toEqual([
+        returnTo,
+        303,
+        "/dashboard",
+      ]);
+    }
   });
 });

@@ -11,6 +11,7 @@ import {
 import { DESKTOP, launchBrowser, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
 import { startSmtpServer } from "../helpers/smtp.ts";
 import { UNAUTHORIZED_SETTINGS_TEXT } from "../../routes/pages/admin_settings.tsx";
+import { encryptSecret } from "../../src/mail/secret_box.ts";
 
 let app: TestApp;
 let browser: Browser;
@@ -43,6 +44,7 @@ beforeEach(async () => {
     smtpUser: null,
     smtpPassEnc: null,
     smtpFromEmail: null,
+    smtpAllowInsecure: false,
     smtpVerifiedAt: null,
     smtpLastError: null,
     quoteExpirationEnabled: true,
@@ -108,8 +110,17 @@ describe("Admin Settings", () => {
       await expect(field(page, "Email Body").inputValue()).resolves.toBe(
         "Please find your quote attached below.",
       );
-      await expect(page.getByText("Uploading a new logo or favicon is not available yet.").count())
-        .resolves.toBe(1);
+      // Branding: the images in use (the built-in ones here) and an upload for each.
+      await expect(page.getByRole("img", { name: "Current logo" }).getAttribute("src")).resolves
+        .toBe("/static/logo.svg");
+      await expect(page.getByRole("img", { name: "Current favicon" }).getAttribute("src"))
+        .resolves.toBe("/static/favicon.svg");
+      await expect(page.getByLabel("Choose logo file").getAttribute("accept")).resolves.toBe(
+        "image/png,image/jpeg,image/gif,image/webp,image/svg+xml",
+      );
+      await expect(page.getByLabel("Choose favicon file").getAttribute("accept")).resolves.toBe(
+        "image/x-icon,image/png,image/svg+xml",
+      );
 
       await field(page, "Store Name").fill("Clear View Optical");
       await field(page, "Store Phone").fill("555-123-4567");
@@ -122,6 +133,8 @@ describe("Admin Settings", () => {
       await field(page, "SMTP Password").fill(smtp.credentials.pass);
       await field(page, "From Email").fill("quotes@clearview.test");
       await field(page, "Sender Name").fill("Clear View");
+      // The loopback test server speaks no TLS.
+      await page.getByLabel("Local relay without TLS").check();
       await expect(page.getByText("You have unsaved changes.").count()).resolves.toBe(1);
       await shoot(page, "settings-owner-filled-desktop");
 
@@ -142,6 +155,7 @@ describe("Admin Settings", () => {
         smtpUser: smtp.credentials.user,
         smtpFromEmail: "quotes@clearview.test",
         smtpFromName: "Clear View",
+        smtpAllowInsecure: true,
       });
       expect(row.smtpPassEnc).toMatch(/^v1:/);
       expect(row.smtpPassEnc).not.toContain(smtp.credentials.pass);
@@ -181,6 +195,69 @@ describe("Admin Settings", () => {
       await page.getByText("You have unsaved changes.").waitFor({ state: "detached" });
       await shoot(page, "settings-owner-saved-desktop");
       expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it("requires TLS until a local relay is allowed; changing the server drops the password", async () => {
+    await app.db.updateTable("settings").set({
+      smtpHost: "127.0.0.1",
+      smtpPort: smtp.port,
+      smtpUser: smtp.credentials.user,
+      smtpPassEnc: await encryptSecret(app.config.secretKey, smtp.credentials.pass),
+      smtpFromEmail: "quotes@clearview.test",
+    }).where("id", "=", 1).execute();
+    const { page, problems, close } = await openSettings(admin);
+    const attempts = smtp.authAttempts.length;
+    try {
+      const box = page.getByLabel("Local relay without TLS");
+      await expect(box.isChecked()).resolves.toBe(false);
+      await page.getByText(
+        "Off: mail is sent only over TLS (port 465, or STARTTLS on other ports).",
+      )
+        .waitFor();
+      // The loopback server offers no TLS: the test fails, and says nothing about why.
+      await field(page, "Send a test email to").fill("admin@clearview.test");
+      await page.getByRole("button", { name: "Send Test Email" }).click();
+      await toast(page).getByText("Test Email Failed", { exact: true }).waitFor();
+      await page.locator(".settings-status", { hasText: "Error" }).waitFor();
+      const detail = await page.locator(".settings-status-detail").textContent();
+      expect(detail).toContain("could not be reached or did not accept the message");
+      expect(detail).not.toContain(String(smtp.port));
+      // Nothing was sent in clear, the password least of all.
+      expect(smtp.authAttempts.length).toBe(attempts);
+
+      // Ticking the box warns; saving it without the password drops the stored one.
+      await box.check();
+      const warning = page.getByText(
+        "Warning: mail, and the SMTP password, will cross the network unencrypted.",
+        { exact: false },
+      );
+      await warning.waitFor();
+      await expect(page.locator(".settings-warning").isVisible()).resolves.toBe(true);
+      await shoot(page, "settings-local-relay-warning");
+      await page.getByRole("button", { name: "Save Settings" }).click();
+      await toast(page).getByText(
+        "The stored SMTP password was removed because the mail server settings changed: enter it again.",
+        { exact: false },
+      ).waitFor();
+      await page.getByText("No password is stored.").waitFor();
+      let row = await settingsRow();
+      expect(row).toMatchObject({ smtpAllowInsecure: true, smtpPassEnc: null });
+
+      // Typed again, the test e-mail goes through the relay.
+      await page.getByRole("button", { name: "Dismiss notification" }).click();
+      await field(page, "SMTP Password").fill(smtp.credentials.pass);
+      await page.getByRole("button", { name: "Save Settings" }).click();
+      await page.getByText("A password is stored.", { exact: false }).waitFor();
+      row = await settingsRow();
+      expect(row.smtpPassEnc).toMatch(/^v1:/);
+      await page.getByRole("button", { name: "Send Test Email" }).click();
+      await toast(page).getByText("Test Email Sent", { exact: true }).waitFor();
+      expect(smtp.received.at(-1)?.to).toEqual(["admin@clearview.test"]);
+      // The refused test e-mail (503) is logged by the browser itself; nothing else may be.
+      expect(problems.filter((p) => !p.includes("status of 503"))).toEqual([]);
     } finally {
       await close();
     }

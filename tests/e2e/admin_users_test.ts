@@ -216,7 +216,7 @@ describe("User Management", () => {
     const res = await call(app, "GET", "/admin/users", { cookie: cookies.get(optician.id) });
     expect(res.status).toBe(403);
     expect(res.text).toContain(UNAUTHORIZED_USERS_TEXT);
-    expect(res.text).toContain('content="0.5;url=/"');
+    expect(res.text).toContain('setTimeout(function(){location.replace("/")},500)');
     expect(res.text).not.toContain('data-island="UserManagement"');
     // The list itself is refused by the API too.
     const api = await call(app, "GET", "/api/admin/users", { cookie: cookies.get(optician.id) });

@@ -10,6 +10,7 @@ import {
 } from "../helpers/test_app.ts";
 import { DESKTOP, launchBrowser, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
 import type { QuoteStatus } from "../../db/schema.ts";
+import { readManifest } from "../../src/assets/manifest.ts";
 
 let app: TestApp;
 let browser: Browser;
@@ -122,7 +123,22 @@ describe("staff dashboard", () => {
     await expect(top.textContent()).resolves.toContain("$249.50");
     const viewAll = expiredRegion.getByRole("link", { name: "View All 7 Expired Quotes" });
     await expect(viewAll.getAttribute("href")).resolves.toBe("/quotes?filter=expired");
-    await expect(page.locator("script[type=module]").count()).resolves.toBe(0);
+    // Its one island is the staff bar's search: the page loads the shared entry
+    // (with the chunks it imports) and that island's code, no other island's.
+    await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+    await expect(
+      page.locator("[data-island]").evaluateAll((els) => els.map((e) => e.dataset.island)),
+    ).resolves.toEqual(["SearchBox"]);
+    const manifest = await readManifest();
+    const scripts = await page.evaluate(() =>
+      performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname)
+        .filter((path) => path.endsWith(".js"))
+    );
+    const others = Object.entries(manifest.islands).filter(([name]) => name !== "SearchBox")
+      .map(([, url]) => url);
+    expect(scripts).toContain(manifest.entry);
+    expect(scripts).toContain(manifest.islands.SearchBox);
+    expect(scripts.filter((url) => others.includes(url))).toEqual([]);
 
     const shot = screenshotPath("dashboard-desktop");
     if (shot) await page.screenshot({ path: shot, fullPage: true });

@@ -511,14 +511,14 @@ describe("print quote", () => {
     await page.context().close();
   });
 
-  it("ships the entry script and the PrintControls island only", async () => {
+  it("ships the entry script, the staff bar's search and the PrintControls island only", async () => {
     const { quoteId } = await insertQuote();
     const { page, requests } = await openPrint(`/print/${quoteId}`);
     await expect(
       page.locator("[data-island]").evaluateAll((els) =>
         els.map((el) => el.getAttribute("data-island"))
       ),
-    ).resolves.toEqual(["PrintControls"]);
+    ).resolves.toEqual(["SearchBox", "PrintControls"]);
     await expect(page.locator("script[type=module]").count()).resolves.toBe(1);
     await expect(page.locator("script[type=module]").getAttribute("src")).resolves.toMatch(
       /^\/static\/build\/_entry-[0-9a-f]{12}\.js$/,
@@ -527,11 +527,15 @@ describe("print quote", () => {
       page.locator("link[rel=modulepreload]").evaluateAll((els) =>
         els.map((el) => el.getAttribute("href"))
       ),
-    ).resolves.toEqual([expect.stringMatching(/\/PrintControls-[A-Z0-9]+\.js$/)]);
+    ).resolves.toEqual([
+      expect.stringMatching(/\/SearchBox-[A-Z0-9]+\.js$/),
+      expect.stringMatching(/\/PrintControls-[A-Z0-9]+\.js$/),
+    ]);
     const islandChunks = requests.map((url) => new URL(url).pathname)
-      .filter((p) => /\/[A-Z][A-Za-z0-9]*-[A-Z0-9]+\.js$/.test(p));
-    expect(islandChunks.length).toBe(1);
+      .filter((p) => /\/[A-Z][A-Za-z0-9]*-[A-Z0-9]+\.js$/.test(p)).sort();
+    expect(islandChunks.length).toBe(2);
     expect(islandChunks[0]).toMatch(/\/PrintControls-[A-Z0-9]+\.js$/);
+    expect(islandChunks[1]).toMatch(/\/SearchBox-[A-Z0-9]+\.js$/);
     // No inline script: the island's props ride in a JSON script, never executed.
     const inline = await page.locator("script:not([src]):not([type='application/json'])").count();
     expect(inline).toBe(0);
@@ -585,8 +589,10 @@ describe("print quote", () => {
       const res = await htmlOf(path);
       expect({ path, status: res.status }).toEqual({ path, status: 404 });
       expect(res.text).toContain("No quote data to print");
-      // Nothing to switch or print: no script at all.
-      expect(res.text).not.toContain('type="module"');
+      // Nothing to switch or print: the staff bar's search is the only island.
+      expect([...res.text.matchAll(/data-island="(\w+)"/g)].map((m) => m[1])).toEqual([
+        "SearchBox",
+      ]);
     }
     const { page, status } = await openPrint("/print/not-a-uuid");
     expect(status).toBe(404);

@@ -116,9 +116,13 @@ interface Opened {
   problems: string[];
 }
 
-async function openBuilder(quoteId: string, viewport = DESKTOP): Promise<Opened> {
+async function openBuilder(
+  quoteId: string,
+  viewport = DESKTOP,
+  user: { id: string } = staff,
+): Promise<Opened> {
   const context = await browser.newContext({ viewport, baseURL: app.baseUrl });
-  const cookie = await sessionCookieFor(app.db, staff.id);
+  const cookie = await sessionCookieFor(app.db, user.id);
   await context.addCookies([{
     name: "lensdesk_session",
     value: cookie.split("=")[1],
@@ -168,6 +172,9 @@ const dialogNamed = (page: Page, title: string) =>
   page.getByRole("dialog").filter({ has: page.getByRole("heading", { name: title, exact: true }) });
 
 const tab = (page: Page, name: string) => page.getByRole("tab", { name });
+/** The option tabs only (the builder also has Quote/History view tabs). */
+const optionTabs = (page: Page) =>
+  page.getByRole("tablist", { name: "Quote options" }).getByRole("tab");
 
 /** Counts the builder's full saves (PUT /api/quotes/{id}). */
 function countSaves(page: Page) {
@@ -565,6 +572,54 @@ describe("quote builder: measurements, status actions and leaving", () => {
     await page.context().close();
   });
 
+  it("a finalized quote is final for staff; an owner reopens it with a reason", async () => {
+    const clientId = await insertClient("Ivo", "Reopen", true);
+    const quote = await savedQuote(clientId);
+    // Finalized and past its expiry: neither Close nor Reactivate may be offered.
+    await app.db.updateTable("quotes").set({
+      status: "FINALIZED",
+      expiresAt: new Date(Date.now() - 86_400_000),
+    }).where("id", "=", quote.id).execute();
+    const staffView = await openBuilder(quote.id);
+    await staffView.page.getByText("This quote is finalized and can no longer be changed.")
+      .waitFor();
+    await staffView.page.getByText("Only an owner can reopen it.").waitFor();
+    for (const name of ["Reopen", "Close Quote", "Reactivate Quote", "Save Quote"]) {
+      await expect(staffView.page.getByRole("button", { name, exact: true }).count()).resolves
+        .toBe(0);
+    }
+    await shot(staffView.page, "builder-finalized-staff-desktop");
+    expect(staffView.problems).toEqual([]);
+    await staffView.page.context().close();
+
+    const owner = await createTestUser(app.db, { role: "OWNER", firstName: "Olga" });
+    const { page, problems } = await openBuilder(quote.id, DESKTOP, owner);
+    await expect(page.getByText("Only an owner can reopen it.").count()).resolves.toBe(0);
+    await page.getByRole("button", { name: "Reopen", exact: true }).click();
+    const dialog = dialogNamed(page, "Reopen Quote");
+    const confirm = dialog.getByRole("button", { name: "Reopen Quote" });
+    await expect(confirm.isDisabled()).resolves.toBe(true);
+    await dialog.getByLabel("Reason for reopening").fill("    ");
+    await expect(confirm.isDisabled()).resolves.toBe(true);
+    await dialog.getByLabel("Reason for reopening").fill("Client switched to progressive lenses");
+    await expect(confirm.isEnabled()).resolves.toBe(true);
+    await shot(page, "builder-reopen-dialog-desktop");
+    await confirm.click();
+    await expectToast(page, "Quote reopened successfully!");
+    await dialog.waitFor({ state: "hidden" });
+    await expect(page.getByTestId("quote-status").textContent()).resolves.toBe("Active");
+    await page.getByRole("button", { name: "Save Quote" }).waitFor();
+    await expect(page.getByLabel("Option Notes").isEnabled()).resolves.toBe(true);
+    expect((await quoteRow(quote.id)).status).toBe("ACTIVE");
+    const audit = await app.db.selectFrom("auditLog").select("details")
+      .where("action", "=", "quote.reopen").where("entityId", "=", quote.id)
+      .executeTakeFirstOrThrow();
+    expect(audit.details).toMatchObject({ reason: "Client switched to progressive lenses" });
+    await shot(page, "builder-reopened-desktop");
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it("the last option cannot be deleted; another one can, after confirming", async () => {
     const clientId = await insertClient("Ivy", "Options", true);
     const quote = await savedQuote(clientId);
@@ -575,15 +630,15 @@ describe("quote builder: measurements, status actions and leaving", () => {
 
     await page.getByRole("button", { name: "+ Add Option" }).click();
     await page.getByLabel("SKU").fill("GONE1");
-    await expect(page.getByRole("tab").count()).resolves.toBe(2);
+    await expect(optionTabs(page).count()).resolves.toBe(2);
     await remove.click();
     const dialog = dialogNamed(page, "Delete Option");
     await dialog.getByText("Delete GONE1?").waitFor();
     await dialog.getByRole("button", { name: "Cancel" }).click();
-    await expect(page.getByRole("tab").count()).resolves.toBe(2);
+    await expect(optionTabs(page).count()).resolves.toBe(2);
     await remove.click();
     await dialog.getByRole("button", { name: "Delete Option" }).click();
-    await expect(page.getByRole("tab").count()).resolves.toBe(1);
+    await expect(optionTabs(page).count()).resolves.toBe(1);
     await expect(tab(page, "RB5154").getAttribute("aria-selected")).resolves.toBe("true");
     await expect(remove.isDisabled()).resolves.toBe(true);
     // Adding then removing the same option leaves nothing to save.

@@ -9,7 +9,7 @@ import {
   type TestApp,
 } from "../helpers/test_app.ts";
 import { DESKTOP, launchBrowser, screenshotPath } from "../helpers/browser.ts";
-import { deadPort, startSmtpServer } from "../helpers/smtp.ts";
+import { deadPort, mailSettingsFor, startSmtpServer } from "../helpers/smtp.ts";
 import type { CreatedClient } from "../../src/clients/views.ts";
 import type { QuoteBundle } from "../../src/quotes/views.ts";
 
@@ -31,13 +31,7 @@ after(async () => {
 function configureMail(port: number | null) {
   return call(app, "PUT", "/api/admin/settings", {
     cookie: owner,
-    body: port === null ? { smtpHost: null } : {
-      smtpHost: "127.0.0.1",
-      smtpPort: port,
-      smtpUser: smtp.credentials.user,
-      smtpPassEnc: smtp.credentials.pass,
-      smtpFromEmail: "quotes@store.test",
-    },
+    body: port === null ? { smtpHost: null } : mailSettingsFor(smtp, { port }),
   });
 }
 

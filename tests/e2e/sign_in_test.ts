@@ -190,9 +190,14 @@ describe("staff chrome in a browser", () => {
     await page.context().close();
   });
 
-  it("the dashboard ships no JavaScript; an unknown path shows 404 Page Not Found", async () => {
+  it("the dashboard ships only the staff bar's search; an unknown path shows 404 Page Not Found", async () => {
     const { page } = await openSignedIn(staff.id, "/dashboard");
-    await expect(page.locator("script[type=module]").count()).resolves.toBe(0);
+    await expect(page.locator("script[type=module]").count()).resolves.toBe(1);
+    await expect(
+      page.locator("[data-island]").evaluateAll((els) =>
+        els.map((e) => e.getAttribute("data-island"))
+      ),
+    ).resolves.toEqual(["SearchBox"]);
     const res = await page.goto("/no-such-screen");
     expect(res?.status()).toBe(404);
     await expect(page.getByRole("heading", { name: "404 Page Not Found" }).isVisible()).resolves

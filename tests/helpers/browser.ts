@@ -1,4 +1,4 @@
-import { type Browser, chromium } from "playwright-core";
+import { type Browser, chromium, type Page } from "playwright-core";
 
 const CHROMIUM_ARGS = [
   "--headless",
@@ -20,9 +20,84 @@ export function launchBrowser(): Promise<Browser> {
 export const TABLET_PORTRAIT = { width: 768, height: 1024 };
 export const TABLET_LANDSCAPE = { width: 1024, height: 768 };
 export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
 
 /** Where screenshots go when SCREENSHOT_DIR is set (for looking at pages by eye). */
 export function screenshotPath(name: string): string | undefined {
   const dir = Deno.env.get("SCREENSHOT_DIR");
   return dir ? `${dir}/${name}.png` : undefined;
+}
+
+/**
+ * A page signed in with a session cookie (see sessionCookieFor), in a context
+ * of its own, that records page errors and console errors in `problems`.
+ */
+export async function openSignedIn(
+  browser: Browser,
+  baseUrl: string,
+  cookie: string,
+  viewport = DESKTOP,
+) {
+  const context = await browser.newContext({ viewport, baseURL: baseUrl, acceptDownloads: true });
+  await context.addCookies([{
+    name: "lensdesk_session",
+    value: cookie.split("=")[1],
+    url: baseUrl,
+  }]);
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
+  page.on("console", (msg) => {
+    if (msg.type() === "error") problems.push(`console: ${msg.text()}`);
+  });
+  return { page, problems, close: () => context.close() };
+}
+
+/** The smallest tap area the tablet pages allow, in CSS px (WCAG 2.5.5, Apple's 44 pt). */
+export const MIN_TAP = 44;
+
+/**
+ * Every visible tap target on the page smaller than MIN_TAP in either
+ * direction, as "what: width×height". The real tap area is measured: a
+ * checkbox or radio by its label, the tablet's option toggle by its card
+ * (its hit area is stretched over the card); text fields, selects, buttons
+ * and links by their own box.
+ */
+export async function smallTapTargets(page: Page): Promise<string[]> {
+  return await page.evaluate((min) => {
+    const selector = [
+      "a[href]",
+      "button",
+      "input:not([type=hidden])",
+      "select",
+      "textarea",
+      "summary",
+      "[role=button]",
+      "[role=checkbox]",
+      "[tabindex]:not([tabindex='-1'])",
+    ].join(", ");
+    const seen = new Set<Element>();
+    const small: string[] = [];
+    for (const el of Array.from(document.querySelectorAll<HTMLElement>(selector))) {
+      let target: HTMLElement = el;
+      if (el instanceof HTMLInputElement && (el.type === "checkbox" || el.type === "radio")) {
+        target = el.closest("label") ??
+          (el.id
+            ? document.querySelector<HTMLElement>(`label[for="${CSS.escape(el.id)}"]`)
+            : null) ??
+          el;
+      }
+      if (el.classList.contains("tablet-card-toggle")) target = el.closest(".tablet-card") ?? el;
+      if (seen.has(target)) continue;
+      seen.add(target);
+      if (!target.checkVisibility({ visibilityProperty: true })) continue;
+      const box = target.getBoundingClientRect();
+      if (box.width < min || box.height < min) {
+        const name = (el.getAttribute("aria-label") ?? el.getAttribute("name") ??
+          el.textContent?.trim().slice(0, 30)) || el.tagName;
+        small.push(`${target.tagName.toLowerCase()} ${name}: ${box.width}×${box.height}`);
+      }
+    }
+    return small;
+  }, MIN_TAP);
 }

@@ -1,4 +1,5 @@
 import postgres from "postgres";
+import { type DatabaseHandle, openDatabase } from "../../src/db/database.ts";
 
 export interface TestDatabase {
   url: string;
@@ -31,6 +32,37 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       } finally {
         await admin.end();
       }
+    },
+  };
+}
+
+export interface PersistentTestDatabase {
+  /** DATABASE_URL/DATA_DIR for a child process (a CLI or main.ts) on this database. */
+  env: Record<string, string>;
+  engine: "server" | "embedded";
+  open(): Promise<DatabaseHandle>;
+  drop(): Promise<void>;
+}
+
+/**
+ * A database that outlives the process using it, for tests that hand it to
+ * child processes: a fresh database on the TEST_DATABASE_URL server, or else
+ * PGlite in a temporary DATA_DIR (memory:// would vanish with its process).
+ */
+export async function createPersistentTestDatabase(
+  engine: "server" | "embedded" = Deno.env.get("TEST_DATABASE_URL") ? "server" : "embedded",
+): Promise<PersistentTestDatabase> {
+  const dataDir = await Deno.makeTempDir({ prefix: "lensdesk-test-" });
+  const server = engine === "server" ? await createTestDatabase() : undefined;
+  // An empty DATABASE_URL is "unset" for loadConfig, whatever the parent had.
+  const databaseUrl = server?.url ?? "";
+  return {
+    env: { DATABASE_URL: databaseUrl, DATA_DIR: dataDir },
+    engine,
+    open: () => openDatabase(databaseUrl || undefined, dataDir),
+    async drop() {
+      await server?.drop();
+      await Deno.remove(dataDir, { recursive: true });
     },
   };
 }

@@ -10,6 +10,8 @@ export interface ReceivedMail {
 /** A real SMTP server on loopback that keeps what it receives; AUTH is checked. */
 export async function startSmtpServer(credentials = { user: "mailer", pass: "s3cret-smtp" }) {
   const received: ReceivedMail[] = [];
+  /** Every AUTH this server was sent, right or wrong: what a rogue server would learn. */
+  const authAttempts: Array<{ username: string; password: string }> = [];
   const server = new SMTPServer({
     // Plain SMTP on loopback: no certificate to trust in tests.
     disabledCommands: ["STARTTLS"],
@@ -17,6 +19,7 @@ export async function startSmtpServer(credentials = { user: "mailer", pass: "s3c
     authOptional: false,
     logger: false,
     onAuth(auth, _session, callback) {
+      authAttempts.push({ username: auth.username ?? "", password: auth.password ?? "" });
       if (auth.username === credentials.user && auth.password === credentials.pass) {
         callback(null, { user: auth.username });
       } else {
@@ -48,6 +51,7 @@ export async function startSmtpServer(credentials = { user: "mailer", pass: "s3c
   return {
     port,
     received,
+    authAttempts,
     credentials,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
@@ -59,4 +63,25 @@ export function deadPort(): number {
   const port = (listener.addr as Deno.NetAddr).port;
   listener.close();
   return port;
+}
+
+/**
+ * The settings body that points the app at a loopback test server: the one
+ * place tests tick "local relay without TLS", since the test server speaks
+ * plain SMTP (the app requires TLS otherwise). `port` may name another server,
+ * e.g. deadPort().
+ */
+export function mailSettingsFor(
+  server: { port: number; credentials: { user: string; pass: string } },
+  init: { port?: number; fromEmail?: string; fromName?: string } = {},
+) {
+  return {
+    smtpHost: "127.0.0.1",
+    smtpPort: init.port ?? server.port,
+    smtpUser: server.credentials.user,
+    smtpPassEnc: server.credentials.pass,
+    smtpFromEmail: init.fromEmail ?? "quotes@store.test",
+    ...(init.fromName ? { smtpFromName: init.fromName } : {}),
+    smtpAllowInsecure: true,
+  };
 }

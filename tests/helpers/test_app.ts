@@ -3,22 +3,44 @@ import { type DB, openDatabase } from "../../src/db/database.ts";
 import { migrateToLatest } from "../../src/db/migrate.ts";
 import { readManifest } from "../../src/assets/manifest.ts";
 import { createApp } from "../../src/http/app.ts";
-import { silentLogger } from "../../src/http/logger.ts";
+import { type Logger, silentLogger } from "../../src/http/logger.ts";
 import { createTestDatabase } from "./database.ts";
 import { hashPassword } from "../../src/auth/password.ts";
 import { insertUser } from "../../src/users/users.ts";
 import { createSession, generateSessionToken } from "../../src/auth/session.ts";
-import type { Role } from "../../db/schema.ts";
+import type { KioskKind, Role } from "../../db/schema.ts";
+import { createKioskSession } from "../../src/kiosk/kiosk_session.ts";
+import { request as httpRequest } from "node:http";
+import { Buffer } from "node:buffer";
+import { PdfPool } from "../../src/pdf/pdf_pool.ts";
 
 export interface TestApp {
   baseUrl: string;
+  /** The Hono app being served: its `routes` list every route (the route-table test reads it). */
+  app: ReturnType<typeof createApp>;
   db: DB;
   config: Config;
+  /** The app's PDF workers, closed with the app so no test leaks a worker. */
+  pdf: PdfPool;
   close(): Promise<void>;
 }
 
+/** A logger that keeps every line, for tests of what goes to the server log. */
+export function capturingLogger() {
+  const lines: Array<{ level: string; message: string; fields?: Record<string, unknown> }> = [];
+  const logger: Logger = {
+    log(level, message, fields) {
+      lines.push({ level, message, fields });
+    },
+  };
+  return { logger, lines };
+}
+
 /** The real app on a real socket and its own migrated database. */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  options: { logger?: Logger } = {},
+): Promise<TestApp> {
   const testDb = await createTestDatabase();
   const database = await openDatabase(testDb.url, "/nonexistent");
   await migrateToLatest(database.db);
@@ -28,21 +50,27 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     LOG_REQUESTS: "0",
     ...env,
   });
+  const pdf = new PdfPool(config.pdf);
   const app = createApp({
     db: database.db,
     config,
+    pdf,
     manifest: await readManifest(),
-    logger: silentLogger,
+    logger: options.logger ?? silentLogger,
+    pool: database.pool,
   });
   const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, app.fetch);
   const baseUrl = `http://127.0.0.1:${server.addr.port}`;
   config.appUrl = baseUrl;
   return {
     baseUrl,
+    app,
     db: database.db,
     config,
+    pdf,
     async close() {
       await server.shutdown();
+      pdf.close();
       await database.close();
       await testDb.drop();
     },
@@ -60,8 +88,15 @@ export interface TestUser {
 
 export async function createTestUser(
   db: DB,
-  init: { role?: Role; username?: string; password?: string; firstName?: string; email?: string } =
-    {},
+  init: {
+    role?: Role;
+    username?: string;
+    password?: string;
+    firstName?: string;
+    email?: string;
+    /** An owner who signed in through the OIDC provider: no local password. */
+    external?: boolean;
+  } = {},
 ): Promise<TestUser> {
   const username = init.username ?? `user${++userCounter}_${crypto.randomUUID().slice(0, 6)}`;
   const password = init.password ?? "correct horse";
@@ -71,7 +106,8 @@ export async function createTestUser(
     firstName: init.firstName ?? "",
     email: init.email ?? null,
     role,
-    passwordHash: await hashPassword(password),
+    passwordHash: init.external ? null : await hashPassword(password),
+    ...(init.external ? { isExternal: true, externalSubject: crypto.randomUUID() } : {}),
   });
   return { id: user.id, username, password, role };
 }
@@ -83,6 +119,22 @@ export async function sessionCookieFor(db: DB, userId: string): Promise<string> 
   return `lensdesk_session=${token}`;
 }
 
+/**
+ * A browser handed to a client, minus the button: inserts a kiosk session
+ * (as "Hand to client" does) and returns its Cookie header.
+ */
+export async function kioskCookieFor(
+  db: DB,
+  init: { kind: KioskKind; quoteId?: string; handedOverBy: string },
+): Promise<string> {
+  const { token } = await createKioskSession(db, {
+    kind: init.kind,
+    quoteId: init.quoteId ?? null,
+    handedOverBy: init.handedOverBy,
+  });
+  return `lensdesk_kiosk=${token}`;
+}
+
 export interface CallResult<T = unknown> {
   status: number;
   headers: Headers;
@@ -90,12 +142,30 @@ export interface CallResult<T = unknown> {
   text: string;
 }
 
+/** The `name=value` pair a response sets for a cookie (not a deletion), for the next call's Cookie header. */
+export function cookieFrom(res: { headers: Headers }, name: string): string | undefined {
+  for (const header of res.headers.getSetCookie()) {
+    const [pair] = header.split(";");
+    if (pair.startsWith(`${name}=`) && pair.length > name.length + 1) return pair;
+  }
+  return undefined;
+}
+
 /** A JSON API call as a browser on this site would make it. */
 export async function call<T = Record<string, unknown>>(
-  app: TestApp,
+  app: Pick<TestApp, "baseUrl">,
   method: string,
   path: string,
-  options: { body?: unknown; cookie?: string; headers?: Record<string, string> } = {},
+  options: {
+    body?: unknown;
+    cookie?: string;
+    headers?: Record<string, string>;
+    /**
+     * The loopback address to call from (e.g. "127.0.0.7"), so tests can stand
+     * for several client addresses; the server sees it as the socket's peer.
+     */
+    from?: string;
+  } = {},
 ): Promise<CallResult<T>> {
   const headers: Record<string, string> = { accept: "application/json", ...options.headers };
   if (options.cookie) headers.cookie = options.cookie;
@@ -104,7 +174,9 @@ export async function call<T = Record<string, unknown>>(
     headers["content-type"] ??= "application/json";
     body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
   }
-  const res = await fetch(app.baseUrl + path, { method, headers, body, redirect: "manual" });
+  const res = options.from
+    ? await requestFrom(options.from, app.baseUrl + path, method, headers, body)
+    : await fetch(app.baseUrl + path, { method, headers, body, redirect: "manual" });
   const text = await res.text();
   let parsed: unknown = text;
   try {
@@ -113,4 +185,51 @@ export async function call<T = Record<string, unknown>>(
     // not JSON; keep the text
   }
   return { status: res.status, headers: res.headers, body: parsed as T, text };
+}
+
+/** fetch() cannot choose its source address; node:http can. */
+function requestFrom(
+  localAddress: string,
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+): Promise<{ status: number; headers: Headers; text(): Promise<string> }> {
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({
+      host: target.hostname,
+      port: target.port,
+      path: target.pathname + target.search,
+      method,
+      headers,
+      localAddress,
+    }, (res) => {
+      const chunks: Uint8Array[] = [];
+      res.on("data", (chunk: Uint8Array) => chunks.push(chunk));
+      res.on("error", reject);
+      res.on("end", () => {
+        const out = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) {
+          for (const v of Array.isArray(value) ? value : [value ?? ""]) out.append(name, v);
+        }
+        const text = new TextDecoder().decode(Buffer.concat(chunks));
+        resolve({ status: res.statusCode ?? 0, headers: out, text: () => Promise.resolve(text) });
+      });
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+/**
+ * Waits until `condition` holds, checking every few milliseconds: for state
+ * the test cannot be told about (a job reaching a worker), instead of a sleep.
+ */
+export async function waitUntil(condition: () => boolean, what: string, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }

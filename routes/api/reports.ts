@@ -1,0 +1,36 @@
+import { type Context, Hono } from "hono";
+import type { AppEnv } from "../../src/http/app_env.ts";
+import { HttpError, readQuery } from "../../src/http/errors.ts";
+import { requireUser } from "../../src/http/middleware.ts";
+import { reportQuerySchema } from "../../src/schemas/report.ts";
+import { reportRange } from "../../src/reports/report_query.ts";
+import {
+  conversionReport,
+  REPORT_CSV_HEADER,
+  reportCsvRows,
+} from "../../src/reports/conversion.ts";
+import { toCsv } from "../../src/csv/csv.ts";
+
+/** The conversion report as JSON and as CSV: ADMIN and OWNER. */
+export const reportsApi = new Hono<AppEnv>();
+const admin = requireUser("ADMIN", "OWNER");
+
+async function load(c: Context<AppEnv>) {
+  const range = reportRange(readQuery(c, reportQuerySchema));
+  if ("error" in range) throw new HttpError(400, range.error, { to: range.error });
+  return await conversionReport(c.var.db, range);
+}
+
+reportsApi.get("/reports/conversion", admin, async (c) => c.json(await load(c)));
+
+reportsApi.get("/reports/conversion.csv", admin, async (c) => {
+  const report = await load(c);
+  c.header("Content-Type", "text/csv; charset=utf-8");
+  c.header(
+    "Content-Disposition",
+    `attachment; filename="conversion-${report.from}-to-${report.to}.csv"`,
+  );
+  c.header("Cache-Control", "no-store");
+  // Optician names are typed by staff: guarded against formula injection.
+  return c.body(toCsv(REPORT_CSV_HEADER, reportCsvRows(report), ["optician"]));
+});

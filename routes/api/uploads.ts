@@ -1,0 +1,102 @@
+import { type Context, Hono } from "hono";
+import type { AppEnv } from "../../src/http/app_env.ts";
+import { auditActor } from "../../src/http/actor.ts";
+import { HttpError, readJson } from "../../src/http/errors.ts";
+import { readBodyWithin, requireUser } from "../../src/http/middleware.ts";
+import { faviconSchema, logoSchema, uploadRequestSchema } from "../../src/schemas/uploads.ts";
+import {
+  type BrandingImage,
+  findUploadByUrl,
+  insertUploadSlot,
+  receiveUpload,
+  updateBrandingImage,
+  type UploadResult,
+} from "../../src/uploads/uploads.ts";
+
+export const uploadsApi = new Hono<AppEnv>();
+const admin = requireUser("ADMIN", "OWNER");
+
+function unwrap<T>(result: UploadResult<T>): T {
+  if (result.ok) return result.value;
+  throw new HttpError(result.status, result.message);
+}
+
+/** Where an absolute upload URL may point: this store's public address, or the one in use. */
+const originsOf = (c: Context<AppEnv>) => [
+  new URL(c.var.config.appUrl).origin,
+  new URL(c.req.url).origin,
+];
+
+uploadsApi.post("/objects/upload", admin, async (c) => {
+  const { purpose } = await readJson(c, uploadRequestSchema);
+  const uploadURL = await insertUploadSlot(
+    c.var.db,
+    c.var.config.secretKey,
+    purpose,
+    c.var.user!.id,
+  );
+  return c.json({ uploadURL });
+});
+
+// The file itself, raw. Not JSON: the app-wide body limit gives this path
+// MAX_UPLOAD_BYTES instead of 1 MiB (src/http/app.ts); each URL then caps the
+// body at its purpose's size.
+uploadsApi.put("/objects/upload/:id", admin, async (c) => {
+  const stored = unwrap(
+    await receiveUpload(
+      c.var.db,
+      c.var.config.secretKey,
+      c.req.url,
+      originsOf(c),
+      (limit) => readBodyWithin(c.req.raw, limit),
+    ),
+  );
+  return c.json(stored);
+});
+
+async function setBrandingImage(c: Context<AppEnv>, which: BrandingImage, url: string) {
+  const served = unwrap(
+    await updateBrandingImage(
+      c.var.db,
+      c.var.config.secretKey,
+      which,
+      url,
+      originsOf(c),
+      auditActor(c),
+    ),
+  );
+  return c.json(which === "logo" ? { logoUrl: served } : { faviconUrl: served });
+}
+
+uploadsApi.put("/admin/logo", admin, async (c) => {
+  const { logoUrl } = await readJson(c, logoSchema);
+  return setBrandingImage(c, "logo", logoUrl);
+});
+
+uploadsApi.put("/admin/favicon", admin, async (c) => {
+  const { faviconUrl } = await readJson(c, faviconSchema);
+  return setBrandingImage(c, "favicon", faviconUrl);
+});
+
+/**
+ * What an uploaded file may do when opened on its own: nothing. An SVG is a
+ * document that can hold scripts; sandboxed, with no script source, none runs.
+ */
+export const UPLOAD_CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; sandbox";
+
+/** GET /uploads/{hash}.{ext}: public, since the logo shows on the sign-in page. */
+export const uploadedFiles = new Hono<AppEnv>();
+
+uploadedFiles.get("/:name", async (c) => {
+  const file = await findUploadByUrl(c.var.db, c.req.path);
+  if (!file) return c.json({ message: "Not found" }, 404);
+  const etag = `"${file.contentHash}"`;
+  const headers = {
+    "Content-Type": file.contentType,
+    // The name is the content's hash: a new file is a new URL.
+    "Cache-Control": "public, max-age=31536000, immutable",
+    ETag: etag,
+  };
+  if (c.req.header("if-none-match") === etag) return c.body(null, 304, headers);
+  return c.body(file.bytes, 200, headers);
+});

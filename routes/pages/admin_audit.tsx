@@ -1,0 +1,192 @@
+import { Hono } from "hono";
+import type { AppEnv } from "../../src/http/app_env.ts";
+import type { AssetManifest } from "../../src/assets/manifest.ts";
+import { renderPage } from "../../src/http/render.tsx";
+import { renderUnauthorized } from "./unauthorized.tsx";
+import { type AuditPage, listAuditPage, listAuditUsers } from "../../src/audit/audit_log.ts";
+import { toAuditQuery } from "../../src/audit/audit_query.ts";
+import { AUDIT_KIND_LABELS, AUDIT_KINDS } from "../../src/audit/kinds.ts";
+import { type AuditQueryInput, auditQuerySchema } from "../../src/schemas/audit.ts";
+import { formErrors } from "../../src/schemas/form_errors.ts";
+import type { HistoryEntry } from "../../src/audit/describe.ts";
+import { HistoryChanges, When } from "../../components/history/HistoryChanges.tsx";
+
+export const UNAUTHORIZED_AUDIT_TEXT = "Unauthorized – Owner access required. Redirecting...";
+
+/** Where an entry's record lives, when it has a screen of its own. */
+function recordLink(entry: HistoryEntry) {
+  if (!entry.entityId) return null;
+  if (entry.entityType === "client") return `/clients?id=${encodeURIComponent(entry.entityId)}`;
+  if (entry.entityType === "quote") return `/quote/${encodeURIComponent(entry.entityId)}`;
+  return null;
+}
+
+/** The page's own link with the filters kept and the paging replaced. */
+function pageHref(filters: AuditQueryInput, paging: { before?: string; after?: string }) {
+  const params = new URLSearchParams();
+  for (const key of ["user", "kind", "from", "to"] as const) {
+    const value = filters[key];
+    if (value) params.set(key, value);
+  }
+  if (paging.before) params.set("before", paging.before);
+  if (paging.after) params.set("after", paging.after);
+  const query = params.toString();
+  return query ? `/admin/audit?${query}` : "/admin/audit";
+}
+
+function AuditTable({ page }: { page: AuditPage }) {
+  if (page.entries.length === 0) {
+    return <p className="empty-inline">No entries match these filters.</p>;
+  }
+  return (
+    <div className="data-table-wrap" tabIndex={0} aria-labelledby="audit-table-caption">
+      <table className="data-table audit-table">
+        <caption id="audit-table-caption" className="sr-only">Audit log entries</caption>
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">Who</th>
+            <th scope="col">What</th>
+            <th scope="col">Record</th>
+          </tr>
+        </thead>
+        <tbody>
+          {page.entries.map((entry) => {
+            const href = recordLink(entry);
+            return (
+              <tr key={entry.id}>
+                <td className="nowrap">
+                  <When iso={entry.at} />
+                </td>
+                <td>{entry.actor}</td>
+                <td>
+                  <span className="history-summary">{entry.summary}</span>
+                  <HistoryChanges changes={entry.changes} />
+                </td>
+                <td>
+                  {href
+                    ? (
+                      <a
+                        className="link"
+                        href={href}
+                        aria-label={`Open ${entry.entityType} ${entry.entityId!.slice(-8)}`}
+                      >
+                        {`Open ${entry.entityType}`}
+                      </a>
+                    )
+                    : <span className="muted">{entry.entityType}</span>}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function adminAuditPages(manifest: AssetManifest) {
+  const app = new Hono<AppEnv>();
+
+  // A form that reloads the page: filters and paging work without JavaScript.
+  app.get("/admin/audit", async (c) => {
+    const user = c.var.user!;
+    if (user.role !== "OWNER") {
+      return renderUnauthorized(c, manifest, UNAUTHORIZED_AUDIT_TEXT, "Audit Log");
+    }
+    const db = c.var.db;
+    const parsed = auditQuerySchema.safeParse(c.req.query());
+    const filters: AuditQueryInput = parsed.success
+      ? parsed.data
+      : { from: undefined, to: undefined };
+    const errors = parsed.success ? {} : formErrors(parsed.error);
+    const [page, users] = await Promise.all([
+      listAuditPage(db, toAuditQuery(filters)),
+      listAuditUsers(db),
+    ]);
+    const raw = c.req.query();
+    return renderPage(
+      c,
+      manifest,
+      <div className="audit-page">
+        <div className="page-head">
+          <div>
+            <h1>Audit Log</h1>
+            <p className="muted">Who changed what and when, newest first.</p>
+          </div>
+          <a className="btn btn-outline" href="/admin">Back to Admin</a>
+        </div>
+        <form method="get" action="/admin/audit" className="card filter-bar" role="search">
+          <div className="field">
+            <label htmlFor="audit-user">User</label>
+            <select id="audit-user" name="user" defaultValue={raw.user ?? ""}>
+              <option value="">All users</option>
+              {users.map((u) => (
+                <option key={u.id} value={u.id}>
+                  {u.username}
+                  {u.firstName || u.lastName ? ` (${`${u.firstName} ${u.lastName}`.trim()})` : ""}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="audit-kind">Kind</label>
+            <select id="audit-kind" name="kind" defaultValue={raw.kind ?? ""}>
+              <option value="">All kinds</option>
+              {AUDIT_KINDS.map((k) => <option key={k} value={k}>{AUDIT_KIND_LABELS[k]}</option>)}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="audit-from">From</label>
+            <input id="audit-from" type="date" name="from" defaultValue={raw.from ?? ""} />
+          </div>
+          <div className="field">
+            <label htmlFor="audit-to">To</label>
+            <input
+              id="audit-to"
+              type="date"
+              name="to"
+              defaultValue={raw.to ?? ""}
+              aria-invalid={errors.to ? true : undefined}
+              aria-describedby={errors.to ? "audit-to-error" : undefined}
+            />
+            {errors.to && <p id="audit-to-error" className="field-error">{errors.to}</p>}
+          </div>
+          <div className="filter-actions">
+            <button type="submit" className="btn btn-primary">Apply Filters</button>
+            <a className="btn btn-ghost" href="/admin/audit">Clear</a>
+          </div>
+        </form>
+        {!parsed.success && (
+          <p className="notice notice-warning" role="alert">
+            {Object.values(errors)[0]} Showing every entry instead.
+          </p>
+        )}
+        <AuditTable page={page} />
+        <nav className="pager" aria-label="Audit log pages">
+          {page.newer
+            ? (
+              <>
+                <a className="btn btn-outline btn-sm" href={pageHref(filters, {})}>Newest</a>
+                <a
+                  className="btn btn-outline btn-sm"
+                  href={pageHref(filters, { after: page.newer })}
+                >
+                  ← Newer
+                </a>
+              </>
+            )
+            : null}
+          {page.older && (
+            <a className="btn btn-outline btn-sm" href={pageHref(filters, { before: page.older })}>
+              Older →
+            </a>
+          )}
+        </nav>
+      </div>,
+      { title: "Audit Log" },
+    );
+  });
+
+  return app;
+}

@@ -1,0 +1,265 @@
+// How an audit entry reads to a person: one summary line and, where the entry
+// recorded them, field-level changes (old → new). Pure: the History tabs and
+// the audit page show the same words.
+import type { QuoteStatus } from "../../db/schema.ts";
+import { QUOTE_STATUSES } from "../quotes/rules.ts";
+import { formatDecimal } from "../quotes/money.ts";
+
+/** A change as recorded: the value before and after. */
+export interface FieldChange {
+  from: unknown;
+  to: unknown;
+}
+
+/** One line under an entry: "Label: from → to", or a line of text. */
+export interface HistoryChange {
+  label: string;
+  from?: string;
+  to?: string;
+  text?: string;
+}
+
+export interface HistoryEntry {
+  id: string;
+  at: string;
+  actor: string;
+  action: string;
+  kind: string;
+  entityType: string;
+  entityId: string | null;
+  summary: string;
+  changes: HistoryChange[];
+}
+
+const STATUS_LABELS: Record<QuoteStatus, string> = {
+  DRAFT: "Draft",
+  ACTIVE: "Active",
+  PENDING_MEASUREMENTS: "Pending Measurements",
+  FINALIZED: "Finalized",
+  EMAILED: "Emailed",
+  ACCEPTED: "Accepted",
+  CLOSED: "Closed",
+};
+
+/** The words each recorded field is shown with. */
+const FIELD_LABELS: Record<string, string> = {
+  firstName: "First name",
+  middleName: "Middle name",
+  lastName: "Last name",
+  dob: "Date of birth",
+  email: "Email",
+  homePhone: "Home phone",
+  mobilePhone: "Mobile phone",
+  address1: "Address line 1",
+  address2: "Address line 2",
+  city: "City",
+  state: "State",
+  zip: "ZIP",
+  pdBinocular: "PD distance",
+  pdNear: "PD near",
+  measurementsComplete: "Measurements complete",
+  status: "Status",
+  opticianName: "Optician",
+  total: "Total",
+  name: "Name",
+  description: "Description",
+  price: "Price",
+  active: "Active",
+  sortOrder: "Sort order",
+  expiresAt: "Expires",
+  role: "Role",
+  username: "Username",
+};
+
+const isStatus = (v: unknown): v is QuoteStatus =>
+  typeof v === "string" && (QUOTE_STATUSES as string[]).includes(v);
+
+/** Dates in the store's time zone (TZ), like the rest of the app. */
+const dayFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });
+
+/** A recorded value as text: blanks read "(empty)", booleans Yes/No, statuses their label. */
+export function valueText(field: string, value: unknown): string {
+  if (value === null || value === undefined || value === "") return "(empty)";
+  if (typeof value === "boolean") return value ? "Yes" : "No";
+  if (field === "status" && isStatus(value)) return STATUS_LABELS[value];
+  if ((field === "total" || field === "price") && typeof value === "string") {
+    return formatDecimal(value);
+  }
+  if (field === "expiresAt" && typeof value === "string") {
+    const date = new Date(value);
+    if (!Number.isNaN(date.getTime())) return dayFormat.format(date);
+  }
+  if (typeof value === "object") return JSON.stringify(value);
+  return String(value);
+}
+
+const labelOf = (field: string) => FIELD_LABELS[field] ?? field;
+
+function isChange(v: unknown): v is FieldChange {
+  return !!v && typeof v === "object" && "from" in v && "to" in v;
+}
+
+/**
+ * Changes are stored as an array, in the order of the form's fields: a jsonb
+ * object would come back with its keys reordered.
+ */
+function changeLines(changes: unknown): HistoryChange[] {
+  if (!Array.isArray(changes)) return [];
+  return changes.filter((c): c is FieldChange & { field: string } =>
+    isChange(c) && typeof (c as { field?: unknown }).field === "string"
+  ).map((c) => ({
+    label: labelOf(c.field),
+    from: valueText(c.field, c.from),
+    to: valueText(c.field, c.to),
+  }));
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** "1 added, 2 changed": the option summary a quote save records. */
+function optionLine(options: unknown): HistoryChange | undefined {
+  if (!options || typeof options !== "object") return undefined;
+  const o = options as Record<string, unknown>;
+  const n = (k: string) => (typeof o[k] === "number" ? o[k] as number : 0);
+  if (!("added" in o)) return undefined;
+  const parts = [
+    n("added") && `${n("added")} added`,
+    n("removed") && `${n("removed")} removed`,
+    n("changed") && `${n("changed")} changed`,
+  ].filter(Boolean);
+  return {
+    label: "Options",
+    text: parts.length
+      ? `${parts.join(", ")} (${plural(n("after"), "option")} now)`
+      : `no option changed (${plural(n("after"), "option")})`,
+  };
+}
+
+/** Entries written before field-level history kept only these shapes. */
+function legacyLines(details: Record<string, unknown>): HistoryChange[] {
+  const lines: HistoryChange[] = [];
+  if (Array.isArray(details.fields)) {
+    lines.push({ label: "Fields", text: details.fields.map((f) => labelOf(String(f))).join(", ") });
+  }
+  if (!isChange(details.status) && (isStatus(details.from) || isStatus(details.to))) {
+    lines.push({
+      label: "Status",
+      from: isStatus(details.from) ? STATUS_LABELS[details.from] : "—",
+      to: isStatus(details.to) ? STATUS_LABELS[details.to] : "—",
+    });
+  }
+  return lines;
+}
+
+const SUMMARIES: Record<string, (d: Record<string, unknown>) => string> = {
+  "client.create": (d) =>
+    d.via === "intake" ? "Client registered on the intake form" : "Client created",
+  "client.update": () => "Client details changed",
+  "client.measurements": () => "Measurements changed",
+  "client.delete": (d) => `Client deleted${d.name ? `: ${d.name}` : ""}`,
+  "quote.create": () => "Quote created",
+  "quote.save": (d) =>
+    `Quote saved${typeof d.version === "number" ? ` (version ${d.version})` : ""}`,
+  "quote.accept": () => "Client confirmed the selection on the tablet",
+  "quote.close": () => "Quote closed",
+  "quote.reactivate": () => "Quote reactivated",
+  "quote.finalize": () => "Quote finalized",
+  "quote.email": (d) => `Quote e-mail sent${typeof d.to === "string" ? ` to ${d.to}` : ""}`,
+  "quote.status": (d) =>
+    d.reason === "measurements_complete"
+      ? "Status changed: measurements were completed"
+      : d.reason === "emailed"
+      ? "Status changed: the quote e-mail was delivered"
+      : "Status changed",
+  "quote.delete": (d) => `Quote deleted${d.quoteNumber ? `: ${d.quoteNumber}` : ""}`,
+  "catalog.create": (d) => `Catalog item added${d.name ? `: ${d.name}` : ""}`,
+  "catalog.update": (d) => `Catalog item changed${d.name ? `: ${d.name}` : ""}`,
+  "catalog.delete": (d) => `Catalog item deleted${d.name ? `: ${d.name}` : ""}`,
+  "catalog.import": (d) =>
+    `Catalog CSV imported: ${Number(d.created ?? 0)} added, ${Number(d.updated ?? 0)} changed`,
+  "auth.login": () => "Signed in",
+  "auth.login_failed": () => "Sign-in refused",
+  "auth.logout": () => "Signed out",
+  "settings.update": () => "Settings changed",
+};
+
+/** "user.change_role" → "User change role" for actions without their own words. */
+const fallbackSummary = (action: string) => {
+  const text = action.replace(/[._]/g, " ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+};
+
+/** Scalar details shown as "key: value" when an action has no field-level changes. */
+function scalarLines(details: Record<string, unknown>, skip: Set<string>): HistoryChange[] {
+  return Object.entries(details)
+    .filter(([k, v]) =>
+      !skip.has(k) && (typeof v === "string" || typeof v === "number" || typeof v === "boolean")
+    )
+    .map(([k, v]) => ({ label: labelOf(k), text: valueText(k, v) }));
+}
+
+export function describeEntry(row: {
+  id: string;
+  at: string;
+  actor: string;
+  action: string;
+  kind: string;
+  entityType: string;
+  entityId: string | null;
+  details: Record<string, unknown>;
+}): HistoryEntry {
+  const d = row.details ?? {};
+  const summary = (SUMMARIES[row.action] ?? (() => fallbackSummary(row.action)))(d);
+  const changes: HistoryChange[] = [];
+  if (isChange(d.status)) changes.push(...changeLines([{ field: "status", ...d.status }]));
+  changes.push(...changeLines(d.changes));
+  if (d.notesChanged === true) {
+    changes.push({ label: "Internal notes", text: "edited (the text is not kept in history)" });
+  }
+  const options = optionLine(d.options);
+  if (options) changes.push(options);
+  if (isChange(d.total)) changes.push(...changeLines([{ field: "total", ...d.total }]));
+  if (typeof d.chosen === "number") {
+    changes.push({ label: "Chosen", text: plural(d.chosen, "option") });
+  }
+  if (typeof d.reason === "string" && row.action === "quote.close") {
+    changes.push({ label: "Reason", text: d.reason });
+  }
+  changes.push(...legacyLines(d));
+  if (changes.length === 0 && !row.action.startsWith("client.") && row.kind !== "quote") {
+    changes.push(...scalarLines(d, new Set(["name", "via", "to", "version"])));
+  }
+  return {
+    id: row.id,
+    at: row.at,
+    actor: row.actor,
+    action: row.action,
+    kind: row.kind,
+    entityType: row.entityType,
+    entityId: row.entityId,
+    summary,
+    changes,
+  };
+}
+
+/**
+ * Field-level changes between two records, for the fields given and in their
+ * order: only those whose value differs (null and "" count as the same blank).
+ */
+export function diffFields<T extends object>(
+  before: T,
+  after: Partial<T>,
+  fields: readonly (keyof T & string)[],
+): (FieldChange & { field: string })[] {
+  const blank = (v: unknown) => v === null || v === undefined || v === "";
+  const out: (FieldChange & { field: string })[] = [];
+  for (const field of fields) {
+    if (!(field in after)) continue;
+    const from: unknown = before[field];
+    const to: unknown = after[field];
+    if (blank(from) && blank(to)) continue;
+    if (from === to) continue;
+    out.push({ field, from: from ?? null, to: to ?? null });
+  }
+  return out;
+}

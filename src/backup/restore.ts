@@ -1,0 +1,156 @@
+import type { DatabaseHandle, RawClient } from "../db/database.ts";
+import { findMigrationStatus } from "../db/migrate.ts";
+import { type BackupHeader, parseHeader } from "./format.ts";
+import { ident } from "./dump.ts";
+
+/** A restore that would lose data or cannot work; the message says what to do. */
+export class RestoreRefused extends Error {}
+
+export interface RestoreResult {
+  header: BackupHeader;
+  /** Rows per table after the restore, read back from the database. */
+  rows: Record<string, number>;
+  /** Whether an existing schema was dropped first (--force). */
+  replaced: boolean;
+}
+
+/**
+ * Loads a backup made by dumpDatabase into this database, in one transaction:
+ * it either all lands or nothing changes. A database that already holds any
+ * table is left alone unless `force`, which drops everything in the schema
+ * first (inside the same transaction).
+ */
+export async function restoreDatabase(
+  handle: DatabaseHandle,
+  script: string,
+  options: { force?: boolean } = {},
+): Promise<RestoreResult> {
+  if (handle.kind === "memory") {
+    throw new RestoreRefused(
+      "DATABASE_URL=memory:// is thrown away at exit: nothing to restore into.",
+    );
+  }
+  const header = parseHeader(script);
+  if (!header) {
+    throw new RestoreRefused(
+      "This file is not a Lensdesk backup (made by `deno task backup`); nothing was changed.",
+    );
+  }
+  const { known } = await findMigrationStatus(handle.db);
+  const newer = header.migrations.filter((m) => !known.includes(m));
+  if (newer.length) {
+    throw new RestoreRefused(
+      `This backup comes from a newer Lensdesk release (migrations ${newer.join(", ")}). ` +
+        "Update the app first, then restore; nothing was changed.",
+    );
+  }
+
+  const raw = handle.raw;
+  const existing = await query<{ kind: string; name: string }>(raw, RELATIONS_SQL);
+  if (existing.length && !options.force) {
+    const tables = existing.filter((r) => r.kind === "r" || r.kind === "p").length;
+    throw new RestoreRefused(
+      `This database is not empty (${tables} tables). Restoring replaces everything in it: ` +
+        "stop the app, then rerun with --force. Nothing was changed.",
+    );
+  }
+  const drops = existing.length ? await dropEverything(raw, existing) : "";
+  const body = await withoutUnknownSettings(raw, script);
+  // pg_dump empties search_path for the session; put it back for whoever
+  // uses this connection next.
+  const all = `${drops}\n${body}\nRESET ALL;`;
+  if (raw.engine === "pglite") {
+    await raw.pglite.transaction(async (tx) => {
+      await tx.exec(all);
+    });
+  } else {
+    await raw.sql.begin(async (tx) => {
+      await tx.unsafe(all);
+    });
+  }
+
+  const rows: Record<string, number> = {};
+  const tables = await query<{ name: string }>(
+    raw,
+    `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') ORDER BY 1`,
+  );
+  for (const { name } of tables) {
+    const [{ n }] = await query<{ n: number }>(
+      raw,
+      `SELECT count(*)::int AS n FROM public.${ident(name)}`,
+    );
+    rows[name] = n;
+  }
+  return { header, rows, replaced: existing.length > 0 };
+}
+
+const RELATIONS_SQL = `
+  SELECT c.relkind::text AS kind, c.relname AS name
+  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+  WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p', 'v', 'm', 'S', 'f')
+  ORDER BY 1, 2`;
+
+/** DROP statements for every table, view, sequence, type and routine of the schema. */
+async function dropEverything(
+  raw: RawClient,
+  relations: { kind: string; name: string }[],
+): Promise<string> {
+  const what: Record<string, string> = {
+    r: "TABLE",
+    p: "TABLE",
+    f: "FOREIGN TABLE",
+    v: "VIEW",
+    m: "MATERIALIZED VIEW",
+    S: "SEQUENCE",
+  };
+  const statements = relations.map((r) =>
+    `DROP ${what[r.kind]} IF EXISTS public.${ident(r.name)} CASCADE;`
+  );
+  const types = await query<{ name: string }>(
+    raw,
+    `SELECT t.typname AS name FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace
+     WHERE n.nspname = 'public' AND (t.typtype IN ('e', 'd', 'r', 'm')
+       OR (t.typtype = 'c' AND (SELECT relkind FROM pg_class WHERE oid = t.typrelid) = 'c'))`,
+  );
+  statements.push(...types.map((t) => `DROP TYPE IF EXISTS public.${ident(t.name)} CASCADE;`));
+  const routines = await query<{ signature: string }>(
+    raw,
+    `SELECT p.oid::regprocedure::text AS signature FROM pg_proc p
+     JOIN pg_namespace n ON n.oid = p.pronamespace
+     WHERE n.nspname = 'public'
+       AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e')`,
+  );
+  statements.push(...routines.map((r) => `DROP ROUTINE IF EXISTS ${r.signature} CASCADE;`));
+  return statements.join("\n");
+}
+
+/**
+ * pg_dump writes `SET name = value;` for every setting its own release knows
+ * (PGlite's pg_dump 18 writes `transaction_timeout`, which servers before 17
+ * reject). Those it sets only to neutral defaults, so a setting this server
+ * does not have is left out rather than failing the restore.
+ */
+async function withoutUnknownSettings(raw: RawClient, script: string): Promise<string> {
+  const names = [...new Set([...script.matchAll(/^SET (\w+) = .*;$/gm)].map((m) => m[1]))];
+  if (!names.length) return script;
+  const known = new Set(
+    (await query<{ name: string }>(
+      raw,
+      `SELECT name FROM pg_settings WHERE name IN (${
+        names.map((n) => `'${n.replaceAll("'", "''")}'`).join(", ")
+      })`,
+    )).map((r) => r.name),
+  );
+  const unknown = names.filter((n) => !known.has(n));
+  if (!unknown.length) return script;
+  return script.replace(
+    new RegExp(`^SET (${unknown.join("|")}) = .*;$`, "gm"),
+    "-- (setting unknown to this server, left out) $&",
+  );
+}
+
+async function query<T>(raw: RawClient, text: string): Promise<T[]> {
+  if (raw.engine === "pglite") return (await raw.pglite.query<T>(text)).rows;
+  return [...await raw.sql.unsafe(text)] as T[];
+}

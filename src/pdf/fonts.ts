@@ -1,0 +1,146 @@
+// The typeface of the quote PDF: DejaVu Sans, embedded from the pinned
+// dejavu-fonts-ttf package (never fetched at run time). It covers Latin with
+// its extensions, Greek and Cyrillic, so "Łukasiewicz", "Παπαδόπουλος" and
+// "Иванова" print as typed; react-pdf embeds only the glyphs a document uses
+// (a subset), so the file stays small. What DejaVu Sans lacks (CJK, emoji)
+// is replaced by a visible mark before layout: left to react-pdf, such text
+// would fall back to the built-in Helvetica and print as junk.
+import { fileURLToPath } from "node:url";
+import { Font } from "@react-pdf/renderer";
+
+export const FONT_FAMILY = "DejaVu Sans";
+
+/** What stands for a character the typeface cannot draw: U+FFFD, drawn as a "?" in a diamond. */
+export const MISSING_GLYPH = "\uFFFD";
+
+const FACES = [
+  { file: "DejaVuSans.ttf", fontWeight: 400, fontStyle: "normal" },
+  { file: "DejaVuSans-Bold.ttf", fontWeight: 700, fontStyle: "normal" },
+  { file: "DejaVuSans-Oblique.ttf", fontWeight: 400, fontStyle: "italic" },
+] as const;
+
+/** The font file's path inside the installed npm package. */
+export function fontPath(file: string): string {
+  return fileURLToPath(import.meta.resolve(`dejavu-fonts-ttf/ttf/${file}`));
+}
+
+Font.register({
+  family: FONT_FAMILY,
+  fonts: FACES.map(({ file, fontWeight, fontStyle }) => ({
+    src: fontPath(file),
+    fontWeight,
+    fontStyle,
+  })),
+});
+
+/** Words longer than this (an e-mail address, a URL) may break anywhere, not only between syllables. */
+const LONG_WORD = 24;
+const CHUNK = 12;
+
+/**
+ * Break points inside a word. react-pdf breaks lines only at spaces and at
+ * these points, drawing a hyphen there: English syllables for ordinary
+ * words, and for a long unbroken token (an e-mail address, a web address, a
+ * long SKU) after its punctuation and every few letters, so it wraps inside
+ * its column instead of running over the next one. No piece ends with a
+ * hyphen of its own, which would print doubled at a break.
+ */
+export function wordParts(word: string, syllables: (word: string) => string[]): string[] {
+  if (word.length <= LONG_WORD) return syllables(word);
+  return word.split(/(?<=[@./_])/).flatMap((part) => {
+    const pieces: string[] = [];
+    let rest = part;
+    while (rest.length > CHUNK + 4) {
+      let cut = CHUNK;
+      while (cut < rest.length - 1 && rest[cut - 1] === "-") cut++;
+      pieces.push(rest.slice(0, cut));
+      rest = rest.slice(cut);
+    }
+    pieces.push(rest);
+    return pieces;
+  });
+}
+
+// react-pdf passes its built-in English hyphenation as the second argument.
+Font.registerHyphenationCallback((word: string, syllables?: (word: string) => string[]) =>
+  wordParts(word, syllables ?? ((w) => [w]))
+);
+
+type GlyphCheck = (codePoint: number) => boolean;
+let faces: Promise<GlyphCheck[]> | undefined;
+
+/** Loads the three faces once (react-pdf keeps them) and answers from their character maps. */
+function loadFaces(): Promise<GlyphCheck[]> {
+  faces ??= Promise.all(FACES.map(async ({ fontWeight, fontStyle }) => {
+    const descriptor = { fontFamily: FONT_FAMILY, fontWeight, fontStyle };
+    await Font.load(descriptor);
+    const font = Font.getFont(descriptor).data;
+    if (!font) throw new Error(`${FONT_FAMILY} ${fontWeight} ${fontStyle} did not load`);
+    return (codePoint: number) => font.hasGlyphForCodePoint(codePoint);
+  }));
+  return faces;
+}
+
+/**
+ * A function that makes any text printable in the PDF's typeface: composed
+ * (NFC), line breaks kept, other white space made plain spaces, invisible
+ * control and format characters (zero-width space, direction marks) dropped, and each character no face can draw replaced by
+ * its letter without marks when the faces have that, else by MISSING_GLYPH.
+ * A character must be in every face, since any text may be set in bold.
+ */
+export async function textSanitizer(): Promise<(text: string) => string> {
+  const checks = await loadFaces();
+  const known = new Map<string, boolean>();
+  const drawable = (ch: string) => {
+    let ok = known.get(ch);
+    if (ok === undefined) {
+      const code = ch.codePointAt(0)!;
+      ok = checks.every((has) => has(code));
+      known.set(ch, ok);
+    }
+    return ok;
+  };
+  return (text: string) => {
+    let out = "";
+    for (const ch of text.normalize("NFC").replace(/\r\n?/g, "\n")) {
+      if (ch === "\n") out += ch;
+      else if (/\s/u.test(ch)) out += " ";
+      else if (/[\p{Cc}\p{Cf}]/u.test(ch)) continue;
+      else if (drawable(ch)) out += ch;
+      else {
+        const bare = ch.normalize("NFD").replace(/\p{M}/gu, "");
+        out += bare !== "" && [...bare].every(drawable) ? bare : MISSING_GLYPH;
+      }
+    }
+    return out;
+  };
+}
+
+/** Kerning and the like never narrow a run of DejaVu Sans by this much. */
+const KERNING_ALLOWANCE = 0.85;
+
+/**
+ * A function giving a lower bound of the width, in points, that text takes
+ * in the regular face at `size`: the glyphs' advances without the spaces
+ * (a line may end at any of them), less an allowance for kerning. The
+ * layout uses it to skip densities that cannot fit before trying them.
+ */
+export async function widthLowerBound(): Promise<(text: string, size: number) => number> {
+  await loadFaces();
+  const descriptor = { fontFamily: FONT_FAMILY, fontWeight: 400, fontStyle: "normal" } as const;
+  const font = Font.getFont(descriptor).data!;
+  const ems = new Map<number, number>();
+  const em = (code: number) => {
+    let width = ems.get(code);
+    if (width === undefined) {
+      width = font.glyphForCodePoint(code).advanceWidth / font.unitsPerEm;
+      ems.set(code, width);
+    }
+    return width;
+  };
+  return (text: string, size: number) => {
+    let total = 0;
+    for (const ch of text) if (ch !== " " && ch !== "\n") total += em(ch.codePointAt(0)!);
+    return total * size * KERNING_ALLOWANCE;
+  };
+}

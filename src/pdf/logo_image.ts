@@ -1,0 +1,103 @@
+// Turns logo bytes into an image react-pdf can draw, inside the PDF worker.
+// react-pdf draws PNG and JPEG only; an SVG logo (the built-in one is) is
+// rasterized with resvg, a well-kept SVG renderer compiled to WebAssembly,
+// which draws from the file alone: it never loads what an SVG links to.
+import { Buffer } from "node:buffer";
+import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { initWasm, Resvg } from "@resvg/resvg-wasm";
+import { PDFDocument } from "pdf-lib";
+import type { LogoBytes } from "./logo_source.ts";
+import { fontPath } from "./fonts.ts";
+
+/** What react-pdf's <Image src> takes for bytes. */
+export interface PdfImage {
+  data: Buffer;
+  format: "png" | "jpg";
+}
+
+/**
+ * Pixel height of a rasterized SVG: the logo prints at most about 0.65 in
+ * tall, so this is over 400 dpi; the width is capped too, so an SVG with an
+ * absurd aspect ratio cannot ask for a huge bitmap.
+ */
+const RASTER_HEIGHT = 288;
+const RASTER_MAX_WIDTH = 1600;
+
+let wasmReady: Promise<void> | undefined;
+let fontBuffers: Promise<Uint8Array[]> | undefined;
+
+/**
+ * Compiles resvg and reads the fonts it sets SVG text in (the worker has no
+ * system fonts; the PDF's own typeface serves). A worker does this while it
+ * starts, so no render's time limit pays for it.
+ */
+export function prepareSvgRenderer(): Promise<Uint8Array[]> {
+  wasmReady ??= readFile(
+    fileURLToPath(import.meta.resolve("@resvg/resvg-wasm/index_bg.wasm")),
+  ).then((wasm) => initWasm(wasm));
+  fontBuffers ??= Promise.all(
+    ["DejaVuSans.ttf", "DejaVuSans-Bold.ttf"].map(async (f) =>
+      new Uint8Array(await readFile(fontPath(f)))
+    ),
+  );
+  return wasmReady.then(() => fontBuffers!);
+}
+
+async function svgToPng(svg: Uint8Array): Promise<Uint8Array> {
+  const font = { fontBuffers: await prepareSvgRenderer(), defaultFontFamily: "DejaVu Sans" };
+  const probe = new Resvg(svg, { font });
+  const { width, height } = probe;
+  probe.free();
+  if (!(width > 0 && height > 0)) throw new Error("The SVG has no size");
+  const zoom = Math.min(RASTER_HEIGHT / height, RASTER_MAX_WIDTH / width);
+  const resvg = new Resvg(svg, { font, fitTo: { mode: "zoom", value: zoom } });
+  try {
+    const image = resvg.render();
+    try {
+      return image.asPng();
+    } finally {
+      image.free();
+    }
+  } finally {
+    resvg.free();
+  }
+}
+
+/**
+ * Whether the image decodes. react-pdf only logs a damaged image (once per
+ * page and layout pass) and leaves a blank hole where the logo goes; pdf-lib
+ * decodes the whole PNG (and reads a JPEG's frame header) and throws instead.
+ */
+async function decodes(image: PdfImage): Promise<boolean> {
+  try {
+    const doc = await PDFDocument.create();
+    await (image.format === "png" ? doc.embedPng(image.data) : doc.embedJpg(image.data));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function prepare(logo: LogoBytes): Promise<PdfImage | undefined> {
+  try {
+    const image: PdfImage = logo.format === "svg"
+      ? { data: Buffer.from(await svgToPng(logo.bytes)), format: "png" }
+      : { data: Buffer.from(logo.bytes), format: logo.format };
+    return await decodes(image) ? image : undefined;
+  } catch {
+    // A broken SVG: the header prints the store name instead.
+    return undefined;
+  }
+}
+
+/** The last logo prepared, by content: a store has one logo, sent with every job. */
+let cache: { digest: string; image: Promise<PdfImage | undefined> } | undefined;
+
+/** The logo as react-pdf draws it, or undefined when it cannot be drawn. */
+export async function pdfImageFor(logo: LogoBytes): Promise<PdfImage | undefined> {
+  const hash = await crypto.subtle.digest("SHA-256", logo.bytes as Uint8Array<ArrayBuffer>);
+  const digest = `${logo.format}:${Buffer.from(hash).toString("hex")}`;
+  if (cache?.digest !== digest) cache = { digest, image: prepare(logo) };
+  return await cache.image;
+}

@@ -1,0 +1,225 @@
+// The PDF workers. A quote PDF can take seconds to lay out (a maximal quote
+// has 20 options of 50 lines each), and on the server's own event loop every
+// other request, /healthz included, would wait that long. So PDFs are made in
+// Web Workers: started on first use and kept for the next jobs, at most
+// `size` at once, with a bounded queue in front (beyond it the caller is told
+// to come back later), and a time limit on each render: a worker that runs
+// over is terminated and a fresh one takes its place.
+import type { ClientCopy } from "../print/print_model.ts";
+import type { LogoBytes } from "./logo_source.ts";
+import type { RenderRequest, WorkerReply } from "./pdf_worker.ts";
+
+export interface PdfPoolOptions {
+  /** Renders at once: one worker each. */
+  workers: number;
+  /** Jobs that may wait for a worker; one more is refused at once. */
+  queue: number;
+  /** The most one render may take, and the most a job may wait in the queue. */
+  timeoutMs: number;
+}
+
+/** Why a PDF could not be made now; the caller may try again after `retryAfterSeconds`. */
+export class PdfUnavailableError extends Error {
+  constructor(
+    readonly reason: "busy" | "timeout" | "closed",
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}
+
+interface Job {
+  request: Omit<RenderRequest, "id">;
+  resolve(pdf: Uint8Array): void;
+  reject(err: Error): void;
+  /** The queue-wait limit, then the render limit. */
+  timer?: ReturnType<typeof setTimeout>;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: boolean;
+  job?: Job;
+  jobId?: number;
+  startedAt?: number;
+}
+
+const WORKER_URL = new URL("./pdf_worker.ts", import.meta.url);
+
+/** What the caller is told, by reason. */
+const MESSAGES: Record<PdfUnavailableError["reason"], string> = {
+  busy: "Too many PDFs are being made right now. Please try again in a moment.",
+  timeout: "Making this PDF took too long, so it was stopped. Please try again in a moment.",
+  closed: "The server is shutting down. Please try again in a moment.",
+};
+/** Render times remembered for the Retry-After estimate. */
+const RECENT = 20;
+/**
+ * How long a new worker may take to load the renderer and fonts (a second or
+ * two) before its job is failed: apart from the render limit, so a short
+ * render limit cannot stop every worker before it is ready.
+ */
+const STARTUP_LIMIT_MS = 60_000;
+
+export class PdfPool {
+  readonly #options: PdfPoolOptions;
+  #slots: Slot[] = [];
+  #queue: Job[] = [];
+  #nextId = 1;
+  #closed = false;
+  #recentMs: number[] = [];
+  #started = 0;
+
+  constructor(options: PdfPoolOptions) {
+    if (!(options.workers >= 1 && options.queue >= 0 && options.timeoutMs > 0)) {
+      throw new Error("A PDF pool needs at least one worker, a queue limit and a time limit");
+    }
+    this.#options = { ...options };
+  }
+
+  /** Workers alive, renders running, jobs waiting, and workers started since the pool was made. */
+  stats() {
+    return {
+      workers: this.#slots.length,
+      busy: this.#slots.filter((s) => s.job).length,
+      queued: this.#queue.length,
+      started: this.#started,
+    };
+  }
+
+  /** The client copy as PDF bytes, rendered in a worker. Rejects with PdfUnavailableError when it cannot. */
+  render(model: ClientCopy, logo?: LogoBytes): Promise<Uint8Array> {
+    if (this.#closed) return Promise.reject(this.#unavailable("closed"));
+    return new Promise<Uint8Array>((resolve, reject) => {
+      const job: Job = { request: { model, logo }, resolve, reject };
+      this.#queue.push(job);
+      this.#pump();
+      if (!this.#queue.includes(job)) return;
+      if (this.#queue.length > this.#options.queue) {
+        this.#queue.splice(this.#queue.indexOf(job), 1);
+        reject(this.#unavailable("busy"));
+        return;
+      }
+      job.timer = setTimeout(() => {
+        const at = this.#queue.indexOf(job);
+        if (at < 0) return;
+        this.#queue.splice(at, 1);
+        reject(this.#unavailable("busy"));
+      }, this.#options.timeoutMs);
+    });
+  }
+
+  /** Refuses new jobs, fails the waiting and running ones, and ends every worker. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const job of this.#queue.splice(0)) {
+      clearTimeout(job.timer);
+      job.reject(this.#unavailable("closed"));
+    }
+    for (const slot of this.#slots.splice(0)) {
+      slot.worker.terminate();
+      if (slot.job) {
+        clearTimeout(slot.job.timer);
+        slot.job.reject(this.#unavailable("closed"));
+      }
+    }
+  }
+
+  /** Gives waiting jobs to idle workers, starting workers up to the pool size. */
+  #pump() {
+    while (this.#queue.length > 0 && !this.#closed) {
+      let slot = this.#slots.find((s) => !s.job);
+      if (!slot) {
+        if (this.#slots.length >= this.#options.workers) return;
+        slot = this.#spawn();
+      }
+      const job = this.#queue.shift()!;
+      clearTimeout(job.timer);
+      slot.job = job;
+      if (slot.ready) this.#dispatch(slot);
+      else this.#awaitReady(slot);
+    }
+  }
+
+  #spawn(): Slot {
+    const worker = new Worker(WORKER_URL, { type: "module" });
+    const slot: Slot = { worker, ready: false };
+    this.#started += 1;
+    worker.onmessage = ({ data }: MessageEvent<WorkerReply>) => this.#onReply(slot, data);
+    worker.onerror = (event) => {
+      // Handled here: unhandled, a worker's error is thrown again in the server.
+      event.preventDefault();
+      this.#retire(slot, new Error(`PDF worker failed: ${event.message}`));
+    };
+    worker.onmessageerror = () =>
+      this.#retire(slot, new Error("PDF worker sent an unreadable message"));
+    this.#slots.push(slot);
+    return slot;
+  }
+
+  #awaitReady(slot: Slot) {
+    slot.job!.timer = setTimeout(
+      () => this.#retire(slot, this.#unavailable("timeout")),
+      STARTUP_LIMIT_MS,
+    );
+  }
+
+  #dispatch(slot: Slot) {
+    clearTimeout(slot.job!.timer);
+    const job = slot.job!;
+    const id = this.#nextId++;
+    slot.jobId = id;
+    slot.startedAt = performance.now();
+    job.timer = setTimeout(
+      () => this.#retire(slot, this.#unavailable("timeout")),
+      this.#options.timeoutMs,
+    );
+    slot.worker.postMessage({ id, ...job.request } satisfies RenderRequest);
+  }
+
+  #onReply(slot: Slot, reply: WorkerReply) {
+    if (reply.type === "ready") {
+      slot.ready = true;
+      if (slot.job) this.#dispatch(slot);
+      return;
+    }
+    const job = slot.job;
+    if (!job || reply.id !== slot.jobId) return;
+    clearTimeout(job.timer);
+    slot.job = slot.jobId = undefined;
+    this.#recentMs.push(performance.now() - slot.startedAt!);
+    if (this.#recentMs.length > RECENT) this.#recentMs.shift();
+    if (reply.type === "done") job.resolve(reply.pdf);
+    else job.reject(new Error(`PDF render failed: ${reply.error}`));
+    this.#pump();
+  }
+
+  /** Ends a worker that overran or broke, fails its job, and lets a fresh one take the queue. */
+  #retire(slot: Slot, error: Error) {
+    slot.worker.terminate();
+    const at = this.#slots.indexOf(slot);
+    if (at >= 0) this.#slots.splice(at, 1);
+    if (slot.job) {
+      clearTimeout(slot.job.timer);
+      slot.job.reject(error);
+      slot.job = undefined;
+    }
+    this.#pump();
+  }
+
+  #unavailable(reason: PdfUnavailableError["reason"]): PdfUnavailableError {
+    return new PdfUnavailableError(reason, MESSAGES[reason], this.#retryAfter());
+  }
+
+  /** Seconds until a worker is likely free: the work ahead of a new job at the recent pace. */
+  #retryAfter(): number {
+    const average = this.#recentMs.length
+      ? this.#recentMs.reduce((a, b) => a + b, 0) / this.#recentMs.length
+      : 2000;
+    const ahead = this.#queue.length + this.#slots.filter((s) => s.job).length;
+    const seconds = Math.ceil((average * Math.max(1, ahead)) / this.#options.workers / 1000);
+    return Math.min(60, Math.max(1, seconds));
+  }
+}

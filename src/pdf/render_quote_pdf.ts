@@ -1,0 +1,41 @@
+// The one way a request gets a quote PDF (the PDF call and the quote e-mail):
+// the client copy model and the logo bytes are made here, the rendering is
+// done by a PDF worker, and a worker pool that is full or a render that ran
+// out of time becomes a 503 with Retry-After, never a hang. The server
+// itself never loads the renderer (react-pdf and its fonts): only workers do.
+import type { DB } from "../db/database.ts";
+import type { QuoteBundle } from "../quotes/views.ts";
+import type { Branding } from "../settings/settings.ts";
+import { clientCopy } from "../print/print_model.ts";
+import { HttpError } from "../http/errors.ts";
+import { logoBytesFor } from "./logo_source.ts";
+import { type PdfPool, PdfUnavailableError } from "./pdf_pool.ts";
+import { shortId } from "../clients/views.ts";
+
+/** `Quote-Q-001234.pdf`: what the browser saves and the e-mail attaches. */
+export function quotePdfFilename(bundle: QuoteBundle): string {
+  const number = bundle.quote.quoteNumber || shortId(bundle.quote.id);
+  // The name goes into a Content-Disposition header and a mail attachment.
+  return `Quote-${number.replace(/[^A-Za-z0-9._-]+/g, "_")}.pdf`;
+}
+
+/** The client copy of a quote as PDF bytes: one LETTER page per option. */
+export async function renderQuotePdf(
+  db: DB,
+  pdfs: PdfPool,
+  bundle: QuoteBundle,
+  branding: Branding,
+): Promise<Uint8Array> {
+  const model = clientCopy(bundle, branding);
+  const logo = await logoBytesFor(model.header.logoUrl, db);
+  try {
+    return await pdfs.render(model, logo);
+  } catch (err) {
+    if (err instanceof PdfUnavailableError) {
+      throw new HttpError(503, err.message, undefined, {
+        "Retry-After": String(err.retryAfterSeconds),
+      });
+    }
+    throw err;
+  }
+}

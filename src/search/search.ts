@@ -1,0 +1,136 @@
+import { sql } from "kysely";
+import type { DB } from "../db/database.ts";
+import { endsWithPattern, startsWithPattern } from "../db/like.ts";
+import { QUOTE_STATUS_LABELS } from "../../components/quote_status.ts";
+import {
+  clientMatches,
+  clientPhoneDigits,
+  clientText,
+  MIN_PHONE_DIGITS,
+  quoteMatches,
+  searchWords,
+} from "./match.ts";
+import { SEARCH_MIN_CHARS, SEARCH_RESULTS_PER_TYPE, type SearchResult } from "./views.ts";
+
+/*
+ * How good a match is, lower first, on one scale for both types so the answer
+ * can put the best matches first whatever their type:
+ *   0  the whole query is the name, the e-mail, the phone or the quote number
+ *   1  a name, the e-mail, the phone or the quote number starts with it (a
+ *      quote number may also end with it: people type its last digits)
+ *   2  a first name, last name, client name or optician starts with a word of it
+ *   3  found anywhere (every word, as the list searches match)
+ */
+
+function clientRank(text: string, words: string[]) {
+  const digits = text.replace(/\D/g, "");
+  const first = startsWithPattern(words[0]);
+  const prefix = startsWithPattern(text);
+  const phoneExact = digits.length >= MIN_PHONE_DIGITS
+    ? sql`or regexp_replace(coalesce(clients.mobile_phone, ''), '[^0-9]', '', 'g') = ${digits}
+        or regexp_replace(coalesce(clients.home_phone, ''), '[^0-9]', '', 'g') = ${digits}`
+    : sql``;
+  const phonePrefix = digits.length >= MIN_PHONE_DIGITS
+    ? sql`or ${clientPhoneDigits} like ${startsWithPattern(digits)}`
+    : sql``;
+  return sql<number>`case
+    when lower(clients.first_name || ' ' || clients.last_name) = ${text}
+      or lower(coalesce(clients.email, '')) = ${text} ${phoneExact} then 0
+    when lower(clients.first_name || ' ' || clients.last_name) like ${prefix}
+      or lower(clients.last_name) like ${prefix}
+      or lower(coalesce(clients.email, '')) like ${prefix} ${phonePrefix} then 1
+    when lower(clients.first_name) like ${first} or lower(clients.last_name) like ${first}
+      or ${clientText} like ${"% " + first} then 2
+    else 3 end`;
+}
+
+function quoteRank(text: string, words: string[]) {
+  const first = startsWithPattern(words[0]);
+  return sql<number>`case
+    when lower(quotes.quote_number) = ${text} then 0
+    when lower(quotes.quote_number) like ${startsWithPattern(text)}
+      or lower(quotes.quote_number) like ${endsWithPattern(text)} then 1
+    when lower(quotes.client_name) like ${first} or lower(quotes.optician_name) like ${first}
+      or lower(quotes.client_name || ' ' || quotes.optician_name) like ${"% " + first} then 2
+    else 3 end`;
+}
+
+/** The clients part of the search, best first (exported so tests can look at its plan). */
+export function searchClientResultsQuery(db: DB, text: string, words: string[]) {
+  return db.selectFrom("clients")
+    .select([
+      "id",
+      "firstName",
+      "lastName",
+      "email",
+      "mobilePhone",
+      "homePhone",
+      clientRank(text, words).as("rank"),
+    ])
+    .where(clientMatches(words))
+    .orderBy("rank").orderBy("lastName").orderBy("firstName").orderBy("id")
+    .limit(SEARCH_RESULTS_PER_TYPE);
+}
+
+async function findClients(db: DB, text: string, words: string[]) {
+  const rows = await searchClientResultsQuery(db, text, words).execute();
+  return rows.map((r) => ({
+    rank: Number(r.rank),
+    result: {
+      id: r.id,
+      type: "client",
+      title: `${r.firstName} ${r.lastName}`,
+      subtitle: [r.email, r.mobilePhone || r.homePhone].filter(Boolean).join(" · "),
+      href: `/clients?id=${r.id}`,
+    } satisfies SearchResult,
+  }));
+}
+
+/** The quotes part of the search, best first (exported so tests can look at its plan). */
+export function searchQuoteResultsQuery(db: DB, text: string, words: string[]) {
+  return db.selectFrom("quotes")
+    .select([
+      "id",
+      "quoteNumber",
+      "clientName",
+      "opticianName",
+      "status",
+      quoteRank(text, words).as("rank"),
+    ])
+    .where(quoteMatches(words))
+    .orderBy("rank").orderBy("createdAt", "desc").orderBy("id", "desc")
+    .limit(SEARCH_RESULTS_PER_TYPE);
+}
+
+async function findQuotes(db: DB, text: string, words: string[]) {
+  const rows = await searchQuoteResultsQuery(db, text, words).execute();
+  return rows.map((r) => ({
+    rank: Number(r.rank),
+    result: {
+      id: r.id,
+      type: "quote",
+      title: r.quoteNumber,
+      subtitle: [r.clientName, QUOTE_STATUS_LABELS[r.status], r.opticianName.trim()]
+        .filter(Boolean).join(" · "),
+      href: `/quote/${r.id}`,
+    } satisfies SearchResult,
+  }));
+}
+
+/**
+ * The staff bar's search: clients by name, e-mail or phone digits and quotes
+ * by number, client or optician, at most SEARCH_RESULTS_PER_TYPE of each,
+ * best matches first. Fewer than SEARCH_MIN_CHARS characters give nothing.
+ */
+export async function globalSearch(db: DB, query: string): Promise<SearchResult[]> {
+  const text = query.trim().toLowerCase().replace(/\s+/g, " ");
+  if (text.length < SEARCH_MIN_CHARS) return [];
+  const words = searchWords(text);
+  const [clients, quotes] = await Promise.all([
+    findClients(db, text, words),
+    findQuotes(db, text, words),
+  ]);
+  // A stable sort by rank alone: within a rank, clients come before quotes
+  // and each type keeps its own order.
+  return [...clients, ...quotes].sort((a, b) => a.rank - b.rank).map((r) => r.result);
+}

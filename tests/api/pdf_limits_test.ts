@@ -1,0 +1,95 @@
+// The PDF workers' limits, over HTTP: an app held to one worker, a queue of
+// one and a one-second time limit, far under the seconds the largest quote
+// the API accepts takes to lay out. Both callers of the renderer (the PDF
+// call and the quote e-mail) must answer 503 with Retry-After, never hang.
+// Only renders that cannot finish in time are asked for, so the outcomes do
+// not depend on how busy the machine is.
+import { after, before, describe, it } from "node:test";
+import { expect } from "expect";
+import {
+  call,
+  createTestUser,
+  sessionCookieFor,
+  startTestApp,
+  type TestApp,
+  waitUntil,
+} from "../helpers/test_app.ts";
+import { startSmtpServer } from "../helpers/smtp.ts";
+import { createQuoteThroughApi, maximalClient, maximalOptions } from "../helpers/quote_fixtures.ts";
+
+let app: TestApp;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+let owner: string;
+let staff: string;
+/** 20 options of 50 items: seconds of layout. */
+let maximal: { id: string };
+
+before(async () => {
+  [app, smtp] = await Promise.all([
+    startTestApp({ PDF_WORKERS: "1", PDF_QUEUE: "1", PDF_TIMEOUT_MS: "1000" }),
+    startSmtpServer(),
+  ]);
+  owner = await sessionCookieFor(app.db, (await createTestUser(app.db, { role: "OWNER" })).id);
+  staff = await sessionCookieFor(app.db, (await createTestUser(app.db)).id);
+  maximal = await createQuoteThroughApi(app, staff, maximalClient(), maximalOptions());
+});
+after(async () => {
+  await app.close();
+  await smtp.close();
+  // close() ended every worker.
+  expect(app.pdf.stats()).toMatchObject({ workers: 0, busy: 0, queued: 0 });
+});
+
+const getPdf = (id: string) =>
+  fetch(`${app.baseUrl}/api/quotes/${id}/pdf`, { headers: { cookie: staff } });
+
+async function expect503(res: Response, message: string | RegExp) {
+  expect(res.status).toBe(503);
+  expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+  expect((await res.json()).message).toMatch(message);
+  expect(res.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
+}
+
+describe("PDF limits", () => {
+  it("cuts off a render over the time limit with a 503 and ends its worker", async () => {
+    await expect503(await getPdf(maximal.id), "took too long");
+    expect(app.pdf.stats()).toMatchObject({ workers: 0, busy: 0, queued: 0 });
+  });
+
+  it("answers 503 at once to a PDF beyond the queue while others wait", async () => {
+    const running = getPdf(maximal.id);
+    await waitUntil(() => app.pdf.stats().busy === 1, "the first PDF reaches the worker");
+    const waiting = getPdf(maximal.id);
+    await waitUntil(() => app.pdf.stats().queued === 1, "the second PDF waits in the queue");
+    await expect503(await getPdf(maximal.id), "Too many PDFs");
+    await expect503(await running, "took too long");
+    // The waiting one may wait no longer than a render may take: it either
+    // got a fresh worker and ran out of time too, or waited out its turn.
+    await expect503(await waiting, /took too long|Too many PDFs/);
+  });
+
+  it("e-mails make their PDF on the same workers: over the limit, nothing is queued or sent", async () => {
+    const settings = await call(app, "PUT", "/api/admin/settings", {
+      cookie: owner,
+      body: {
+        smtpHost: "127.0.0.1",
+        smtpPort: smtp.port,
+        smtpUser: smtp.credentials.user,
+        smtpPassEnc: smtp.credentials.pass,
+        smtpFromEmail: "quotes@northside.test",
+        smtpFromName: "Northside Eyewear",
+      },
+    });
+    expect(settings.status).toBe(200);
+    const refused = await fetch(`${app.baseUrl}/api/quotes/${maximal.id}/email`, {
+      method: "POST",
+      headers: { cookie: staff, "content-type": "application/json", origin: app.baseUrl },
+      body: JSON.stringify({ email: "client@example.com" }),
+    });
+    await expect503(refused, "took too long");
+    const queued = await app.db.selectFrom("emailOutbox").select("id")
+      .where("quoteId", "=", maximal.id).execute();
+    expect(queued).toEqual([]);
+    expect(smtp.received).toEqual([]);
+  });
+});

@@ -1,0 +1,869 @@
+// Every route of the app with who may call it (the spec's role table, with
+// the decisions of DESIGN.md) and a request that succeeds for an allowed
+// caller. The route-table test calls each route as each caller and compares;
+// the fuzz test mutates the same requests. A route added to the app without an
+// entry here fails the route-table test.
+//
+// Callers are columns: to add one (say a kiosk session), add it to CALLERS,
+// say in `expectedFor` what each access level means for it, and give the few
+// routes it may use an `overrides` entry.
+import type { DB } from "../../src/db/database.ts";
+import type { Role } from "../../db/schema.ts";
+import { insertUser } from "../../src/users/users.ts";
+import { hashPassword } from "../../src/auth/password.ts";
+import type { QuoteBundle } from "../../src/quotes/views.ts";
+import type { CreatedClient } from "../../src/clients/views.ts";
+import type { CatalogItem } from "../../src/catalog/catalog.ts";
+import { call, sessionCookieFor, type TestApp } from "./test_app.ts";
+
+export const CALLERS = ["anonymous", "AUTHORIZED_USER", "ADMIN", "OWNER"] as const;
+export type Caller = (typeof CALLERS)[number];
+
+/** Who may call a route: anyone, signed-in staff of any role, ADMIN/OWNER, or OWNER only. */
+export type Access = "public" | "staff" | "admin" | "owner";
+
+/** What a caller gets: a status, and for redirects where to. */
+export interface Expectation {
+  status: number;
+  location?: RegExp;
+  /** For pages: text the page must contain. */
+  text?: string;
+}
+
+export interface SampleRequest {
+  /** The concrete path, with a query string when the route reads one. */
+  path: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface RouteEntry {
+  method: string;
+  /** The pattern exactly as the app registers it (`app.routes`). */
+  pattern: string;
+  page?: boolean;
+  access: Access;
+  /** What an allowed caller gets for the sample request. */
+  ok: Expectation;
+  /** Callers for whom the route answers other than `access` implies. */
+  overrides?: Partial<Record<Caller, Expectation>>;
+  /** The query parameters the route reads (the fuzz test mutates them). */
+  query?: string[];
+  /** A request an allowed caller succeeds with; may create what it acts on. */
+  request: (fx: Fixtures) => Promise<SampleRequest>;
+}
+
+const SIGN_IN: Expectation = { status: 302, location: /^\/staff\?returnTo=%2F/ };
+const NOTICE: Expectation = { status: 403, text: "Unauthorized" };
+
+/** What `access` means for each caller. */
+export function expectedFor(entry: RouteEntry, caller: Caller): Expectation {
+  const override = entry.overrides?.[caller];
+  if (override) return override;
+  const denied = (): Expectation | undefined => {
+    if (entry.access === "public") return undefined;
+    if (caller === "anonymous") return entry.page ? SIGN_IN : { status: 401 };
+    if (entry.access === "admin" && caller === "AUTHORIZED_USER") {
+      return entry.page ? NOTICE : { status: 403 };
+    }
+    if (entry.access === "owner" && caller !== "OWNER") {
+      return entry.page ? NOTICE : { status: 403 };
+    }
+    return undefined;
+  };
+  return denied() ?? entry.ok;
+}
+
+/** Callers' accounts: a fresh user for every call, so no call can spoil another's session. */
+export const TEST_PASSWORD = "route-table-pass";
+let sharedHash: Promise<string> | undefined;
+let counter = 0;
+
+export async function freshUser(db: DB, role: Role) {
+  sharedHash ??= hashPassword(TEST_PASSWORD);
+  return await insertUser(db, {
+    username: `rt${++counter}_${crypto.randomUUID().slice(0, 8)}`,
+    firstName: "Route",
+    email: null,
+    role,
+    passwordHash: await sharedHash,
+  });
+}
+
+export async function cookieFor(db: DB, caller: Caller): Promise<string | undefined> {
+  if (caller === "anonymous") return undefined;
+  return await sessionCookieFor(db, (await freshUser(db, caller)).id);
+}
+
+/** What requests act on, made through the API as an owner. */
+export class Fixtures {
+  #owner?: string;
+  #catalog?: CatalogItem[];
+  constructor(readonly app: TestApp) {}
+
+  async owner(): Promise<string> {
+    return this.#owner ??= (await cookieFor(this.app.db, "OWNER"))!;
+  }
+
+  async #call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const res = await call<T>(this.app, method, path, { body, cookie: await this.owner() });
+    if (res.status >= 300) throw new Error(`fixture ${method} ${path}: ${res.status} ${res.text}`);
+    return res.body;
+  }
+
+  /** A new client (signed-out intake, so a consent may follow) and its draft quote. */
+  async client(): Promise<CreatedClient> {
+    const res = await call<CreatedClient>(this.app, "POST", "/api/clients", {
+      body: {
+        firstName: "Rita",
+        lastName: `Table${++counter}`,
+        email: "rita@example.com",
+        mobilePhone: "555-010-1234",
+      },
+      cookie: await this.owner(),
+    });
+    return res.body;
+  }
+
+  quote(id: string) {
+    return this.#call<QuoteBundle>("GET", `/api/quotes/${id}`);
+  }
+
+  /** A saved quote: ACTIVE when the client's measurements are complete. */
+  async savedQuote(measured = true): Promise<QuoteBundle> {
+    const { client, quote } = await this.client();
+    if (measured) {
+      await this.#call("PUT", `/api/clients/${client.id}/measurements`, {
+        pdBinocular: "62",
+        pdNear: "59",
+        measurementsComplete: true,
+      });
+    }
+    const bundle = await this.quote(quote.id);
+    await this.#call("PUT", `/api/quotes/${quote.id}`, saveBody(bundle));
+    return await this.quote(quote.id);
+  }
+
+  async closedQuote(): Promise<QuoteBundle> {
+    const bundle = await this.savedQuote();
+    return await this.#call("POST", `/api/quotes/${bundle.quote.id}/close`, { reason: "Test" });
+  }
+
+  async finalizedQuote(): Promise<QuoteBundle> {
+    const bundle = await this.savedQuote();
+    return await this.#call("POST", `/api/quotes/${bundle.quote.id}/finalize`);
+  }
+
+  async catalogItem(): Promise<CatalogItem> {
+    return await this.#call("POST", "/api/admin/add-ons", {
+      name: `Add-on ${++counter}`,
+      price: "5.00",
+    });
+  }
+
+  async activeCatalog(): Promise<CatalogItem[]> {
+    return this.#catalog ??= await this.#call("GET", "/api/catalog/add-ons");
+  }
+
+  async staffUser() {
+    return await freshUser(this.app.db, "AUTHORIZED_USER");
+  }
+}
+
+/** The builder's save of a quote: one option with a frame. */
+export function saveBody(bundle: QuoteBundle) {
+  return {
+    version: bundle.quote.version,
+    opticianName: "Maria",
+    internalNotes: "Route table",
+    options: [{
+      id: bundle.options[0]?.id ?? "temp-1",
+      label: "Everyday",
+      notes: "",
+      isChosen: true,
+      shipping: "0",
+      adjustmentAmount: "0",
+      adjustmentReason: "",
+      segOc: "20/20",
+      items: [{ kind: "FRAME", name: "Ray-Ban", sku: "RB-1", unitPrice: "150.00", qty: 1 }],
+    }],
+  };
+}
+
+const html = { accept: "text/html" };
+const ok = (status: number, location?: RegExp): Expectation => ({ status, location });
+const SECTION = "packages|lens-types|materials|ar-coatings|add-ons";
+
+export const ROUTES: RouteEntry[] = [
+  // ---- Health ----
+  {
+    method: "GET",
+    pattern: "/healthz",
+    access: "public",
+    ok: ok(200),
+    request: () => Promise.resolve({ path: "/healthz" }),
+  },
+
+  // ---- Sign-in and session ----
+  {
+    method: "POST",
+    pattern: "/api/staff/login",
+    access: "public",
+    ok: ok(200),
+    request: async (fx) => {
+      const user = await freshUser(fx.app.db, "AUTHORIZED_USER");
+      return {
+        path: "/api/staff/login",
+        body: { username: user.username, password: TEST_PASSWORD, returnTo: "/clients" },
+      };
+    },
+  },
+  {
+    method: "GET",
+    pattern: "/api/auth/user",
+    access: "staff",
+    ok: ok(200),
+    request: () => Promise.resolve({ path: "/api/auth/user" }),
+  },
+  {
+    method: "PUT",
+    pattern: "/api/auth/change-password",
+    access: "staff",
+    ok: ok(200),
+    request: () =>
+      Promise.resolve({
+        path: "/api/auth/change-password",
+        body: { currentPassword: TEST_PASSWORD, newPassword: "a-new-password" },
+      }),
+  },
+  {
+    method: "GET",
+    pattern: "/api/staff/logout",
+    access: "public",
+    ok: ok(302, /^\/staff$/),
+    request: () => Promise.resolve({ path: "/api/staff/logout" }),
+  },
+  {
+    method: "GET",
+    pattern: "/api/logout",
+    access: "public",
+    ok: ok(302, /^\/$/),
+    request: () => Promise.resolve({ path: "/api/logout" }),
+  },
+  {
+    method: "GET",
+    pattern: "/api/login",
+    access: "public",
+    // Owner sign-in is not configured in this app: back to the staff sign-in, saying so.
+    ok: ok(302, /^\/staff\?owner=unavailable/),
+    query: ["returnTo"],
+    request: () => Promise.resolve({ path: "/api/login?returnTo=%2Fquotes" }),
+  },
+  {
+    method: "GET",
+    pattern: "/api/callback",
+    access: "public",
+    ok: ok(302, /^\/staff\?owner=failed$/),
+    query: ["code", "state"],
+    request: () => Promise.resolve({ path: "/api/callback?code=x&state=y" }),
+  },
+
+  // ---- Intake (public) ----
+  {
+    method: "GET",
+    pattern: "/api/settings",
+    access: "public",
+    ok: ok(200),
+    request: () => Promise.resolve({ path: "/api/settings" }),
+  },
+  {
+    method: "GET",
+    pattern: "/api/heard-how-options",
+    access: "public",
+    ok: ok(200),
+    request: () => Promise.resolve({ path: "/api/heard-how-options" }),
+  },
+  {
+    method: "POST",
+    pattern: "/api/clients",
+    access: "public",
+    ok: ok(201),
+    request: () =>
+      Promise.resolve({
+        path: "/api/clients",
+        body: {
+          firstName: "Ivy",
+          lastName: "Intake",
+          email: "ivy@example.com",
+          mobilePhone: "555-010-7777",
+          state: "TX",
+          heardHowId: "other",
+          heardHowText: "A friend",
+          smsConsent: true,
+        },
+      }),
+  },
+  {
+    method: "POST",
+    pattern: "/api/consent",
+    access: "public",
+    ok: ok(201),
+    request: async (fx) => {
+      const { client } = await fx.client();
+      return {
+        path: "/api/consent",
+        body: {
+          clientId: client.id,
+          type: "SMS",
+          statement: "I agree to texts",
+          target: "555-010-1234",
+          consentGiven: true,
+        },
+      };
+    },
+  },
+
+  // ---- Clients (staff) ----
+  {
+    method: "GET",
+    pattern: "/api/clients",
+    access: "staff",
+    ok: ok(200),
+    query: ["limit", "offset", "filter"],
+    request: () => Promise.resolve({ path: "/api/clients?limit=5&offset=0&filter=missing" }),
+  },
+  {
+    method: "GET",
+    pattern: "/api/clients/search",
+    access: "staff",
+    ok: ok(200),
+    query: ["q", "limit", "offset"],
+    request: () => Promise.resolve({ path: "/api/clients/search?q=rita&limit=5" }),
+  },
+  {
+    method: "GET",
+    pattern: "/api/clients/missing-measurements",
+    access: "staff",
+    ok: ok(200),
+    query: ["limit", "offset"],
+    request: () => Promise.resolve({ path: "/api/clients/missing-measurements?limit=5" }),
+  },
+  {
+    method: "GET",
+    pattern: "/api/clients/:id",
+    access: "staff",
+    ok: ok(200),
+    request: async (fx) => ({ path: `/api/clients/${(await fx.client()).client.id}` }),
+  },
+  {
+    method: "PUT",
+    pattern: "/api/clients/:id",
+    access: "staff",
+    ok: ok(200),
+    request: async (fx) => ({
+      path: `/api/clients/${(await fx.client()).client.id}`,
+      body: { firstName: "Rita", lastName: "Edited", email: "rita@example.org", city: "Austin" },
+    }),
+  },
+  {
+    method: "DELETE",
+    pattern: "/api/clients/:id",
+    access: "staff",
+    ok: ok(200),
+    request: async (fx) => ({ path: `/api/clients/${(await fx.client()).client.id}` }),
+  },
+  {
+    method: "PUT",
+    pattern: "/api/clients/:id/measurements",
+    access: "staff",
+    ok: ok(200),
+    request: async (fx) => ({
+      path: `/api/clients/${(await fx.client()).client.id}/measurements`,
+      body: { pdBinocular: "62.5", pdNear: "59", measurementsComplete: true },
+    }),
+  },
+
+  // ---- Quotes (staff) ----
+  {
+    method: "POST",
+    pattern: "/api/quotes",
+    access: "staff",
+    ok: ok(201),
+    request: async (fx) => ({
+      path: "/api/quotes",
+      body: { clientId: (await fx.client()).client.id },
+    }),
+  },
+  {
+    method: "GET",
+    pattern: "/api/stats",
+    access: "staff",
+    ok: ok(200),
+    request: () => Promise.resolve({ path: "/api/stats" }),
+  },
+  {
+    method: "GET",
+    pattern: "/api/quotes/recent",
+    access: "staff",
+    ok: ok(200),
+    request: () => Promise.resolve({ path: "/api/quotes/recent" }),
+  },
+  {
+    method: "GET",
+    pattern: "/api/quotes/expired",
+    access: "staff",
+    ok: ok(200),
+    request: () => Promise.resolve({ path: "/api/quotes/expired" }),
+  },
+  {
+    method: "GET",
+    pattern: "/api/quotes",
+    access: "staff",
+    ok: ok(200),
+    query: ["q", "search", "status", "filter", "limit", "offset"],
+    request: () => Promise.resolve({ path: "/api/quotes?q=rita&status=ACTIVE&limit=10&offset=0" }),
+  },
+  {
+    method: "GET",
+    pattern: "/api/quotes/:id",
+    access: "staff",
+    ok: ok(200),
+    request: async (fx) => ({ path: `/api/quotes/${(await fx.savedQuote()).quote.id}` }),
+  },
+  {
+    method: "PUT",
+    pattern: "/api/quotes/:id",
+    access: "staff",
+    ok: ok(200),
+    request: async (fx) => {
+      const { client, quote } = await fx.client();
+      void client;
+      const bundle = await fx.quote(quote.id);
+      return { path: `/api/quotes/${quote.id}`, body: saveBody(bundle) };
+    },
+  },
+  {
+    method: "DELETE",
+    pattern: "/api/quotes/:id",
+    access: "staff",
+    ok: ok(200),
+    request: async (fx) => ({ path: `/api/quotes/${(await fx.client()).quote.id}` }),
+  },
+  {
+    method: "POST",
+    pattern: "/api/quotes/:id/close",
+    access: "staff",
+    ok: ok(200),
+    request: async (fx) => ({
+      path: `/api/quotes/${(await fx.savedQuote()).quote.id}/close`,
+      body: { reason: "Client will come back later" },
+    }),
+  },
+  {
+    method: "POST",
+    pattern: "/api/quotes/:id/reactivate",
+    access: "staff",
+    ok: ok(200),
+    request: async (fx) => ({
+      path: `/api/quotes/${(await fx.closedQuote()).quote.id}/reactivate`,
+    }),
+  },
+  {
+    method: "POST",
+    pattern: "/api/quotes/:id/finalize",
+    access: "staff",
+    ok: ok(200),
+    request: async (fx) => ({
+      path: `/api/quotes/${(await fx.savedQuote()).quote.id}/finalize`,
+    }),
+  },
+  {
+    method: "POST",
+    pattern: "/api/quotes/:id/reopen",
+    access: "owner",
+    ok: ok(200),
+    request: async (fx) => ({
+      path: `/api/quotes/${(await fx.finalizedQuote()).quote.id}/reopen`,
+      body: { reason: "Client changed the lenses" },
+    }),
+  },
+  {
+    method: "GET",
+    pattern: "/api/quotes/:id/pdf",
+    access: "staff",
+    ok: ok(200),
+    request: async (fx) => ({ path: `/api/quotes/${(await fx.savedQuote()).quote.id}/pdf` }),
+  },
+  {
+    method: "POST",
+    pattern: "/api/quotes/:id/email",
+    access: "staff",
+    // E-mail is not configured in this app: refused with the spec's message.
+    ok: ok(409),
+    request: async (fx) => ({
+      path: `/api/quotes/${(await fx.savedQuote()).quote.id}/email`,
+      body: { email: "rita@example.com", note: "Here it is" },
+    }),
+  },
+  {
+    method: "PUT",
+    pattern: "/api/quote-options/:id/measurements",
+    access: "staff",
+    ok: ok(200),
+    request: async (fx) => ({
+      path: `/api/quote-options/${(await fx.savedQuote()).options[0].id}/measurements`,
+      body: { segOc: "21/21" },
+    }),
+  },
+  {
+    method: "GET",
+    pattern: "/api/catalog/:section",
+    access: "staff",
+    ok: ok(200),
+    request: () => Promise.resolve({ path: "/api/catalog/lens-types" }),
+  },
+
+  // ---- Administration ----
+  {
+    method: "GET",
+    pattern: "/api/admin/settings",
+    access: "admin",
+    ok: ok(200),
+    request: () => Promise.resolve({ path: "/api/admin/settings" }),
+  },
+  {
+    method: "PUT",
+    pattern: "/api/admin/settings",
+    access: "admin",
+    ok: ok(200),
+    request: () =>
+      Promise.resolve({
+        path: "/api/admin/settings",
+        body: {
+          storeName: "Route Table Optical",
+          storeAddress: "1 Lens Lane\nSpringfield",
+          quoteExpirationEnabled: true,
+          quoteExpirationDays: 30,
+          emailSubject: "Quote from {store}",
+        },
+      }),
+  },
+  {
+    method: "GET",
+    pattern: "/api/admin/oauth2-status",
+    access: "staff",
+    ok: ok(200),
+    request: () => Promise.resolve({ path: "/api/admin/oauth2-status" }),
+  },
+  {
+    method: "POST",
+    pattern: "/api/admin/test-email",
+    access: "admin",
+    // Not configured here: a clear 409 rather than a send.
+    ok: ok(409),
+    request: () =>
+      Promise.resolve({ path: "/api/admin/test-email", body: { email: "me@example.com" } }),
+  },
+  {
+    method: "POST",
+    pattern: "/api/email-banner/dismiss",
+    access: "staff",
+    ok: ok(303, /^\/clients$/),
+    request: () =>
+      Promise.resolve({
+        path: "/api/email-banner/dismiss",
+        body: "returnTo=%2Fclients",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+      }),
+  },
+  {
+    method: "GET",
+    pattern: "/api/admin/users",
+    access: "admin",
+    ok: ok(200),
+    request: () => Promise.resolve({ path: "/api/admin/users" }),
+  },
+  {
+    method: "POST",
+    pattern: "/api/admin/users/invite",
+    access: "admin",
+    ok: ok(201),
+    request: () =>
+      Promise.resolve({
+        path: "/api/admin/users/invite",
+        body: {
+          email: "new@store.test",
+          firstName: "Nia",
+          lastName: "New",
+          username: `nia${crypto.randomUUID().slice(0, 8)}`,
+          password: "secret1",
+          role: "AUTHORIZED_USER",
+        },
+      }),
+  },
+  {
+    method: "DELETE",
+    pattern: "/api/admin/users/:id",
+    access: "admin",
+    ok: ok(200),
+    request: async (fx) => ({ path: `/api/admin/users/${(await fx.staffUser()).id}` }),
+  },
+  {
+    method: "PUT",
+    pattern: "/api/admin/users/:id/password",
+    access: "admin",
+    ok: ok(200),
+    request: async (fx) => ({
+      path: `/api/admin/users/${(await fx.staffUser()).id}/password`,
+      body: { newPassword: "reset-pass" },
+    }),
+  },
+  {
+    method: "PUT",
+    pattern: "/api/admin/users/:id",
+    access: "admin",
+    ok: ok(200),
+    request: async (fx) => ({
+      path: `/api/admin/users/${(await fx.staffUser()).id}`,
+      body: { role: "ADMIN" },
+    }),
+  },
+  {
+    method: "GET",
+    pattern: `/api/admin/:section{${SECTION}}`,
+    access: "admin",
+    ok: ok(200),
+    request: () => Promise.resolve({ path: "/api/admin/materials" }),
+  },
+  {
+    method: "POST",
+    pattern: `/api/admin/:section{${SECTION}}`,
+    access: "admin",
+    ok: ok(201),
+    request: () =>
+      Promise.resolve({
+        path: "/api/admin/packages",
+        body: {
+          name: `Package ${crypto.randomUUID().slice(0, 6)}`,
+          description: "Lenses, coating\nand case",
+          price: 129,
+          active: true,
+          sortOrder: 3,
+        },
+      }),
+  },
+  {
+    method: "PUT",
+    pattern: `/api/admin/:section{${SECTION}}/:id`,
+    access: "admin",
+    ok: ok(200),
+    request: async (fx) => ({
+      path: `/api/admin/add-ons/${(await fx.catalogItem()).id}`,
+      body: { name: "Renamed add-on", price: "7.50", active: true, sortOrder: 1 },
+    }),
+  },
+  {
+    method: "DELETE",
+    pattern: `/api/admin/:section{${SECTION}}/:id`,
+    access: "admin",
+    ok: ok(200),
+    request: async (fx) => ({ path: `/api/admin/add-ons/${(await fx.catalogItem()).id}` }),
+  },
+  {
+    // Any other /api path: a JSON 404, signed in or not.
+    method: "ALL",
+    pattern: "/api/*",
+    access: "public",
+    ok: ok(404),
+    request: () => Promise.resolve({ path: "/api/no-such-call" }),
+  },
+
+  // ---- Pages ----
+  {
+    method: "GET",
+    pattern: "/",
+    page: true,
+    access: "public",
+    ok: ok(200),
+    request: () => Promise.resolve({ path: "/", headers: html }),
+  },
+  {
+    method: "GET",
+    pattern: "/dashboard",
+    page: true,
+    access: "staff",
+    ok: ok(200),
+    request: () => Promise.resolve({ path: "/dashboard", headers: html }),
+  },
+  {
+    method: "GET",
+    pattern: "/staff",
+    page: true,
+    access: "public",
+    // Signed in: straight to the dashboard.
+    ok: ok(302, /^\/dashboard$/),
+    overrides: { anonymous: { status: 200, text: "Staff Portal" } },
+    query: ["returnTo", "owner"],
+    request: () => Promise.resolve({ path: "/staff?returnTo=%2Fclients", headers: html }),
+  },
+  {
+    method: "GET",
+    pattern: "/intake",
+    page: true,
+    access: "public",
+    ok: { status: 200, text: "Submit Intake Form" },
+    request: () => Promise.resolve({ path: "/intake", headers: html }),
+  },
+  {
+    method: "GET",
+    pattern: "/clients",
+    page: true,
+    access: "staff",
+    ok: ok(200),
+    query: ["filter", "id"],
+    request: async (fx) => ({
+      path: `/clients?filter=missing&id=${(await fx.client()).client.id}`,
+      headers: html,
+    }),
+  },
+  {
+    method: "GET",
+    pattern: "/quote",
+    page: true,
+    access: "staff",
+    ok: ok(302, /^\/clients$/),
+    request: () => Promise.resolve({ path: "/quote", headers: html }),
+  },
+  {
+    method: "GET",
+    pattern: "/quote/",
+    page: true,
+    access: "staff",
+    ok: ok(302, /^\/clients$/),
+    request: () => Promise.resolve({ path: "/quote/", headers: html }),
+  },
+  {
+    method: "GET",
+    pattern: "/quote/:id",
+    page: true,
+    access: "staff",
+    ok: { status: 200, text: "Quote Builder" },
+    request: async (fx) => ({ path: `/quote/${(await fx.savedQuote()).quote.id}`, headers: html }),
+  },
+  {
+    method: "GET",
+    pattern: "/tablet/:quoteId",
+    page: true,
+    access: "staff",
+    ok: { status: 200, text: "Select Your Preferred Options" },
+    request: async (fx) => ({ path: `/tablet/${(await fx.savedQuote()).quote.id}`, headers: html }),
+  },
+  {
+    method: "GET",
+    pattern: "/print",
+    page: true,
+    access: "staff",
+    ok: { status: 404, text: "No quote data to print" },
+    request: () => Promise.resolve({ path: "/print", headers: html }),
+  },
+  {
+    method: "GET",
+    pattern: "/print/",
+    page: true,
+    access: "staff",
+    ok: { status: 404, text: "No quote data to print" },
+    request: () => Promise.resolve({ path: "/print/", headers: html }),
+  },
+  {
+    method: "GET",
+    pattern: "/print/:id",
+    page: true,
+    access: "staff",
+    ok: { status: 200, text: "Print Quote" },
+    query: ["external", "copy", "noprint"],
+    request: async (fx) => ({
+      path: `/print/${(await fx.savedQuote()).quote.id}?copy=internal`,
+      headers: html,
+    }),
+  },
+  {
+    method: "GET",
+    pattern: "/quote/:id/client-print",
+    page: true,
+    access: "staff",
+    ok: { status: 200, text: "Your Quote" },
+    query: ["noprint"],
+    request: async (fx) => ({
+      path: `/quote/${(await fx.savedQuote()).quote.id}/client-print?noprint=1`,
+      headers: html,
+    }),
+  },
+  {
+    method: "GET",
+    pattern: "/quotes",
+    page: true,
+    access: "staff",
+    ok: { status: 200, text: "Quote Management" },
+    query: ["q", "status", "filter"],
+    request: () => Promise.resolve({ path: "/quotes?q=rita&filter=expired", headers: html }),
+  },
+  {
+    method: "GET",
+    pattern: "/admin",
+    page: true,
+    access: "admin",
+    ok: ok(200),
+    request: () => Promise.resolve({ path: "/admin", headers: html }),
+  },
+  {
+    method: "GET",
+    pattern: "/admin/:section",
+    page: true,
+    access: "admin",
+    ok: ok(200),
+    request: () => Promise.resolve({ path: "/admin/ar-coatings", headers: html }),
+  },
+  {
+    method: "GET",
+    pattern: "/admin/settings",
+    page: true,
+    access: "admin",
+    ok: { status: 200, text: "Admin Settings" },
+    request: () => Promise.resolve({ path: "/admin/settings", headers: html }),
+  },
+  {
+    method: "GET",
+    pattern: "/admin/users",
+    page: true,
+    access: "admin",
+    ok: ok(200),
+    request: () => Promise.resolve({ path: "/admin/users", headers: html }),
+  },
+];
+
+/**
+ * Patterns the app registers for every method that are middleware, not
+ * routes (guards, static files). A new one must be added here on purpose.
+ */
+export const MIDDLEWARE_PATTERNS = new Set([
+  "/*",
+  "/static/*",
+  "/static/build/*",
+  "/api/clients/*",
+  "/api/quotes/:id/pdf",
+  "/api/quotes",
+  "/api/quotes/*",
+  "/api/quote-options/*",
+  "/api/stats",
+  "/api/catalog/*",
+]);
+
+/** The app's routes as `METHOD pattern`, middleware left out. */
+export function appRoutes(app: TestApp["app"]): Set<string> {
+  const out = new Set<string>();
+  for (const r of app.routes) {
+    if (r.method === "ALL" && MIDDLEWARE_PATTERNS.has(r.path)) continue;
+    out.add(`${r.method} ${r.path}`);
+  }
+  return out;
+}

@@ -1,0 +1,146 @@
+// compose.yaml, the Dockerfile and .dockerignore, checked without a Docker
+// engine: what every Compose implementation can read, health checks that
+// follow PORT, and an image without the test-only packages.
+import { describe, it } from "node:test";
+import { expect } from "expect";
+import { parse } from "yaml";
+import { projectRoot } from "../helpers/process.ts";
+
+const read = (name: string) => Deno.readTextFileSync(`${projectRoot}${name}`);
+const compose = read("compose.yaml");
+const dockerfile = read("Dockerfile");
+
+interface Service {
+  environment?: Record<string, string>;
+  ports?: string[];
+  healthcheck?: { test?: string[]; disable?: boolean };
+  profiles?: string[];
+  command?: string[];
+}
+
+describe("compose.yaml", () => {
+  const doc = parse(compose, { merge: true }) as { services: Record<string, Service> };
+
+  it("parses, with the app, its database, a backup profile and a replicas profile", () => {
+    expect(Object.keys(doc.services).sort()).toEqual(["app", "app-2", "backup", "caddy", "db"]);
+    expect(doc.services.backup.profiles).toEqual(["backup"]);
+    expect(doc.services.backup.command).toEqual(["deno", "task", "backup", "--nightly"]);
+    expect(doc.services["app-2"].profiles).toEqual(["replicas"]);
+    expect(doc.services.caddy.profiles).toEqual(["replicas"]);
+  });
+
+  it("uses only the interpolation every Compose implementation reads: no nested defaults", () => {
+    // Each `$` is either an escaped `$$` or one `${NAME}`, `${NAME:-default}` or
+    // `${NAME:?message}` whose default holds no further `$`.
+    const strings: string[] = [];
+    const walk = (v: unknown) => {
+      if (typeof v === "string") strings.push(v);
+      else if (v && typeof v === "object") Object.values(v).forEach(walk);
+    };
+    walk(doc);
+    expect(strings.filter((s) => s.includes("${")).length).toBeGreaterThan(10);
+    const bad = strings.filter((s) =>
+      s.replaceAll("$$", "").replaceAll(/\$\{[A-Z_][A-Z0-9_]*(?::?[-?][^}$]*)?\}/g, "")
+        .includes("$")
+    );
+    expect(bad).toEqual([]);
+    // The case the issue names, spelled out.
+    expect(compose).not.toMatch(/\$\{[^}]*\$\{/);
+  });
+
+  it("refuses to start without POSTGRES_PASSWORD instead of using a default one", () => {
+    expect(compose).toMatch(/POSTGRES_PASSWORD: \$\{POSTGRES_PASSWORD:\?/);
+    expect(compose).not.toMatch(/POSTGRES_PASSWORD:-/);
+  });
+
+  it("listens, publishes and checks health on PORT", () => {
+    const app = doc.services.app;
+    expect(app.environment?.PORT).toBe("${PORT:-8000}");
+    expect(app.ports).toEqual(["${PORT:-8000}:${PORT:-8000}"]);
+    const probe = app.healthcheck!.test!.join(" ");
+    expect(probe).toContain("Deno.env.get('PORT')");
+    expect(probe).toContain("/healthz");
+    expect(probe).not.toMatch(/:8000\//);
+    expect(doc.services.backup.healthcheck).toEqual({ disable: true });
+  });
+});
+
+describe("Dockerfile", () => {
+  it("has a health check that reads PORT", () => {
+    const healthcheck = /^HEALTHCHECK .*\n\s+CMD (.*)$/m.exec(dockerfile)![1];
+    expect(healthcheck).toContain("Deno.env.get('PORT')");
+    expect(healthcheck).toContain("/healthz");
+    expect(healthcheck).not.toMatch(/:8000\//);
+  });
+
+  it("drops exactly the imports only the tests use, and leaves the npm cache behind", async () => {
+    const dropped = /^ARG TEST_ONLY_IMPORTS="([^"]*)"$/m.exec(dockerfile)![1].split(/\s+/);
+    const imports = Object.keys(JSON.parse(read("deno.json")).imports as Record<string, string>)
+      .map((k) => k.replace(/\/$/, ""));
+    // What the image runs: the app, the db/ commands, and the bundle build.
+    const entrypoints = [
+      "main.ts",
+      "db/migrate_cli.ts",
+      "db/seed.ts",
+      "db/backup_cli.ts",
+      "db/restore_cli.ts",
+      "src/assets/build.ts",
+      ...[...Deno.readDirSync(`${projectRoot}db/migrations`)].map((e) => `db/migrations/${e.name}`),
+    ];
+    const used = new Set<string>();
+    for (const entry of entrypoints) {
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: ["info", "--json", entry],
+        cwd: projectRoot,
+        stdout: "piped",
+        stderr: "null",
+      }).output();
+      expect(out.code).toBe(0);
+      const graph = JSON.parse(new TextDecoder().decode(out.stdout)) as {
+        modules: { specifier: string; dependencies?: { specifier: string }[] }[];
+      };
+      for (const mod of graph.modules) {
+        if (!mod.specifier.startsWith("file:")) continue;
+        for (const dep of mod.dependencies ?? []) {
+          const name = imports.find((i) =>
+            dep.specifier === i || dep.specifier.startsWith(i + "/")
+          );
+          if (name) used.add(name);
+        }
+      }
+    }
+    // Every runtime import stays; every other one is dropped (compilerOptions.types,
+    // the @types/* packages, are only for `deno check`).
+    expect(dropped.filter((d) => used.has(d))).toEqual([]);
+    expect(imports.filter((i) => !used.has(i) && !dropped.includes(i))).toEqual([]);
+    expect(dropped).toEqual(expect.arrayContaining([
+      "playwright-core",
+      "oauth2-mock-server",
+      "smtp-server",
+      "expect",
+    ]));
+    // The runtime stage takes DENO_DIR's transpiled modules, never its npm copy.
+    const runtime = dockerfile.slice(dockerfile.indexOf("AS runtime"));
+    expect(runtime).toMatch(/COPY --from=build --chown=deno:deno \/deno-dir\/gen /);
+    expect(runtime).not.toMatch(/COPY --from=build [^\n]*\/deno-dir(\/npm)? /);
+  });
+});
+
+describe(".dockerignore", () => {
+  it("keeps local state, backups, secrets, tests and host builds out of the image", () => {
+    const entries = read(".dockerignore").split("\n").filter((l) => l && !l.startsWith("#"));
+    expect(entries).toEqual(expect.arrayContaining([
+      "node_modules",
+      "static/build",
+      "data",
+      "backups",
+      "*.sql",
+      ".env",
+      ".env.*",
+      ".git",
+      "tests",
+      "bench",
+      ".test-results",
+    ]));
+  });
+});
