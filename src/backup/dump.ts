@@ -3,7 +3,7 @@ import { pgDump } from "@electric-sql/pglite-tools/pg_dump";
 import { CamelCasePlugin, Kysely, PGliteDialect } from "kysely";
 import type postgres from "postgres";
 import type { Database } from "../../db/schema.ts";
-import type { DatabaseHandle } from "../db/database.ts";
+import { type DatabaseHandle, pgliteExtensions } from "../db/database.ts";
 import { migrateTo } from "../db/migrate.ts";
 import { formatHeader } from "./format.ts";
 
@@ -123,7 +123,7 @@ function columnsByTable(rows: ColumnRow[]): Map<string, ColumnRow[]> {
 }
 
 async function copyServerIntoPglite(sql: postgres.Sql): Promise<PGlite> {
-  const copy = new PGlite();
+  const copy = new PGlite({ extensions: pgliteExtensions });
   await copy.waitReady;
   try {
     await sql.begin("isolation level repeatable read read only", async (tx) => {

@@ -75,10 +75,7 @@ export async function openDatabase(
       },
     };
   }
-  // PGlite ships contrib extensions as bundles it loads on request; pg_trgm
-  // backs the trigram indexes that serve "contains" search (migration 0007
-  // creates the extension, as it does on a server).
-  const extensions = { pg_trgm };
+  const extensions = pgliteExtensions;
   let pg: PGlite;
   let kind: DatabaseHandle["kind"];
   let unlock = () => {};
@@ -116,6 +113,14 @@ export async function openDatabase(
 }
 
 /**
+ * PGlite ships contrib extensions as bundles it loads on request; pg_trgm
+ * backs the trigram indexes that serve "contains" search (migration 0007
+ * creates the extension, as it does on a server). Every PGlite the app opens
+ * (the store's, and the backup's scratch copy) needs the same set.
+ */
+export const pgliteExtensions = { pg_trgm };
+
+/**
  * PGlite is PostgreSQL in this process: a second process opening the same
  * directory (a second `deno task start`, or a backup while the app runs)
  * would write the same files without any coordination and corrupt them. An
@@ -123,9 +128,11 @@ export async function openDatabase(
  * the process ends, however it ends, so it never goes stale.
  */
 async function lockDataDir(dataDir: string): Promise<() => void> {
+  // 0600 like every other file in DATA_DIR: the directory is private.
   const file = await Deno.open(join(dataDir, "pgdata.lock"), {
     create: true,
     write: true,
+    mode: 0o600,
   });
   if (!await file.tryLock(true)) {
     file.close();

@@ -6,7 +6,7 @@ import { expect } from "expect";
 import { type DatabaseHandle, openDatabase } from "../../src/db/database.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
 import { type AppProcess, startAppProcess } from "../helpers/process.ts";
-import { deadPort, startSmtpServer } from "../helpers/smtp.ts";
+import { deadPort, mailSettingsFor, startSmtpServer } from "../helpers/smtp.ts";
 import { call, createTestUser } from "../helpers/test_app.ts";
 import { CATALOG_TABLES, DEFAULT_CATALOG } from "../../src/catalog/default_catalog.ts";
 import { DEFAULT_HEARD_HOW } from "../../src/settings/heard_how.ts";
@@ -103,14 +103,11 @@ describe(
       const configure = async (app: AppProcess, port: number) => {
         const res = await call(app, "PUT", "/api/admin/settings", {
           cookie,
-          body: {
-            smtpHost: "127.0.0.1",
-            smtpPort: port,
-            smtpUser: smtp.credentials.user,
-            smtpPassEnc: smtp.credentials.pass,
-            smtpFromEmail: "quotes@northside.test",
-            smtpFromName: "Northside Eyewear",
-          },
+          body: mailSettingsFor(smtp, {
+            port,
+            fromEmail: "quotes@northside.test",
+            fromName: "Northside Eyewear",
+          }),
         });
         expect(res.status).toBe(200);
       };

@@ -9,7 +9,7 @@ import {
   startTestApp,
   type TestApp,
 } from "../helpers/test_app.ts";
-import { HOSTILE_RETURN_TO } from "../helpers/hostile_return_to.ts";
+import { hasControlChar, HOSTILE_RETURN_TO } from "../helpers/hostile_return_to.ts";
 import { hashToken } from "../../src/auth/session.ts";
 
 let provider: OAuth2Server;
@@ -232,7 +232,7 @@ describe("owner sign-in through OpenID Connect", () => {
   });
 
   it("keeps returnTo on the site across the round trip", async () => {
-    for (const returnTo of HOSTILE_RETURN_TO) {
+    for (const returnTo of HOSTILE_RETURN_TO.filter((value) => !hasControlChar(value))) {
       claims = {
         sub: "olivia-1",
         email: "olivia@store.test",
@@ -242,6 +242,15 @@ describe("owner sign-in through OpenID Connect", () => {
       const { back, session } = await ownerSignIn(returnTo);
       expect(session).toBeDefined();
       expect([returnTo, back.headers.get("location")]).toEqual([returnTo, "/dashboard"]);
+    }
+    // A control character never starts the round trip: the query guard answers 400.
+    for (const returnTo of HOSTILE_RETURN_TO.filter(hasControlChar)) {
+      const start = await call(
+        app,
+        "GET",
+        `/api/login?intent=owner&returnTo=${encodeURIComponent(returnTo)}`,
+      );
+      expect([returnTo, start.status]).toEqual([returnTo, 400]);
     }
   });
 });

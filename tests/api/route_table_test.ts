@@ -45,7 +45,7 @@ describe("the route table", () => {
         const method = entry.method === "ALL" ? "GET" : entry.method;
         const res = await call(app, method, request.path, {
           body: request.body,
-          cookie: await cookieFor(app.db, caller),
+          cookie: await cookieFor(app.db, caller, fx),
           headers: request.headers,
         });
         calls++;

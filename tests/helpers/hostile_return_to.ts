@@ -17,3 +17,12 @@ export const HOSTILE_RETURN_TO = [
   "javascript:alert(1)",
   "/api/logout",
 ];
+
+/**
+ * The query guard of every route answers 400 to a control character (a tab, a
+ * newline) in any query value before a handler runs: those never reach a redirect.
+ */
+export function hasControlChar(value: string): boolean {
+  // deno-lint-ignore no-control-regex
+  return /[\u0000-\u001f\u007f]/.test(value);
+}

@@ -4,9 +4,11 @@
 // the fuzz test mutates the same requests. A route added to the app without an
 // entry here fails the route-table test.
 //
-// Callers are columns: to add one (say a kiosk session), add it to CALLERS,
-// say in `expectedFor` what each access level means for it, and give the few
-// routes it may use an `overrides` entry.
+// Callers are columns: to add one, add it to CALLERS, say in `expectedFor`
+// what each access level means for it, and give the few routes it may use an
+// `overrides` entry. The two kiosk columns are a tablet handed to a client for
+// an intake and for one quote's options (issue 9): outside their allow-list
+// every route must refuse them, whatever its access.
 import type { DB } from "../../src/db/database.ts";
 import type { Role } from "../../db/schema.ts";
 import { insertUser } from "../../src/users/users.ts";
@@ -14,9 +16,17 @@ import { hashPassword } from "../../src/auth/password.ts";
 import type { QuoteBundle } from "../../src/quotes/views.ts";
 import type { CreatedClient } from "../../src/clients/views.ts";
 import type { CatalogItem } from "../../src/catalog/catalog.ts";
-import { call, sessionCookieFor, type TestApp } from "./test_app.ts";
+import { call, kioskCookieFor, sessionCookieFor, type TestApp } from "./test_app.ts";
+import { putFile, requestUploadUrl, setBrandingImage, svg } from "./images.ts";
 
-export const CALLERS = ["anonymous", "AUTHORIZED_USER", "ADMIN", "OWNER"] as const;
+export const CALLERS = [
+  "anonymous",
+  "AUTHORIZED_USER",
+  "ADMIN",
+  "OWNER",
+  "KIOSK_INTAKE",
+  "KIOSK_QUOTE",
+] as const;
 export type Caller = (typeof CALLERS)[number];
 
 /** Who may call a route: anyone, signed-in staff of any role, ADMIN/OWNER, or OWNER only. */
@@ -55,11 +65,23 @@ export interface RouteEntry {
 
 const SIGN_IN: Expectation = { status: 302, location: /^\/staff\?returnTo=%2F/ };
 const NOTICE: Expectation = { status: 403, text: "Unauthorized" };
+const KIOSK_NOTICE: Expectation = { status: 403, text: "not available on this tablet" };
+const KIOSK_REFUSED: Expectation = { status: 403, text: "this tablet is in client mode" };
+
+/** Routes answered before sessions are read: a kiosk gets what anyone gets. */
+const BEFORE_SESSIONS = new Set(["/healthz", "/readyz", "/metrics", "/uploads/:name"]);
+
+const isKiosk = (caller: Caller) => caller === "KIOSK_INTAKE" || caller === "KIOSK_QUOTE";
 
 /** What `access` means for each caller. */
 export function expectedFor(entry: RouteEntry, caller: Caller): Expectation {
   const override = entry.overrides?.[caller];
   if (override) return override;
+  if (isKiosk(caller)) {
+    if (BEFORE_SESSIONS.has(entry.pattern)) return expectedFor(entry, "anonymous");
+    // Never the sign-in page or a staff answer: the kiosk's own refusal.
+    return entry.page ? KIOSK_NOTICE : KIOSK_REFUSED;
+  }
   const denied = (): Expectation | undefined => {
     if (entry.access === "public") return undefined;
     if (caller === "anonymous") return entry.page ? SIGN_IN : { status: 401 };
@@ -90,8 +112,20 @@ export async function freshUser(db: DB, role: Role) {
   });
 }
 
-export async function cookieFor(db: DB, caller: Caller): Promise<string | undefined> {
+/** A Cookie header for `caller`; kiosk callers need the fixtures (a quote, who handed it over). */
+export async function cookieFor(
+  db: DB,
+  caller: Caller,
+  fx?: Fixtures,
+): Promise<string | undefined> {
   if (caller === "anonymous") return undefined;
+  if (isKiosk(caller)) {
+    if (!fx) throw new Error(`cookieFor(${caller}) needs the fixtures`);
+    const handedOverBy = (await freshUser(db, "AUTHORIZED_USER")).id;
+    return caller === "KIOSK_QUOTE"
+      ? await kioskCookieFor(db, { kind: "QUOTE", quoteId: await fx.kioskQuote(), handedOverBy })
+      : await kioskCookieFor(db, { kind: "INTAKE", handedOverBy });
+  }
   return await sessionCookieFor(db, (await freshUser(db, caller)).id);
 }
 
@@ -168,6 +202,36 @@ export class Fixtures {
   async staffUser() {
     return await freshUser(this.app.db, "AUTHORIZED_USER");
   }
+
+  #kioskQuote?: Promise<string>;
+  /** The quote every KIOSK_QUOTE caller's tablet was handed over for. */
+  kioskQuote(): Promise<string> {
+    return this.#kioskQuote ??= this.savedQuote().then((b) => b.quote.id);
+  }
+
+  /** A fresh upload URL holding an SVG: what the settings screen sends to /api/admin/logo. */
+  async uploadedImage(purpose: "logo" | "favicon"): Promise<string> {
+    const url = await requestUploadUrl(this.app, await this.owner(), purpose);
+    const put = await putFile(this.app, url, svg(), {
+      cookie: await this.owner(),
+      contentType: "image/svg+xml",
+    });
+    if (put.status !== 200) throw new Error(`fixture upload: ${put.status} ${put.text}`);
+    return url;
+  }
+
+  #servedLogo?: Promise<string>;
+  /** The store's logo as served: /uploads/{hash}.svg. */
+  servedLogo(): Promise<string> {
+    return this.#servedLogo ??= this.owner().then((cookie) =>
+      setBrandingImage(this.app, cookie, "logo", svg("", "#2266aa"), "image/svg+xml")
+    );
+  }
+
+  /** A catalog CSV the import accepts: one new add-on. */
+  catalogCsv(): string {
+    return `name,price,active,sort_order\r\nCSV add-on ${++counter},7.50,true,90\r\n`;
+  }
 }
 
 /** The builder's save of a quote: one option with a frame. */
@@ -202,6 +266,32 @@ export const ROUTES: RouteEntry[] = [
     access: "public",
     ok: ok(200),
     request: () => Promise.resolve({ path: "/healthz" }),
+  },
+
+  {
+    method: "GET",
+    pattern: "/readyz",
+    access: "public",
+    ok: ok(200),
+    request: () => Promise.resolve({ path: "/readyz" }),
+  },
+  {
+    // Off unless METRICS_TOKEN is set (it is not here): a 404 page for everyone.
+    method: "GET",
+    pattern: "/metrics",
+    page: true,
+    access: "public",
+    ok: ok(404),
+    request: () =>
+      Promise.resolve({ path: "/metrics", headers: { authorization: "Bearer guess" } }),
+  },
+  {
+    // Uploaded images are public: the logo shows on the sign-in page.
+    method: "GET",
+    pattern: "/uploads/:name",
+    access: "public",
+    ok: ok(200),
+    request: async (fx) => ({ path: await fx.servedLogo() }),
   },
 
   // ---- Sign-in and session ----
@@ -254,9 +344,9 @@ export const ROUTES: RouteEntry[] = [
     method: "GET",
     pattern: "/api/login",
     access: "public",
-    // Owner sign-in is not configured in this app: back to the staff sign-in, saying so.
-    ok: ok(302, /^\/staff\?owner=unavailable/),
-    query: ["returnTo"],
+    // Staff always sign in on /staff; the owner's provider only with intent=owner.
+    ok: ok(302, /^\/staff\?returnTo=%2Fquotes$/),
+    query: ["returnTo", "intent"],
     request: () => Promise.resolve({ path: "/api/login?returnTo=%2Fquotes" }),
   },
   {
@@ -274,6 +364,7 @@ export const ROUTES: RouteEntry[] = [
     pattern: "/api/settings",
     access: "public",
     ok: ok(200),
+    overrides: { KIOSK_INTAKE: ok(200) },
     request: () => Promise.resolve({ path: "/api/settings" }),
   },
   {
@@ -281,6 +372,7 @@ export const ROUTES: RouteEntry[] = [
     pattern: "/api/heard-how-options",
     access: "public",
     ok: ok(200),
+    overrides: { KIOSK_INTAKE: ok(200) },
     request: () => Promise.resolve({ path: "/api/heard-how-options" }),
   },
   {
@@ -288,6 +380,8 @@ export const ROUTES: RouteEntry[] = [
     pattern: "/api/clients",
     access: "public",
     ok: ok(201),
+    // The intake kiosk registers its one client (each caller here is a fresh kiosk).
+    overrides: { KIOSK_INTAKE: ok(201) },
     request: () =>
       Promise.resolve({
         path: "/api/clients",
@@ -308,6 +402,10 @@ export const ROUTES: RouteEntry[] = [
     pattern: "/api/consent",
     access: "public",
     ok: ok(201),
+    // A kiosk records consent only for the client its own intake registered.
+    overrides: {
+      KIOSK_INTAKE: { status: 403, text: "only record the consent of the client it registered" },
+    },
     request: async (fx) => {
       const { client } = await fx.client();
       return {
@@ -670,6 +768,173 @@ export const ROUTES: RouteEntry[] = [
     request: async (fx) => ({ path: `/api/admin/add-ons/${(await fx.catalogItem()).id}` }),
   },
   {
+    method: "GET",
+    pattern: `/api/admin/:section{${SECTION}}/export.csv`,
+    access: "admin",
+    ok: ok(200),
+    request: () => Promise.resolve({ path: "/api/admin/add-ons/export.csv" }),
+  },
+  {
+    method: "GET",
+    pattern: `/api/admin/:section{${SECTION}}/template.csv`,
+    access: "admin",
+    ok: ok(200),
+    request: () => Promise.resolve({ path: "/api/admin/lens-types/template.csv" }),
+  },
+  {
+    method: "POST",
+    pattern: `/api/admin/:section{${SECTION}}/import/preview`,
+    access: "admin",
+    ok: ok(200),
+    request: (fx) =>
+      Promise.resolve({
+        path: "/api/admin/add-ons/import/preview",
+        body: fx.catalogCsv(),
+        headers: { "content-type": "text/csv" },
+      }),
+  },
+  {
+    method: "POST",
+    pattern: `/api/admin/:section{${SECTION}}/import`,
+    access: "admin",
+    ok: ok(200),
+    query: ["fingerprint"],
+    request: (fx) =>
+      Promise.resolve({
+        path: "/api/admin/add-ons/import",
+        body: fx.catalogCsv(),
+        headers: { "content-type": "text/csv" },
+      }),
+  },
+
+  // ---- Uploads and branding (ADMIN, OWNER) ----
+  {
+    method: "POST",
+    pattern: "/api/objects/upload",
+    access: "admin",
+    ok: ok(200),
+    request: () => Promise.resolve({ path: "/api/objects/upload", body: { purpose: "logo" } }),
+  },
+  {
+    // The file itself, raw, to a signed upload URL.
+    method: "PUT",
+    pattern: "/api/objects/upload/:id",
+    access: "admin",
+    ok: ok(200),
+    request: async (fx) => ({
+      path: await requestUploadUrl(fx.app, await fx.owner(), "logo"),
+      body: new TextDecoder().decode(svg()),
+      headers: { "content-type": "image/svg+xml" },
+    }),
+  },
+  {
+    method: "PUT",
+    pattern: "/api/admin/logo",
+    access: "admin",
+    ok: ok(200),
+    request: async (fx) => ({
+      path: "/api/admin/logo",
+      body: { logoUrl: await fx.uploadedImage("logo") },
+    }),
+  },
+  {
+    method: "PUT",
+    pattern: "/api/admin/favicon",
+    access: "admin",
+    ok: ok(200),
+    request: async (fx) => ({
+      path: "/api/admin/favicon",
+      body: { faviconUrl: await fx.uploadedImage("favicon") },
+    }),
+  },
+
+  // ---- Kiosk: the tablet handed to a client ----
+  {
+    method: "POST",
+    pattern: "/api/kiosk/hand-over",
+    access: "staff",
+    ok: ok(201),
+    request: () => Promise.resolve({ path: "/api/kiosk/hand-over", body: { kind: "INTAKE" } }),
+  },
+  {
+    // Taking the tablet back: any staff member's username and password.
+    method: "POST",
+    pattern: "/api/kiosk/return",
+    access: "public",
+    ok: ok(200),
+    overrides: { KIOSK_INTAKE: ok(200), KIOSK_QUOTE: ok(200) },
+    request: async (fx) => {
+      const user = await freshUser(fx.app.db, "AUTHORIZED_USER");
+      return {
+        path: "/api/kiosk/return",
+        body: { username: user.username, password: TEST_PASSWORD },
+      };
+    },
+  },
+  {
+    // The tablet's own view of its quote; staff read GET /api/quotes/{id} instead.
+    method: "GET",
+    pattern: "/api/kiosk/quote",
+    access: "staff",
+    ok: ok(403),
+    overrides: { KIOSK_QUOTE: ok(200) },
+    request: () => Promise.resolve({ path: "/api/kiosk/quote" }),
+  },
+
+  // ---- History, audit log, search ----
+  {
+    method: "GET",
+    pattern: "/api/clients/:id/history",
+    access: "staff",
+    ok: ok(200),
+    request: async (fx) => ({ path: `/api/clients/${(await fx.client()).client.id}/history` }),
+  },
+  {
+    method: "GET",
+    pattern: "/api/quotes/:id/history",
+    access: "staff",
+    ok: ok(200),
+    request: async (fx) => ({ path: `/api/quotes/${(await fx.savedQuote()).quote.id}/history` }),
+  },
+  {
+    method: "GET",
+    pattern: "/api/admin/audit",
+    access: "owner",
+    ok: ok(200),
+    query: ["from", "to", "user", "kind", "before", "after"],
+    request: () =>
+      Promise.resolve({ path: "/api/admin/audit?from=2026-01-01&to=2100-01-01&kind=client" }),
+  },
+  {
+    method: "GET",
+    pattern: "/api/search",
+    access: "staff",
+    ok: ok(200),
+    query: ["q"],
+    request: () => Promise.resolve({ path: "/api/search?q=rita" }),
+  },
+
+  // ---- Reports (ADMIN, OWNER) ----
+  {
+    method: "GET",
+    pattern: "/api/reports/conversion",
+    access: "admin",
+    ok: ok(200),
+    query: ["from", "to", "optician"],
+    request: () =>
+      Promise.resolve({ path: "/api/reports/conversion?from=2026-01-01&to=2026-03-31" }),
+  },
+  {
+    method: "GET",
+    pattern: "/api/reports/conversion.csv",
+    access: "admin",
+    ok: ok(200),
+    query: ["from", "to", "optician"],
+    request: () =>
+      Promise.resolve({ path: "/api/reports/conversion.csv?from=2026-01-01&to=2026-03-31" }),
+  },
+
+  {
     // Any other /api path: a JSON 404, signed in or not.
     method: "ALL",
     pattern: "/api/*",
@@ -700,8 +965,8 @@ export const ROUTES: RouteEntry[] = [
     pattern: "/staff",
     page: true,
     access: "public",
-    // Signed in: straight to the dashboard.
-    ok: ok(302, /^\/dashboard$/),
+    // Signed in: straight on to the (local) returnTo.
+    ok: ok(302, /^\/clients$/),
     overrides: { anonymous: { status: 200, text: "Staff Portal" } },
     query: ["returnTo", "owner"],
     request: () => Promise.resolve({ path: "/staff?returnTo=%2Fclients", headers: html }),
@@ -712,6 +977,7 @@ export const ROUTES: RouteEntry[] = [
     page: true,
     access: "public",
     ok: { status: 200, text: "Submit Intake Form" },
+    overrides: { KIOSK_INTAKE: { status: 200, text: "Submit Intake Form" } },
     request: () => Promise.resolve({ path: "/intake", headers: html }),
   },
   {
@@ -839,6 +1105,25 @@ export const ROUTES: RouteEntry[] = [
     ok: ok(200),
     request: () => Promise.resolve({ path: "/admin/users", headers: html }),
   },
+  {
+    method: "GET",
+    pattern: "/admin/audit",
+    page: true,
+    access: "owner",
+    ok: { status: 200, text: "Audit Log" },
+    query: ["from", "to", "user", "kind", "before", "after"],
+    request: () => Promise.resolve({ path: "/admin/audit?kind=client", headers: html }),
+  },
+  {
+    method: "GET",
+    pattern: "/reports",
+    page: true,
+    access: "admin",
+    ok: { status: 200, text: "Conversion Report" },
+    query: ["from", "to", "optician"],
+    request: () =>
+      Promise.resolve({ path: "/reports?from=2026-01-01&to=2026-03-31", headers: html }),
+  },
 ];
 
 /**
@@ -849,6 +1134,7 @@ export const MIDDLEWARE_PATTERNS = new Set([
   "/*",
   "/static/*",
   "/static/build/*",
+  "/uploads/*",
   "/api/clients/*",
   "/api/quotes/:id/pdf",
   "/api/quotes",

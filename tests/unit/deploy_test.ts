@@ -101,6 +101,13 @@ describe("Dockerfile", () => {
       };
       for (const mod of graph.modules) {
         if (!mod.specifier.startsWith("file:")) continue;
+        // A package whose files are read at run time (the PDF font) is resolved with
+        // import.meta.resolve, which the module graph does not list.
+        const source = Deno.readTextFileSync(new URL(mod.specifier));
+        for (const [, target] of source.matchAll(/import\.meta\.resolve\(\s*[`'"]([^`'"$]+)/g)) {
+          const name = imports.find((i) => target === i || target.startsWith(i + "/"));
+          if (name) used.add(name);
+        }
         for (const dep of mod.dependencies ?? []) {
           const name = imports.find((i) =>
             dep.specifier === i || dep.specifier.startsWith(i + "/")
