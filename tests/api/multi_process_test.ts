@@ -162,8 +162,9 @@ describe(
       expect(smtp.received.map((m) => m.to.join(",")).sort()).toEqual(recipients);
       const rows = await database.db.selectFrom("emailOutbox")
         .select(["toAddress", "attempts", "messageId"]).execute();
-      // One failed try while the server was down, one successful send.
-      expect(rows.every((r) => r.attempts === 2)).toBe(true);
+      // At least one failed try while the server was down (a slow machine may reach the
+      // 1-minute retry before the server is back), then exactly one successful send each.
+      expect(rows.every((r) => r.attempts >= 2)).toBe(true);
       expect(new Set(rows.map((r) => r.messageId)).size).toBe(6);
     });
 
