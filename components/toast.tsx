@@ -1,6 +1,7 @@
 import { useEffect, useState, useSyncExternalStore } from "react";
+import { TOAST_DURATION_MS, type ToastVariant } from "./toast_rules.ts";
 
-export type ToastVariant = "default" | "success" | "destructive";
+export { TOAST_DURATION_MS, type ToastVariant };
 
 export interface Toast {
   id: number;
@@ -8,8 +9,6 @@ export interface Toast {
   description?: string;
   variant: ToastVariant;
 }
-
-export const TOAST_DURATION_MS = 5000;
 
 // One toast at a time: a new toast replaces the one on screen.
 let current: Toast | null = null;

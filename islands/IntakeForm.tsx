@@ -4,13 +4,15 @@ import { ApiError, apiRequest } from "../components/api_client.ts";
 import { toast } from "../components/toast.tsx";
 import { ClientFields } from "../components/ClientFields.tsx";
 import { ConsentOption } from "../components/ConsentOption.tsx";
-import { useValidatedForm } from "../components/use_validated_form.ts";
+import { useCheckedForm } from "../components/use_checked_form.ts";
+// Zod-free on purpose: the intake runs on the store's tablets and its page
+// stays light. The server checks the full schema (createClientSchema) and its
+// 400 names the field, which is then shown under that field.
 import {
   type ClientFormValues,
-  type CreateClientInput,
-  createClientSchema,
   emptyClientForm,
-} from "../src/schemas/client.ts";
+  quickClientErrors,
+} from "../src/schemas/client_form.ts";
 import type { ConsentTexts, CreatedClient, HeardHowOption } from "../src/clients/views.ts";
 import { type KioskStaff, StaffReturn } from "../components/kiosk/StaffReturn.tsx";
 
@@ -56,18 +58,25 @@ interface ConsentCall {
 
 /**
  * One record per channel the client opted into, and only when there is a
- * number or address to hold them to and a statement they were shown.
+ * number or address to hold them to and a statement they were shown. The
+ * targets are trimmed, as the server stores them.
  */
-export function consentCalls(data: CreateClientInput, texts: ConsentTexts): ConsentCall[] {
+export function consentCalls(data: IntakeValues, texts: ConsentTexts): ConsentCall[] {
   const calls: ConsentCall[] = [];
-  const phone = data.mobilePhone || data.homePhone;
+  const phone = data.mobilePhone.trim() || data.homePhone.trim();
+  const email = data.email.trim();
   if (data.smsConsent && phone && texts.smsConsentText.trim()) {
     calls.push({ type: "SMS", statement: texts.smsConsentText, target: phone });
   }
-  if (data.emailConsent && data.email && texts.emailConsentText.trim()) {
-    calls.push({ type: "EMAIL", statement: texts.emailConsentText, target: data.email });
+  if (data.emailConsent && email && texts.emailConsentText.trim()) {
+    calls.push({ type: "EMAIL", statement: texts.emailConsentText, target: email });
   }
   return calls;
+}
+
+function checkIntake(values: IntakeValues) {
+  const errors = quickClientErrors(values);
+  return Object.keys(errors).length ? { errors } : { data: values };
 }
 
 export default function IntakeForm(
@@ -85,10 +94,7 @@ export default function IntakeForm(
     initialData: heardHowOptions,
   });
 
-  const { values, errors, setField, validate, setErrors } = useValidatedForm(
-    createClientSchema,
-    INITIAL,
-  );
+  const { values, errors, setField, validate, setErrors } = useCheckedForm(checkIntake, INITIAL);
   const [busy, setBusy] = useState(false);
   // Kiosk only: the form is done (submitted here or before), or refused.
   const [done, setDone] = useState(kiosk?.completed ?? false);

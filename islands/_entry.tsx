@@ -23,7 +23,6 @@ export const islands: Record<string, () => Promise<IslandModule>> = {
   QuoteManager: () => import("./QuoteManager.tsx"),
   SearchBox: () => import("./SearchBox.tsx"),
   SettingsForm: () => import("./SettingsForm.tsx"),
-  StaffLogin: () => import("./StaffLogin.tsx"),
   TabletSelect: () => import("./TabletSelect.tsx"),
   UserManagement: () => import("./UserManagement.tsx"),
 };

@@ -1,15 +1,10 @@
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
 import { auditActor } from "../../src/http/actor.ts";
-import { HttpError, readJson, unauthorized } from "../../src/http/errors.ts";
+import { readJson, unauthorized } from "../../src/http/errors.ts";
 import { OWNER_INTENT, staffLoginSchema } from "../../src/schemas/auth.ts";
 import { safeReturnTo } from "../../src/http/return_to.ts";
-import {
-  availableUsername,
-  findUserByExternalSubject,
-  findUserByUsername,
-  insertUser,
-} from "../../src/users/users.ts";
+import { availableUsername, findUserByExternalSubject, insertUser } from "../../src/users/users.ts";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import {
   beginSignIn,
@@ -17,8 +12,7 @@ import {
   OidcRejected,
   type PendingSignIn,
 } from "../../src/auth/oidc.ts";
-import { checkPassword } from "../../src/auth/password_check.ts";
-import { rememberDevice } from "../../src/auth/known_device.ts";
+import { signInWithPassword } from "../../src/auth/staff_sign_in.ts";
 import {
   createSession,
   deleteSessionCookie,
@@ -32,29 +26,7 @@ export const authApi = new Hono<AppEnv>();
 
 authApi.post("/staff/login", async (c) => {
   const input = await readJson(c, staffLoginSchema);
-  const { db, clientIp } = c.var;
-  const user = await findUserByUsername(db, input.username);
-  const check = await checkPassword(c, {
-    username: input.username,
-    user,
-    password: input.password,
-    purpose: "login",
-  });
-  if (!user || !check.ok) throw new HttpError(401, "Invalid username or password");
-  // A new session at every sign-in; the one the browser came with (if any) ends.
-  if (c.var.session) await invalidateSession(db, c.var.session.id);
-  const token = generateSessionToken();
-  const session = await createSession(db, token, user.id, {
-    ip: clientIp,
-    userAgent: c.req.header("user-agent"),
-  });
-  setSessionCookie(c, token, session, c.var.config.secureCookies);
-  // This browser now knows the account: guesses from elsewhere cannot lock it out here.
-  await rememberDevice(c, user.id, check.device);
-  await recordAudit(db, { id: user.id, label: user.username }, "auth.login", "user", user.id, {
-    ip: clientIp,
-  });
-  return c.json({ returnTo: safeReturnTo(input.returnTo, c.var.config.appUrl) });
+  return c.json(await signInWithPassword(c, input));
 });
 
 authApi.get("/auth/user", (c) => {

@@ -11,21 +11,34 @@ import { type AssetManifest, BUILD_DIR } from "./manifest.ts";
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const buildDir = fileURLToPath(BUILD_DIR);
 const EXTRA_FILES = ["static/app.css", "deno.json", "deno.lock", "src/assets/build.ts"];
+/**
+ * Page scripts that are not islands: plain modules a page asks for by name
+ * (renderPage's `scripts`), sharing no React. The staff sign-in ships only
+ * this, so its page stays a few kilobytes.
+ */
+const PAGE_SCRIPTS: Record<string, string> = { signIn: "_sign_in.ts" };
+const BROWSER_ENTRIES = ["_entry.tsx", ...Object.values(PAGE_SCRIPTS)];
 
-/** Every local file the browser entry reaches, as Deno's module graph lists it. */
+/** Every local file the browser entries reach, as Deno's module graph lists it. */
 async function entryGraphFiles(): Promise<string[]> {
-  const { success, stdout } = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", join(root, "islands", "_entry.tsx")],
-    cwd: root,
-    stdout: "piped",
-    stderr: "null",
-  }).output();
-  if (!success) throw new Error("deno info failed on islands/_entry.tsx");
-  const graph = JSON.parse(new TextDecoder().decode(stdout)) as {
-    modules: { specifier: string }[];
-  };
-  return graph.modules.map((m) => m.specifier).filter((s) => s.startsWith("file://"))
-    .map((s) => fileURLToPath(s));
+  const files: string[] = [];
+  for (const entry of BROWSER_ENTRIES) {
+    const { success, stdout } = await new Deno.Command(Deno.execPath(), {
+      args: ["info", "--json", join(root, "islands", entry)],
+      cwd: root,
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    if (!success) throw new Error(`deno info failed on islands/${entry}`);
+    const graph = JSON.parse(new TextDecoder().decode(stdout)) as {
+      modules: { specifier: string }[];
+    };
+    files.push(
+      ...graph.modules.map((m) => m.specifier).filter((s) => s.startsWith("file://"))
+        .map((s) => fileURLToPath(s)),
+    );
+  }
+  return [...new Set(files)];
 }
 
 function sha256Hex(data: Uint8Array | string): string {
@@ -98,7 +111,7 @@ export async function buildAssets(options: { force?: boolean; quiet?: boolean } 
       "--minify",
       "--outdir",
       staging,
-      join(root, "islands", "_entry.tsx"),
+      ...BROWSER_ENTRIES.map((entry) => join(root, "islands", entry)),
     ],
     cwd: root,
     stdout: "inherit",
@@ -107,10 +120,18 @@ export async function buildAssets(options: { force?: boolean; quiet?: boolean } 
   const { success } = await cmd.output();
   if (!success) throw new Error("deno bundle failed");
 
-  // Chunks already carry esbuild's hash; the entry gets one from its content.
-  const entrySource = await Deno.readFile(join(staging, "_entry.js"));
-  const entryName = `_entry-${(sha256Hex(entrySource)).slice(0, 12)}.js`;
-  await Deno.rename(join(staging, "_entry.js"), join(staging, entryName));
+  // Chunks already carry esbuild's hash; the entries get one from their content.
+  const hashName = async (base: string) => {
+    const source = await Deno.readFile(join(staging, `${base}.js`));
+    const name = `${base}-${(sha256Hex(source)).slice(0, 12)}.js`;
+    await Deno.rename(join(staging, `${base}.js`), join(staging, name));
+    return name;
+  };
+  const entryName = await hashName("_entry");
+  const scripts: Record<string, string> = {};
+  for (const [name, file] of Object.entries(PAGE_SCRIPTS)) {
+    scripts[name] = `/static/build/${await hashName(file.replace(/\.tsx?$/, ""))}`;
+  }
   const css = await stylesheet();
   const cssName = `app-${(sha256Hex(css)).slice(0, 12)}.css`;
   await Deno.writeFile(join(staging, cssName), css);
@@ -125,6 +146,7 @@ export async function buildAssets(options: { force?: boolean; quiet?: boolean } 
     entry: `/static/build/${entryName}`,
     css: `/static/build/${cssName}`,
     islands,
+    scripts,
   };
   // Served precompressed: zod alone is ~450 KB raw and ~90 KB gzipped.
   for await (const entry of Deno.readDir(staging)) {
@@ -156,9 +178,12 @@ export async function buildAssets(options: { force?: boolean; quiet?: boolean } 
 
 async function pruneOldFiles(manifest: AssetManifest) {
   const keep = new Set(
-    [manifest.entry, manifest.css, ...Object.values(manifest.islands)].map((u) =>
-      u.split("/").pop()
-    ),
+    [
+      manifest.entry,
+      manifest.css,
+      ...Object.values(manifest.islands),
+      ...Object.values(manifest.scripts),
+    ].map((u) => u.split("/").pop()),
   );
   const cutoff = Date.now() - 60 * 60 * 1000;
   for await (const entry of Deno.readDir(buildDir)) {

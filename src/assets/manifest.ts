@@ -9,6 +9,8 @@ export interface AssetManifest {
   css: string;
   /** Island name → URL of its chunk, for <link rel=modulepreload>. */
   islands: Record<string, string>;
+  /** Page script name (not an island, no React) → URL; see PAGE_SCRIPTS in build.ts. */
+  scripts: Record<string, string>;
 }
 
 export const BUILD_DIR = new URL("../../static/build/", import.meta.url);

@@ -18,6 +18,8 @@ export interface PageOptions {
   chrome?: boolean;
   /** Extra class on <body>, e.g. for full-bleed tablet pages. */
   bodyClass?: string;
+  /** Page scripts that are not islands (manifest.scripts names), e.g. the sign-in's. */
+  scripts?: string[];
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
@@ -64,6 +66,8 @@ export async function renderPage(
       ),
     ].join("\n")
     : "";
+  const pageScripts = (options.scripts ?? []).map((name) => manifest.scripts[name])
+    .filter(Boolean).map((src) => `<script type="module" nonce="${nonce}" src="${src}"></script>`);
   const bodyClass = [kiosk ? "kiosk" : "", options.bodyClass ?? ""].filter(Boolean).join(" ");
   const html = `<!doctype html>
 <html lang="en">
@@ -73,7 +77,7 @@ export async function renderPage(
 <title>${escapeHtml(options.title)} · ${escapeHtml(branding.storeName)}</title>
 <link rel="icon" href="${escapeHtml(branding.faviconUrl)}">
 <link rel="stylesheet" href="${manifest.css}">
-${scripts}
+${[scripts, ...pageScripts].filter(Boolean).join("\n")}
 </head>
 <body class="${escapeHtml(bodyClass)}">
 ${kiosk ? "" : '<a class="skip-link" href="#main">Skip to content</a>\n'}${body}

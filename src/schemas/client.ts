@@ -1,6 +1,18 @@
 import { z } from "zod";
 import { US_STATE_CODES } from "./us_states.ts";
 import { multilineText, safeText, uuidField } from "./text.ts";
+import {
+  type ClientFormValues,
+  EMAIL_INVALID,
+  EMAIL_PATTERN,
+  emptyClientForm,
+  FIRST_NAME_REQUIRED,
+  LAST_NAME_REQUIRED,
+} from "./client_form.ts";
+
+// The form's values and the intake's quick checks live in a zod-free module
+// (client_form.ts) so the intake page need not ship zod.
+export { type ClientFormValues, emptyClientForm };
 
 // Small pieces, composed per form (intake, add, edit, e-mail only).
 const optionalText = (max: number) =>
@@ -8,14 +20,14 @@ const optionalText = (max: number) =>
     v ? v : null
   );
 
-export const firstNameField = safeText({ error: "First name is required", trim: true })
-  .min(1, "First name is required").max(100, "First name must be at most 100 characters");
-export const lastNameField = safeText({ error: "Last name is required", trim: true })
-  .min(1, "Last name is required").max(100, "Last name must be at most 100 characters");
+export const firstNameField = safeText({ error: FIRST_NAME_REQUIRED, trim: true })
+  .min(1, FIRST_NAME_REQUIRED).max(100, "First name must be at most 100 characters");
+export const lastNameField = safeText({ error: LAST_NAME_REQUIRED, trim: true })
+  .min(1, LAST_NAME_REQUIRED).max(100, "Last name must be at most 100 characters");
 
 /** A valid address or empty (empty becomes null). */
 export const emailField = safeText({ trim: true }).max(254).nullish().transform((v) => v || null)
-  .pipe(z.email("Please enter a valid email address").nullable());
+  .pipe(z.email({ pattern: EMAIL_PATTERN, error: EMAIL_INVALID }).nullable());
 
 const phoneField = safeText({ trim: true }).max(40, "Phone must be at most 40 characters").nullish()
   .transform((v) => v || null)
@@ -72,23 +84,6 @@ export const updateClientSchema = z.union([
   z.object({ email: emailField }).strict(),
 ]);
 export type UpdateClientInput = z.infer<typeof updateClientSchema>;
-
-/** What a form holds while being edited: every field as a string. */
-export type ClientFormValues = Record<keyof z.input<typeof clientFieldsSchema>, string>;
-export const emptyClientForm: ClientFormValues = {
-  firstName: "",
-  middleName: "",
-  lastName: "",
-  dob: "",
-  email: "",
-  homePhone: "",
-  mobilePhone: "",
-  address1: "",
-  address2: "",
-  city: "",
-  state: "",
-  zip: "",
-};
 
 /** A pupillary distance in mm: 0 (not measured) to 90, at most one decimal. */
 export const pdField = z.union([safeText(), z.number()]).transform((v, ctx) => {

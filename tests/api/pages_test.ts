@@ -57,8 +57,10 @@ describe("routing rules for signed-out visitors", () => {
     expect(res.status).toBe(200);
     expect(res.text).toContain("Staff Portal");
     expect(res.text).toContain("Need access? Contact your administrator for staff credentials.");
-    expect(res.text).toContain('data-island="StaffLogin"');
-    expect(res.text).toContain('"returnTo":"/quotes"');
+    // A plain form carrying returnTo, and no island (no React on this page).
+    expect(res.text).toContain('action="/staff" method="post"');
+    expect(res.text).toContain('name="returnTo" value="/quotes"');
+    expect(res.text).not.toContain("data-island");
     expect(res.text).not.toContain('class="topbar"');
   });
 

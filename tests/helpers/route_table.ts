@@ -972,6 +972,27 @@ export const ROUTES: RouteEntry[] = [
     request: () => Promise.resolve({ path: "/staff?returnTo=%2Fclients", headers: html }),
   },
   {
+    // The sign-in form without JavaScript: anyone may post it; right details redirect.
+    method: "POST",
+    pattern: "/staff",
+    page: true,
+    access: "public",
+    ok: ok(303, /^\/clients$/),
+    request: async (fx) => {
+      const user = await freshUser(fx.app.db, "AUTHORIZED_USER");
+      const form = new URLSearchParams({
+        username: user.username,
+        password: TEST_PASSWORD,
+        returnTo: "/clients",
+      });
+      return {
+        path: "/staff",
+        body: form.toString(),
+        headers: { ...html, "content-type": "application/x-www-form-urlencoded" },
+      };
+    },
+  },
+  {
     method: "GET",
     pattern: "/intake",
     page: true,

@@ -1,0 +1,48 @@
+// What a client form holds in the browser, and the few checks the intake
+// makes before sending, without zod: the intake ships to tablets and stays
+// light. The full rules are the schemas in client.ts, which the server runs on
+// every save and whose 400 answer names the field (shown under it).
+import type { clientFieldsSchema } from "./client.ts";
+import type { z } from "zod";
+
+export const FIRST_NAME_REQUIRED = "First name is required";
+export const LAST_NAME_REQUIRED = "Last name is required";
+export const EMAIL_INVALID = "Please enter a valid email address";
+/**
+ * An e-mail address: zod's default pattern for z.email(), written out here so
+ * the intake can test it without loading zod; the server's schema passes this
+ * same pattern to z.email(), so both always agree.
+ */
+export const EMAIL_PATTERN =
+  /^(?:[A-Za-z0-9_'+\-]+\.)*[A-Za-z0-9_'+\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$/;
+
+/** What a form holds while being edited: every field as a string. */
+export type ClientFormValues = Record<keyof z.input<typeof clientFieldsSchema>, string>;
+export const emptyClientForm: ClientFormValues = {
+  firstName: "",
+  middleName: "",
+  lastName: "",
+  dob: "",
+  email: "",
+  homePhone: "",
+  mobilePhone: "",
+  address1: "",
+  address2: "",
+  city: "",
+  state: "",
+  zip: "",
+};
+
+/**
+ * The checks a person filling the intake needs at once: both names, and an
+ * e-mail that is empty or an address (EMAIL_PATTERN, as on the server).
+ * Everything else waits for the server's answer.
+ */
+export function quickClientErrors(values: ClientFormValues): Record<string, string> {
+  const errors: Record<string, string> = {};
+  if (!values.firstName.trim()) errors.firstName = FIRST_NAME_REQUIRED;
+  if (!values.lastName.trim()) errors.lastName = LAST_NAME_REQUIRED;
+  const email = values.email.trim();
+  if (email && !EMAIL_PATTERN.test(email)) errors.email = EMAIL_INVALID;
+  return errors;
+}
