@@ -14,6 +14,7 @@ import {
   type ClientCopy,
   type ClientCopyPage,
   clipText,
+  CONTINUED_IN_SYSTEM,
   type InternalCopy,
   type InternalCopyPage,
   priceTableNote,
@@ -256,7 +257,7 @@ function internalFields(d: Density, copy: InternalCopy, page: InternalCopyPage) 
   const shownExtras = d === TIGHTEST && extras.length > EXTRAS_MAX
     ? [
       ...extras.slice(0, EXTRAS_MAX - 1),
-      ["More", `${extras.length - EXTRAS_MAX + 1} more ${"measurements"} continued in the system`],
+      ["More", `${extras.length - EXTRAS_MAX + 1} more measurements ${CONTINUED_IN_SYSTEM}`],
     ] as Array<[string, string]>
     : extras;
   return {
