@@ -367,8 +367,17 @@ describe("accessibility of every screen", () => {
     await close();
   });
 
-  it("the intake can be completed by keyboard alone", async () => {
-    const { page, close } = await visit(null, "/intake");
+  it("the intake can be completed by keyboard alone, on the tablet handed to the client", async () => {
+    const kiosk = await kioskCookieFor(app.db, { kind: "INTAKE", handedOverBy: ownerId });
+    const context = await browser.newContext({ baseURL: app.baseUrl });
+    await context.addCookies([{
+      name: kiosk.split("=")[0],
+      value: kiosk.split("=")[1],
+      url: app.baseUrl,
+    }]);
+    const page = await context.newPage();
+    await page.goto("/intake");
+    await settle(page);
     const typed: Record<string, string> = {
       "First Name": "Ada",
       "Last Name": "Lovelace",
@@ -406,6 +415,7 @@ describe("accessibility of every screen", () => {
       "Email",
       "First Name",
       "Last Name",
+      "Mobile Phone",
       "radio",
       "sms",
       "submit",
@@ -415,7 +425,7 @@ describe("accessibility of every screen", () => {
       .where("lastName", "=", "Lovelace").executeTakeFirstOrThrow();
     expect(client).toEqual({ email: "ada@example.com", smsConsent: true });
     await scan(page, "intake-thanks");
-    await close();
+    await context.close();
   });
 
   it("statuses read as words, never as codes", async () => {
