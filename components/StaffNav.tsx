@@ -46,7 +46,8 @@ export const logoutPath = (user: { isExternal: boolean }) =>
 /**
  * The staff bar, rendered on the server. Its one island is the global search;
  * the Menu dropdown is a native <details>, which opens with a click, Enter or
- * Space without any script.
+ * Space without any script, and closes on Escape or a click outside once the
+ * browser entry has loaded (components/menu_dismiss.ts).
  */
 export function StaffNav(
   { user, path, storeName, logoUrl }: {

@@ -541,19 +541,22 @@ export default function QuoteBuilder(
                 : <Badge variant="warning">Incomplete</Badge>}
             </div>
             <div className="qb-measurements">
-              <dl className="qb-pd">
-                <div>
-                  <dt>
-                    <abbr title="Pupillary distance, distance">PD D</abbr>
-                  </dt>
-                  <dd data-testid="pd-distance">{pdText(clientMeasurements.pdBinocular)}</dd>
-                </div>
-                <div>
-                  <dt>
-                    <abbr title="Pupillary distance, near">PD N</abbr>
-                  </dt>
-                  <dd data-testid="pd-near">{pdText(clientMeasurements.pdNear)}</dd>
-                </div>
+              {/* A <dl> may hold only its groups: the Edit button sits beside it. */}
+              <div className="qb-pd">
+                <dl className="qb-pd-values">
+                  <div>
+                    <dt>
+                      <abbr title="Pupillary distance, distance">PD D</abbr>
+                    </dt>
+                    <dd data-testid="pd-distance">{pdText(clientMeasurements.pdBinocular)}</dd>
+                  </div>
+                  <div>
+                    <dt>
+                      <abbr title="Pupillary distance, near">PD N</abbr>
+                    </dt>
+                    <dd data-testid="pd-near">{pdText(clientMeasurements.pdNear)}</dd>
+                  </div>
+                </dl>
                 <button
                   type="button"
                   className="btn btn-outline btn-sm qb-pd-edit"
@@ -562,7 +565,7 @@ export default function QuoteBuilder(
                 >
                   Edit
                 </button>
-              </dl>
+              </div>
               <div className="field qb-segoc">
                 <label htmlFor="qb-segoc">
                   SEG/OC <span className="qb-label-note">for {activeTitle}</span>

@@ -1,8 +1,11 @@
 import type { ClientCopy, ClientCopyPage } from "../../src/print/print_model.ts";
 import { AddressLines, InfoList, Notes } from "./InfoList.tsx";
 import { PriceTable } from "./PriceTable.tsx";
+import { fitClientSheet } from "./sheet_fit.ts";
 
-function Header({ copy, page }: { copy: ClientCopy; page?: ClientCopyPage }) {
+function Header(
+  { copy, page, optionName }: { copy: ClientCopy; page?: ClientCopyPage; optionName?: string },
+) {
   const { header } = copy;
   return (
     <header className="print-head print-client-head">
@@ -12,7 +15,7 @@ function Header({ copy, page }: { copy: ClientCopy; page?: ClientCopyPage }) {
       </div>
       <div className="print-title-block">
         <h2 className="print-title">EYEWEAR QUOTE</h2>
-        {page && <p className="print-option-name">{page.optionName}</p>}
+        {page && <p className="print-option-name">{optionName ?? page.optionName}</p>}
         <p className="print-meta">
           <span>Quote # {header.quoteNumber}</span>
           <span>{header.date}</span>
@@ -23,7 +26,7 @@ function Header({ copy, page }: { copy: ClientCopy; page?: ClientCopyPage }) {
   );
 }
 
-function Footer({ footer }: { footer: ClientCopy["footer"] }) {
+function Footer({ footer, message }: { footer: ClientCopy["footer"]; message?: string }) {
   const contact = [footer.storeAddress, footer.storePhone, footer.storeEmail, footer.storeWebsite]
     .filter(Boolean);
   return (
@@ -33,7 +36,9 @@ function Footer({ footer }: { footer: ClientCopy["footer"] }) {
           {contact.map((part) => <span key={part}>{part}</span>)}
         </p>
       )}
-      {footer.message && <p className="print-footer-message">{footer.message}</p>}
+      {(message ?? footer.message) && (
+        <p className="print-footer-message">{message ?? footer.message}</p>
+      )}
     </footer>
   );
 }
@@ -54,47 +59,55 @@ export function ClientCopySheets({ copy }: { copy: ClientCopy }) {
   }
   return (
     <>
-      {copy.pages.map((page) => (
-        <article
-          key={page.optionId}
-          className="print-sheet print-sheet-client"
-          aria-label={`Client copy, page ${page.pageNumber} of ${page.pageCount}`}
-        >
-          <Header copy={copy} page={page} />
-          <div className="print-columns">
-            <section className="print-section">
-              <h3 className="print-section-title">Client Information</h3>
-              <InfoList
-                rows={[
-                  ["Name", copy.client.name],
-                  ["Email", copy.client.email],
-                  ["Phone", copy.client.phone],
-                  ["Address", <AddressLines key="address" lines={copy.client.address} />],
-                ]}
-              />
+      {copy.pages.map((page) => {
+        // One sheet per option on paper: denser type, then shortened text.
+        const fit = fitClientSheet(copy, page);
+        return (
+          <article
+            key={page.optionId}
+            className={`print-sheet print-sheet-client ${fit.density.className}`}
+            aria-label={`Client copy, page ${page.pageNumber} of ${page.pageCount}`}
+          >
+            <Header copy={copy} page={page} optionName={fit.optionName} />
+            <div className="print-columns">
+              <section className="print-section">
+                <h3 className="print-section-title">Client Information</h3>
+                <InfoList
+                  rows={[
+                    ["Name", fit.client.name],
+                    ["Email", fit.client.email],
+                    ["Phone", fit.client.phone],
+                    ["Address", <AddressLines key="address" lines={fit.client.address} />],
+                  ]}
+                />
+              </section>
+              <section className="print-section">
+                <h3 className="print-section-title">Quote Details</h3>
+                <InfoList
+                  rows={[
+                    ["Option", fit.optionName],
+                    ["Optician", copy.header.opticianName],
+                    ["Status", copy.header.status],
+                  ]}
+                />
+              </section>
+            </div>
+            <section className="print-section print-section-notes">
+              <h3 className="print-section-title">Option Notes</h3>
+              <Notes text={fit.notes} />
             </section>
             <section className="print-section">
-              <h3 className="print-section-title">Quote Details</h3>
-              <InfoList
-                rows={[
-                  ["Option", page.optionName],
-                  ["Optician", copy.header.opticianName],
-                  ["Status", copy.header.status],
-                ]}
+              <h3 className="print-section-title">Price Breakdown</h3>
+              <PriceTable
+                prices={fit.table.prices}
+                note={fit.table.note}
+                caption={`Price breakdown for ${page.optionName}`}
               />
             </section>
-          </div>
-          <section className="print-section print-section-notes">
-            <h3 className="print-section-title">Option Notes</h3>
-            <Notes text={page.notes} />
-          </section>
-          <section className="print-section">
-            <h3 className="print-section-title">Price Breakdown</h3>
-            <PriceTable prices={page.prices} caption={`Price breakdown for ${page.optionName}`} />
-          </section>
-          <Footer footer={copy.footer} />
-        </article>
-      ))}
+            <Footer footer={copy.footer} message={fit.footerMessage} />
+          </article>
+        );
+      })}
     </>
   );
 }

@@ -1,8 +1,11 @@
 import type { InternalCopy, InternalCopyPage } from "../../src/print/print_model.ts";
 import { AddressLines, InfoList, type InfoRow, Notes } from "./InfoList.tsx";
 import { PriceTable } from "./PriceTable.tsx";
+import { fitInternalSheet } from "./sheet_fit.ts";
 
-function Header({ copy, page }: { copy: InternalCopy; page?: InternalCopyPage }) {
+function Header(
+  { copy, page, optionName }: { copy: InternalCopy; page?: InternalCopyPage; optionName?: string },
+) {
   const { header } = copy;
   return (
     <header className="print-head print-internal-head">
@@ -18,7 +21,7 @@ function Header({ copy, page }: { copy: InternalCopy; page?: InternalCopyPage })
       </div>
       {page && (
         <p className="print-option-name">
-          <span className="print-option-label">Option</span> {page.optionName}
+          <span className="print-option-label">Option</span> {optionName ?? page.optionName}
         </p>
       )}
       <p className="print-meta print-meta-end">
@@ -43,23 +46,26 @@ export function InternalCopySheets({ copy }: { copy: InternalCopy }) {
       </article>
     );
   }
-  const { client, measurements, header } = copy;
+  const { measurements, header } = copy;
   return (
     <>
       {copy.pages.map((page) => {
+        // One landscape sheet per chosen option: denser type, then shortened text.
+        const fit = fitInternalSheet(copy, page);
+        const client = fit.client;
         const measurementRows: InfoRow[] = [
           ["PD Distance", measurements.pdDistance],
           ["PD Near", measurements.pdNear],
           ["SEG/OC", page.segOc],
-          ...measurements.extras,
+          ...fit.extras,
         ];
         return (
           <article
             key={page.optionId}
-            className="print-sheet print-sheet-internal"
+            className={`print-sheet print-sheet-internal ${fit.density.className}`}
             aria-label={`Internal copy, page ${page.pageNumber} of ${page.pageCount}`}
           >
-            <Header copy={copy} page={page} />
+            <Header copy={copy} page={page} optionName={fit.optionName} />
             <div className="print-columns print-internal-columns">
               <div className="print-column">
                 <section className="print-section">
@@ -93,18 +99,19 @@ export function InternalCopySheets({ copy }: { copy: InternalCopy }) {
                 </section>
                 <section className="print-section print-section-notes">
                   <h3 className="print-section-title">Internal Notes</h3>
-                  <Notes text={copy.internalNotes} />
+                  <Notes text={fit.internalNotes} />
                 </section>
               </div>
               <div className="print-column">
                 <section className="print-section print-section-notes">
                   <h3 className="print-section-title">Option Notes</h3>
-                  <Notes text={page.notes} />
+                  <Notes text={fit.notes} />
                 </section>
                 <section className="print-section">
                   <h3 className="print-section-title">Price Breakdown</h3>
                   <PriceTable
-                    prices={page.prices}
+                    prices={fit.table.prices}
+                    note={fit.table.note}
                     caption={`Price breakdown for ${page.optionName}`}
                   />
                 </section>
