@@ -11,6 +11,7 @@ import type { MeasurementsInput } from "../src/schemas/client.ts";
 import {
   closeBlocker,
   editBlocker,
+  EXPIRED_ACTIONS_HINT,
   FINALIZABLE,
   isTempId,
   mayReopen,
@@ -202,14 +203,16 @@ export default function QuoteBuilder(
           dispatch({ type: "stale", message: error.detail });
           toast({
             title: "Quote not saved",
-            description: `${error.detail} Your changes are still on this page.`,
+            description: `${error.message} Your changes are still on this page.`,
             variant: "destructive",
           });
           return;
         }
         toast({
           title: "Error",
-          description: errorDetail(error) ?? "Failed to save quote. Please try again.",
+          // Spec section 8: the error's message ("{status}: {body}"), else the fallback.
+          description: (error instanceof Error && error.message) ||
+            "Failed to save quote. Please try again.",
           variant: "destructive",
         });
       },
@@ -357,6 +360,15 @@ export default function QuoteBuilder(
   const canClose = closeBlocker(quote.status) === null;
   const canReactivate = reactivateBlocker(quote) === null;
   const canReopen = mayReopen(userRole, quote.status);
+  // Why Email Quote is off, most pressing first; the hint under it says so.
+  // (An expired quote's hint is the one under the links, shared with the tablet.)
+  const emailWhyNot = !emailConfigured
+    ? "Email is not configured. Quote emailing is disabled until email settings are configured."
+    : quote.isExpired
+    ? null
+    : unsaved
+    ? "Save your changes before emailing the quote."
+    : null;
   const busyAction = closeCall.isPending || reactivateCall.isPending || finalizeCall.isPending ||
     reopenCall.isPending;
   const quoteNumber = quote.quoteNumber || quote.id.slice(-8);
@@ -706,31 +718,48 @@ export default function QuoteBuilder(
                     type="button"
                     className="btn btn-outline btn-block"
                     onClick={() => setDialog({ kind: "email" })}
-                    disabled={unsaved || busyAction || !emailConfigured}
-                    aria-describedby={unsaved || !emailConfigured ? "qb-email-why" : undefined}
+                    disabled={!!emailWhyNot || quote.isExpired || busyAction}
+                    aria-describedby={emailWhyNot
+                      ? "qb-email-why"
+                      : quote.isExpired
+                      ? "qb-expired-why"
+                      : undefined}
                   >
                     Email Quote
                   </button>
-                  {(unsaved || !emailConfigured) && (
-                    <p id="qb-email-why" className="hint">
-                      {!emailConfigured
-                        ? "Email is not configured. Quote emailing is disabled until email settings are configured."
-                        : "Save your changes before emailing the quote."}
-                    </p>
-                  )}
+                  {emailWhyNot && <p id="qb-email-why" className="hint">{emailWhyNot}</p>}
                 </>
               )}
               <div className="qb-links">
                 <a className="btn btn-outline" href={`/print/${quote.id}`}>Print</a>
-                <a
-                  className="btn btn-outline"
-                  href={`/tablet/${quote.id}`}
-                  target="_blank"
-                  rel="noopener"
-                >
-                  Open Tablet View
-                </a>
+                {quote.isExpired
+                  ? (
+                    // The client could not confirm an expired quote there.
+                    <button
+                      type="button"
+                      className="btn btn-outline"
+                      disabled
+                      aria-describedby="qb-expired-why"
+                    >
+                      Open Tablet View
+                    </button>
+                  )
+                  : (
+                    <a
+                      className="btn btn-outline"
+                      href={`/tablet/${quote.id}`}
+                      target="_blank"
+                      rel="noopener"
+                    >
+                      Open Tablet View
+                    </a>
+                  )}
               </div>
+              {quote.isExpired && (
+                <p id="qb-expired-why" className="hint" data-testid="expired-actions-hint">
+                  {EXPIRED_ACTIONS_HINT}
+                </p>
+              )}
               {unsaved && <p className="hint">Print and the tablet show the last saved version.</p>}
               {!readOnly && (
                 <HandToClientButton

@@ -80,6 +80,7 @@ export function ClientCopySheets({ copy }: { copy: ClientCopy }) {
                   ["Option", page.optionName],
                   ["Optician", copy.header.opticianName],
                   ["Status", copy.header.status],
+                  ...(copy.validity ? [["Validity", copy.validity] as [string, string]] : []),
                 ]}
               />
             </section>

@@ -305,6 +305,29 @@ export function editBlocker(status: QuoteStatus): string | null {
   return null;
 }
 
+/**
+ * An expired quote goes out again only after Reactivate Quote gives it a new
+ * expiry: e-mailing it would send prices the store no longer holds to, and a
+ * tablet confirmation would accept them. The API answers these (409) and the
+ * builder shows the hint beside the actions it disables.
+ */
+export const EXPIRED_EMAIL_MESSAGE =
+  "This quote has expired. Use Reactivate Quote to give it a new expiry date before e-mailing it.";
+export const EXPIRED_CONFIRM_MESSAGE = "This quote has expired and can no longer be confirmed. " +
+  "Use Reactivate Quote to give it a new expiry date first.";
+export const EXPIRED_ACTIONS_HINT =
+  "This quote has expired. Use Reactivate Quote before e-mailing it or handing it to the client.";
+
+/** Why a quote may not be e-mailed or confirmed on the tablet now, or null when it may. */
+export function expiredBlocker(
+  quote: { status: QuoteStatus; expiresAt: string | Date | null },
+  action: "email" | "confirm",
+  now = new Date(),
+): string | null {
+  if (!isExpired(quote, now)) return null;
+  return action === "email" ? EXPIRED_EMAIL_MESSAGE : EXPIRED_CONFIRM_MESSAGE;
+}
+
 /** What close and reactivate answer on a finalized quote (staff-facing; the tablet keeps editBlocker's). */
 export const FINALIZED_IS_FINAL =
   "This quote is finalized and can no longer be changed. Only an owner can reopen it.";
