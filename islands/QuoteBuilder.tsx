@@ -17,10 +17,9 @@ import {
   mayReopen,
   optionTabLabel,
   reactivateBlocker,
-  totalCents,
+  summaryAmounts,
 } from "../src/quotes/rules.ts";
 import type { Role } from "../db/schema.ts";
-import { formatMoney } from "../src/quotes/money.ts";
 import {
   builderReducer,
   draftProblems,
@@ -31,7 +30,11 @@ import {
 } from "../components/quote_builder/state.ts";
 import { OptionTabs, PANEL_ID, tabId } from "../components/quote_builder/OptionTabs.tsx";
 import { OptionEditor } from "../components/quote_builder/OptionEditor.tsx";
-import { OptionList, QuoteSummary } from "../components/quote_builder/QuoteSummary.tsx";
+import {
+  OptionList,
+  QuoteSummary,
+  SummaryMoney,
+} from "../components/quote_builder/QuoteSummary.tsx";
 import {
   CloseQuoteDialog,
   ConfirmDialog,
@@ -675,7 +678,9 @@ export default function QuoteBuilder(
                 <div className="qb-savebar">
                   <p className="qb-savebar-total" aria-hidden="true">
                     <span>{activeTitle}</span>
-                    <strong>{formatMoney(totalCents(active))}</strong>
+                    <strong>
+                      <SummaryMoney cents={summaryAmounts(active).total} />
+                    </strong>
                   </p>
                   <button
                     type="button"
