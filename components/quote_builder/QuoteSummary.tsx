@@ -90,7 +90,7 @@ export function QuoteSummary(
         </p>
       )}
       {a.total !== null && a.total < 0 && !problem && (
-        <p className="field-error" role="alert">
+        <p className="field-error" role="alert" data-testid="summary-below-zero">
           The discount is more than the subtotal and shipping: {BELOW_ZERO}.
         </p>
       )}

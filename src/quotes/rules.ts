@@ -434,7 +434,7 @@ export const EXPIRED_EMAIL_MESSAGE =
 export const EXPIRED_CONFIRM_MESSAGE = "This quote has expired and can no longer be confirmed. " +
   "Use Reactivate Quote to give it a new expiry date first.";
 export const EXPIRED_ACTIONS_HINT =
-  "This quote has expired. Use Reactivate Quote before e-mailing it or handing it to the client.";
+  "Use Reactivate Quote first: an expired quote cannot be e-mailed or confirmed on the tablet.";
 
 /** Why a quote may not be e-mailed or confirmed on the tablet now, or null when it may. */
 export function expiredBlocker(

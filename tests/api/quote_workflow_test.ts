@@ -16,11 +16,7 @@ import { mailSettingsFor, startSmtpServer } from "../helpers/smtp.ts";
 import { insertSavedQuote } from "../helpers/quote_fixture.ts";
 import { pdfPageTexts, squash } from "../../src/pdf/pdf_text.ts";
 import { STORE_FALLBACKS } from "../../src/settings/settings.ts";
-import {
-  EXPIRED_CONFIRM_MESSAGE,
-  EXPIRED_EMAIL_MESSAGE,
-  MAX_QTY,
-} from "../../src/quotes/rules.ts";
+import { EXPIRED_CONFIRM_MESSAGE, EXPIRED_EMAIL_MESSAGE, MAX_QTY } from "../../src/quotes/rules.ts";
 import { PD_REQUIRED_FOR_COMPLETE } from "../../src/schemas/client.ts";
 import { formatDate } from "../../src/print/print_model.ts";
 import type { QuoteBundle } from "../../src/quotes/views.ts";
@@ -152,8 +148,10 @@ describe("expired quotes are reactivated before they go out", () => {
       .where("quoteId", "=", quoteId).execute();
     expect(outbox).toEqual([]);
 
-    expect((await call(app, "POST", `/api/quotes/${quoteId}/reactivate`, { cookie: staff }))
-      .status).toBe(200);
+    expect(
+      (await call(app, "POST", `/api/quotes/${quoteId}/reactivate`, { cookie: staff }))
+        .status,
+    ).toBe(200);
     const sent = await call(app, "POST", `/api/quotes/${quoteId}/email`, { cookie: staff, body });
     expect(sent.status).toBe(200);
     expect(smtp.received.length).toBe(before + 1);
@@ -187,8 +185,10 @@ describe("expired quotes are reactivated before they go out", () => {
       .where("id", "=", quoteId).executeTakeFirstOrThrow();
     expect(row).toEqual({ status: "EMAILED", version: bundle.quote.version, acceptedAt: null });
 
-    expect((await call(app, "POST", `/api/quotes/${quoteId}/reactivate`, { cookie: staff }))
-      .status).toBe(200);
+    expect(
+      (await call(app, "POST", `/api/quotes/${quoteId}/reactivate`, { cookie: staff }))
+        .status,
+    ).toBe(200);
     // The refused attempt did not use up the kiosk's one write.
     const confirmed = await call(app, "PUT", `/api/quotes/${quoteId}`, {
       cookie: kiosk,

@@ -128,20 +128,28 @@ describe("quote builder: amounts it cannot take as typed", () => {
     // A fraction or too many is said at once, and the save refuses it.
     const qty = page.getByLabel("Frame Quantity");
     await qty.fill("2.5");
-    await page.getByText("Quantity must be a whole number").waitFor();
+    const qtyError = (text: string) => page.locator(".field-error", { hasText: text });
+    await qtyError("Quantity must be a whole number").waitFor();
     await qty.fill("1500");
-    await page.getByText("Quantity can be at most 999").waitFor();
+    await qtyError("Quantity can be at most 999").waitFor();
     await qty.blur();
     await expect(qty.inputValue()).resolves.toBe("1500");
     await page.getByRole("button", { name: "Save Quote" }).click();
     await page.locator(".toast", { hasText: "Quantity can be at most 999" }).waitFor();
     await qty.fill("2");
-    await expect(page.getByText("Quantity can be at most 999").count()).resolves.toBe(0);
+    await expect(qtyError("Quantity can be at most 999").count()).resolves.toBe(0);
 
     // A discount beyond the subtotal is refused before it is sent.
     await page.getByLabel("Price Adjustment").fill("250");
     await page.getByLabel("Price Adjustment").blur();
-    await page.getByText("The discount is more than the subtotal and shipping").waitFor();
+    // Said in the summary while typing, and under the field once a save was tried.
+    await expect(page.getByTestId("summary-below-zero").textContent()).resolves.toBe(
+      "The discount is more than the subtotal and shipping: the total cannot go below $0.00.",
+    );
+    await expect(page.locator("#qb-o0-adjustment-error").textContent()).resolves.toBe(
+      "Everyday: the discount is more than the subtotal and shipping ($200.00); " +
+        "the total cannot go below $0.00",
+    );
     await page.getByRole("button", { name: "Save Quote" }).click();
     await page.locator(".toast", { hasText: "the total cannot go below $0.00" }).waitFor();
     const stored = await app.db.selectFrom("quoteOptions").select("adjustmentAmount")
