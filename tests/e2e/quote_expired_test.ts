@@ -16,6 +16,7 @@ import { DESKTOP, launchBrowser, screenshotPath } from "../helpers/browser.ts";
 import { insertSavedQuote } from "../helpers/quote_fixture.ts";
 import { seriousA11yViolations } from "../helpers/axe.ts";
 import { EXPIRED_ACTIONS_HINT } from "../../src/quotes/rules.ts";
+import { PD_REQUIRED_FOR_COMPLETE } from "../../src/schemas/client.ts";
 
 let app: TestApp;
 let browser: Browser;
@@ -169,6 +170,42 @@ describe("quote builder: amounts it cannot take as typed", () => {
     await expect(confirm.isDisabled()).resolves.toBe(true);
     await dialog.getByLabel("Reason for closing").fill("Client bought elsewhere");
     await expect(confirm.isDisabled()).resolves.toBe(false);
+    await page.context().close();
+  });
+});
+
+describe("quote builder: measurements dialog", () => {
+  it("says before sending that complete measurements need a PD distance", async () => {
+    const { quoteId, clientId } = await insertSavedQuote(app.db, {
+      status: "PENDING_MEASUREMENTS",
+    });
+    await app.db.insertInto("clientMeasurements").values({ clientId }).onConflict((oc) =>
+      oc.column("clientId").doNothing()
+    ).execute();
+    const { page, problems } = await openBuilder(quoteId);
+    const puts: string[] = [];
+    page.on("request", (req) => {
+      if (req.method() === "PUT" && req.url().endsWith("/measurements")) puts.push(req.url());
+    });
+    await page.getByRole("button", { name: "Edit client measurements" }).click();
+    const dialog = page.getByRole("dialog", { name: "Client Measurements" });
+    await dialog.getByLabel("PD Near").fill("59.5");
+    await dialog.getByLabel("Mark measurements as complete").check();
+    await dialog.getByRole("button", { name: "Save Measurements" }).click();
+    const error = dialog.locator(".field-error", { hasText: PD_REQUIRED_FOR_COMPLETE });
+    await error.waitFor();
+    await expect(dialog.getByLabel("PD Distance").getAttribute("aria-invalid")).resolves.toBe(
+      "true",
+    );
+    expect(puts).toEqual([]);
+    // With a PD distance it goes through and the quote leaves Pending Measurements.
+    await dialog.getByLabel("PD Distance").fill("62");
+    await expect(error.count()).resolves.toBe(0);
+    await dialog.getByRole("button", { name: "Save Measurements" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    await page.getByTestId("quote-status").getByText("Active").waitFor();
+    expect(puts.length).toBe(1);
+    expect(problems).toEqual([]);
     await page.context().close();
   });
 });
