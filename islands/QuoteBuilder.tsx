@@ -13,6 +13,7 @@ import {
   editBlocker,
   EXPIRED_ACTIONS_HINT,
   FINALIZABLE,
+  heldBackByExpiry,
   isTempId,
   mayReopen,
   optionTabLabel,
@@ -363,11 +364,13 @@ export default function QuoteBuilder(
   const canClose = closeBlocker(quote.status) === null;
   const canReactivate = reactivateBlocker(quote) === null;
   const canReopen = mayReopen(userRole, quote.status);
+  // E-mail and the tablet wait for Reactivate Quote (the server refuses them too).
+  const expiredHold = heldBackByExpiry(quote.status, quote.isExpired);
   // Why Email Quote is off, most pressing first; the hint under it says so.
   // (An expired quote's hint is the one under the links, shared with the tablet.)
   const emailWhyNot = !emailConfigured
     ? "Email is not configured. Quote emailing is disabled until email settings are configured."
-    : quote.isExpired
+    : expiredHold
     ? null
     : unsaved
     ? "Save your changes before emailing the quote."
@@ -723,10 +726,10 @@ export default function QuoteBuilder(
                     type="button"
                     className="btn btn-outline btn-block"
                     onClick={() => setDialog({ kind: "email" })}
-                    disabled={!!emailWhyNot || quote.isExpired || busyAction}
+                    disabled={!!emailWhyNot || expiredHold || busyAction}
                     aria-describedby={emailWhyNot
                       ? "qb-email-why"
-                      : quote.isExpired
+                      : expiredHold
                       ? "qb-expired-why"
                       : undefined}
                   >
@@ -737,7 +740,7 @@ export default function QuoteBuilder(
               )}
               <div className="qb-links">
                 <a className="btn btn-outline" href={`/print/${quote.id}`}>Print</a>
-                {quote.isExpired
+                {expiredHold
                   ? (
                     // The client could not confirm an expired quote there.
                     <button
@@ -760,7 +763,7 @@ export default function QuoteBuilder(
                     </a>
                   )}
               </div>
-              {quote.isExpired && (
+              {expiredHold && (
                 <p id="qb-expired-why" className="hint" data-testid="expired-actions-hint">
                   {EXPIRED_ACTIONS_HINT}
                 </p>

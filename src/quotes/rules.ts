@@ -436,13 +436,21 @@ export const EXPIRED_CONFIRM_MESSAGE = "This quote has expired and can no longer
 export const EXPIRED_ACTIONS_HINT =
   "Use Reactivate Quote first: an expired quote cannot be e-mailed or confirmed on the tablet.";
 
+/**
+ * Whether an expired quote's e-mail and tablet confirmation wait for Reactivate
+ * Quote. A finalized one keeps its dates (its prices are agreed and it cannot
+ * be reactivated), so a copy of it may still be sent.
+ */
+export const heldBackByExpiry = (status: QuoteStatus, expired: boolean) =>
+  expired && status !== "FINALIZED";
+
 /** Why a quote may not be e-mailed or confirmed on the tablet now, or null when it may. */
 export function expiredBlocker(
   quote: { status: QuoteStatus; expiresAt: string | Date | null },
   action: "email" | "confirm",
   now = new Date(),
 ): string | null {
-  if (!isExpired(quote, now)) return null;
+  if (!heldBackByExpiry(quote.status, isExpired(quote, now))) return null;
   return action === "email" ? EXPIRED_EMAIL_MESSAGE : EXPIRED_CONFIRM_MESSAGE;
 }
 

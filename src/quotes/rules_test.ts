@@ -11,6 +11,7 @@ import {
   emptyOption,
   EXPIRED_ACTIONS_HINT,
   expiredBlocker,
+  heldBackByExpiry,
   isExpired,
   MAX_AMOUNT_CENTS,
   MAX_QTY,
@@ -378,5 +379,15 @@ describe("expired quotes go out again only after Reactivate Quote", () => {
     const later = "2026-12-01T00:00:00Z";
     expect(expiredBlocker({ status: "ACTIVE", expiresAt: later }, "email", now)).toBeNull();
     expect(expiredBlocker({ status: "ACTIVE", expiresAt: null }, "confirm", now)).toBeNull();
+  });
+});
+
+describe("a finalized quote keeps its dates", () => {
+  it("may still be e-mailed after its expiry (it cannot be reactivated)", () => {
+    const past = "2000-01-01T00:00:00Z";
+    expect(expiredBlocker({ status: "FINALIZED", expiresAt: past }, "email")).toBeNull();
+    expect(heldBackByExpiry("FINALIZED", true)).toBe(false);
+    expect(heldBackByExpiry("ACCEPTED", true)).toBe(true);
+    expect(heldBackByExpiry("ACTIVE", false)).toBe(false);
   });
 });
