@@ -29,7 +29,11 @@ let staff: string;
 let staffId: string;
 
 before(async () => {
-  [app, smtp] = await Promise.all([startTestApp(), startSmtpServer()]);
+  // A busy shared machine may take over the default 30 s for the first PDF (as in quote_pdf_test).
+  [app, smtp] = await Promise.all([
+    startTestApp({ PDF_TIMEOUT_MS: "180000" }),
+    startSmtpServer(),
+  ]);
   owner = await sessionCookieFor(app.db, (await createTestUser(app.db, { role: "OWNER" })).id);
   staffId = (await createTestUser(app.db)).id;
   staff = await sessionCookieFor(app.db, staffId);
