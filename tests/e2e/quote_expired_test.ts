@@ -44,7 +44,8 @@ async function openBuilder(quoteId: string) {
     value: cookie.split("=")[1],
     url: app.baseUrl,
   }]);
-  context.setDefaultTimeout(10_000);
+  // A bound for a step that will not happen, generous for a shared, busy machine.
+  context.setDefaultTimeout(60_000);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
