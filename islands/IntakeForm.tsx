@@ -136,6 +136,8 @@ export default function IntakeForm(
     // choice, but only sent with Other.
     const payload = {
       ...values,
+      // The spec's wire format: an empty date of birth is null; Other stays "other".
+      dob: values.dob.trim() || null,
       heardHowText: values.heardHowId === OTHER ? values.heardHowText : "",
     };
     setBusy(true);

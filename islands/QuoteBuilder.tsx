@@ -11,15 +11,16 @@ import type { MeasurementsInput } from "../src/schemas/client.ts";
 import {
   closeBlocker,
   editBlocker,
+  EXPIRED_ACTIONS_HINT,
   FINALIZABLE,
+  heldBackByExpiry,
   isTempId,
   mayReopen,
   optionTabLabel,
   reactivateBlocker,
-  totalCents,
+  summaryAmounts,
 } from "../src/quotes/rules.ts";
 import type { Role } from "../db/schema.ts";
-import { formatMoney } from "../src/quotes/money.ts";
 import {
   builderReducer,
   draftProblems,
@@ -30,7 +31,11 @@ import {
 } from "../components/quote_builder/state.ts";
 import { OptionTabs, PANEL_ID, tabId } from "../components/quote_builder/OptionTabs.tsx";
 import { OptionEditor } from "../components/quote_builder/OptionEditor.tsx";
-import { OptionList, QuoteSummary } from "../components/quote_builder/QuoteSummary.tsx";
+import {
+  OptionList,
+  QuoteSummary,
+  SummaryMoney,
+} from "../components/quote_builder/QuoteSummary.tsx";
 import {
   CloseQuoteDialog,
   ConfirmDialog,
@@ -202,14 +207,16 @@ export default function QuoteBuilder(
           dispatch({ type: "stale", message: error.detail });
           toast({
             title: "Quote not saved",
-            description: `${error.detail} Your changes are still on this page.`,
+            description: `${error.message} Your changes are still on this page.`,
             variant: "destructive",
           });
           return;
         }
         toast({
           title: "Error",
-          description: errorDetail(error) ?? "Failed to save quote. Please try again.",
+          // Spec section 8: the error's message ("{status}: {body}"), else the fallback.
+          description: (error instanceof Error && error.message) ||
+            "Failed to save quote. Please try again.",
           variant: "destructive",
         });
       },
@@ -357,6 +364,17 @@ export default function QuoteBuilder(
   const canClose = closeBlocker(quote.status) === null;
   const canReactivate = reactivateBlocker(quote) === null;
   const canReopen = mayReopen(userRole, quote.status);
+  // E-mail and the tablet wait for Reactivate Quote (the server refuses them too).
+  const expiredHold = heldBackByExpiry(quote.status, quote.isExpired);
+  // Why Email Quote is off, most pressing first; the hint under it says so.
+  // (An expired quote's hint is the one under the links, shared with the tablet.)
+  const emailWhyNot = !emailConfigured
+    ? "Email is not configured. Quote emailing is disabled until email settings are configured."
+    : expiredHold
+    ? null
+    : unsaved
+    ? "Save your changes before emailing the quote."
+    : null;
   const busyAction = closeCall.isPending || reactivateCall.isPending || finalizeCall.isPending ||
     reopenCall.isPending;
   const quoteNumber = quote.quoteNumber || quote.id.slice(-8);
@@ -666,7 +684,9 @@ export default function QuoteBuilder(
                 <div className="qb-savebar">
                   <p className="qb-savebar-total" aria-hidden="true">
                     <span>{activeTitle}</span>
-                    <strong>{formatMoney(totalCents(active))}</strong>
+                    <strong>
+                      <SummaryMoney cents={summaryAmounts(active).total} />
+                    </strong>
                   </p>
                   <button
                     type="button"
@@ -709,31 +729,48 @@ export default function QuoteBuilder(
                     type="button"
                     className="btn btn-outline btn-block"
                     onClick={() => setDialog({ kind: "email" })}
-                    disabled={unsaved || busyAction || !emailConfigured}
-                    aria-describedby={unsaved || !emailConfigured ? "qb-email-why" : undefined}
+                    disabled={!!emailWhyNot || expiredHold || busyAction}
+                    aria-describedby={emailWhyNot
+                      ? "qb-email-why"
+                      : expiredHold
+                      ? "qb-expired-why"
+                      : undefined}
                   >
                     Email Quote
                   </button>
-                  {(unsaved || !emailConfigured) && (
-                    <p id="qb-email-why" className="hint">
-                      {!emailConfigured
-                        ? "Email is not configured. Quote emailing is disabled until email settings are configured."
-                        : "Save your changes before emailing the quote."}
-                    </p>
-                  )}
+                  {emailWhyNot && <p id="qb-email-why" className="hint">{emailWhyNot}</p>}
                 </>
               )}
               <div className="qb-links">
                 <a className="btn btn-outline" href={`/print/${quote.id}`}>Print</a>
-                <a
-                  className="btn btn-outline"
-                  href={`/tablet/${quote.id}`}
-                  target="_blank"
-                  rel="noopener"
-                >
-                  Open Tablet View
-                </a>
+                {expiredHold
+                  ? (
+                    // The client could not confirm an expired quote there.
+                    <button
+                      type="button"
+                      className="btn btn-outline"
+                      disabled
+                      aria-describedby="qb-expired-why"
+                    >
+                      Open Tablet View
+                    </button>
+                  )
+                  : (
+                    <a
+                      className="btn btn-outline"
+                      href={`/tablet/${quote.id}`}
+                      target="_blank"
+                      rel="noopener"
+                    >
+                      Open Tablet View
+                    </a>
+                  )}
               </div>
+              {expiredHold && (
+                <p id="qb-expired-why" className="hint" data-testid="expired-actions-hint">
+                  {EXPIRED_ACTIONS_HINT}
+                </p>
+              )}
               {unsaved && <p className="hint">Print and the tablet show the last saved version.</p>}
               {!readOnly && (
                 <HandToClientButton

@@ -9,6 +9,7 @@ import { ImageUpload } from "../components/settings/ImageUpload.tsx";
 import { type SettingsInput, settingsSchema, testEmailSchema } from "../src/schemas/settings.ts";
 import type { findAdminSettings } from "../src/settings/admin_settings.ts";
 import type { EmailStatus } from "../src/mail/mail_settings.ts";
+import { STORE_FALLBACKS } from "../src/settings/settings.ts";
 
 export type AdminSettings = Awaited<ReturnType<typeof findAdminSettings>>;
 
@@ -232,17 +233,22 @@ export default function SettingsForm(props: SettingsFormProps) {
             <SettingsField
               {...text("storeName")}
               label="Store Name"
-              input={{ autoComplete: "organization" }}
+              input={{ autoComplete: "organization", placeholder: STORE_FALLBACKS.storeName }}
             />
             <SettingsField
               {...text("storePhone")}
               label="Store Phone"
-              input={{ type: "tel", inputMode: "tel" }}
+              input={{ type: "tel", inputMode: "tel", placeholder: STORE_FALLBACKS.storePhone }}
             />
             <SettingsField
               {...text("storeEmail")}
               label="Store Email"
-              input={{ type: "email", inputMode: "email", spellCheck: false }}
+              input={{
+                type: "email",
+                inputMode: "email",
+                spellCheck: false,
+                placeholder: STORE_FALLBACKS.storeEmail,
+              }}
             />
             <SettingsField
               {...text("storeWebsite")}
@@ -252,6 +258,7 @@ export default function SettingsForm(props: SettingsFormProps) {
             <SettingsField
               {...text("storeAddress")}
               label="Store Address"
+              hint={`Left blank, client copies and e-mails show ${STORE_FALLBACKS.storeAddress}.`}
               wide
               multiline
               rows={2}

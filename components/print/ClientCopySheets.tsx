@@ -88,6 +88,7 @@ export function ClientCopySheets({ copy }: { copy: ClientCopy }) {
                     ["Option", fit.optionName],
                     ["Optician", copy.header.opticianName],
                     ["Status", copy.header.status],
+                    ...(copy.validity ? [["Validity", copy.validity] as [string, string]] : []),
                   ]}
                 />
               </section>

@@ -147,8 +147,10 @@ export function OptionEditor(
           >
             <QtyInput
               id={`${p}-frame-qty`}
+              data-field={itemField(frame, "qty")}
               value={frame.qty}
               onChange={(qty) => setFrame({ qty })}
+              error={itemErr(frame, "qty")}
             />
           </Field>
         </div>
@@ -295,8 +297,10 @@ export function OptionEditor(
                 >
                   <QtyInput
                     id={`${r}-qty`}
+                    data-field={itemField(item, "qty")}
                     value={item.qty}
                     onChange={(qty) => setRow(item.id, { qty })}
+                    error={itemErr(item, "qty")}
                   />
                 </Field>
                 <Field

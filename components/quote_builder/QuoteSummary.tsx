@@ -1,60 +1,99 @@
 import { Badge } from "../Badge.tsx";
 import {
-  breakdownCents,
+  BELOW_ZERO,
   type DraftOption,
   optionTabLabel,
-  subtotalCents,
-  totalCents,
+  summaryAmounts,
 } from "../../src/quotes/rules.ts";
-import { centsOrZero, formatMoney } from "../../src/quotes/money.ts";
+import { formatMoney } from "../../src/quotes/money.ts";
+
+/**
+ * An amount of the summary; one the builder cannot read is marked, never
+ * shown as $0.00 (screen readers hear why).
+ */
+export function SummaryMoney({ cents }: { cents: number | null }) {
+  if (cents === null) {
+    return (
+      <span className="qb-debit" title="An amount in this option cannot be read">
+        <span aria-hidden="true">?</span>
+        <span className="qb-sr-only">cannot be read</span>
+      </span>
+    );
+  }
+  return <>{formatMoney(cents)}</>;
+}
 
 /**
  * Live totals of the option being edited, as the client copy will show them,
- * and why they cannot be saved when they exceed what a quote can hold.
+ * what cannot be read yet, and why they cannot be saved when a discount takes
+ * the total below zero or the amounts exceed what a quote can hold.
  */
 export function QuoteSummary(
   { option, index, problem }: { option: DraftOption; index: number; problem?: string },
 ) {
-  const parts = breakdownCents(option.items);
-  const shipping = centsOrZero(option.shipping);
-  const adjustment = centsOrZero(option.adjustmentAmount);
+  const a = summaryAmounts(option);
+  const shipping = a.shipping ?? 0;
   return (
     <div className="qb-summary">
       <p className="qb-summary-option">{optionTabLabel(option, index)}</p>
       <dl className="qb-lines" data-testid="quote-summary">
         <div>
           <dt>Frame</dt>
-          <dd>{formatMoney(parts.frame)}</dd>
+          <dd>
+            <SummaryMoney cents={a.frame} />
+          </dd>
         </div>
         <div>
           <dt>Lenses &amp; Add-ons</dt>
-          <dd>{formatMoney(parts.lenses)}</dd>
+          <dd>
+            <SummaryMoney cents={a.lenses} />
+          </dd>
         </div>
         <div>
           <dt>Other</dt>
-          <dd>{formatMoney(parts.other)}</dd>
+          <dd>
+            <SummaryMoney cents={a.other} />
+          </dd>
         </div>
         <div className="qb-line-sub">
           <dt>Subtotal</dt>
-          <dd>{formatMoney(subtotalCents(option.items))}</dd>
+          <dd>
+            <SummaryMoney cents={a.subtotal} />
+          </dd>
         </div>
-        {shipping > 0 && (
+        {(a.shipping === null || shipping > 0) && (
           <div>
             <dt>Shipping</dt>
-            <dd>{formatMoney(shipping)}</dd>
+            <dd>
+              <SummaryMoney cents={a.shipping} />
+            </dd>
           </div>
         )}
-        {adjustment !== 0 && (
-          <div className={adjustment < 0 ? "qb-credit" : "qb-debit"}>
+        {a.adjustment !== 0 && (
+          <div className={a.adjustment === null || a.adjustment > 0 ? "qb-debit" : "qb-credit"}>
             <dt>{option.adjustmentReason.trim() || "Promo"}</dt>
-            <dd>{formatMoney(adjustment)}</dd>
+            <dd>
+              <SummaryMoney cents={a.adjustment} />
+            </dd>
           </div>
         )}
         <div className="qb-line-total">
           <dt>Total</dt>
-          <dd>{formatMoney(totalCents(option))}</dd>
+          <dd>
+            <SummaryMoney cents={a.total} />
+          </dd>
         </div>
       </dl>
+      {a.unreadable.length > 0 && (
+        <p className="field-error" data-testid="summary-unreadable">
+          Cannot read: {a.unreadable.join(", ")}. The totals leave them out until they are fixed.
+        </p>
+      )}
+      {a.total !== null && a.total < 0 && !problem && (
+        <p className="field-error" role="alert" data-testid="summary-below-zero">
+          The discount is more than the subtotal and shipping: {BELOW_ZERO}.
+        </p>
+      )}
       {problem && <p className="field-error" role="alert">{problem}</p>}
     </div>
   );
@@ -82,7 +121,9 @@ export function OptionList(
               {optionTabLabel(option, index)}
               {option.isChosen && <Badge variant="success">Selected</Badge>}
             </span>
-            <span className="qb-option-link-total">{formatMoney(totalCents(option))}</span>
+            <span className="qb-option-link-total">
+              <SummaryMoney cents={summaryAmounts(option).total} />
+            </span>
           </button>
         </li>
       ))}

@@ -62,8 +62,6 @@ interface ReasonFormText {
   required: string;
   schema: typeof closeQuoteSchema | typeof reopenQuoteSchema;
   danger: boolean;
-  /** Whether the confirm button waits for text that is not only spaces. */
-  disableWhileBlank: boolean;
 }
 
 const CLOSE_TEXT: ReasonFormText = {
@@ -74,7 +72,6 @@ const CLOSE_TEXT: ReasonFormText = {
   required: CLOSE_REASON_REQUIRED,
   schema: closeQuoteSchema,
   danger: true,
-  disableWhileBlank: false,
 };
 
 const REOPEN_TEXT: ReasonFormText = {
@@ -85,7 +82,6 @@ const REOPEN_TEXT: ReasonFormText = {
   required: REOPEN_REASON_REQUIRED,
   schema: reopenQuoteSchema,
   danger: false,
-  disableWhileBlank: true,
 };
 
 /** Closing needs a reason a colleague can read later; blank ones are refused here first. */
@@ -177,7 +173,8 @@ function ReasonForm(
   }
 
   const inputId = `${id}-reason`;
-  const blank = text.disableWhileBlank ? reason.trim() === "" : reason === "";
+  // Spaces are no reason: the button waits for text (the schema checks again on submit).
+  const blank = reason.trim() === "";
   return (
     <form className="stack" onSubmit={submit} noValidate>
       <div className="field">

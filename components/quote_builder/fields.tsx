@@ -1,6 +1,6 @@
 import { type InputHTMLAttributes, type ReactNode, useState } from "react";
 import { centsToDecimal, parseCents } from "../../src/quotes/money.ts";
-import { parseQty } from "../../src/quotes/rules.ts";
+import { qtyProblem, qtyValue } from "../../src/quotes/rules.ts";
 
 /** What an input needs to announce its message: set only when there is one. */
 export function invalidProps(id: string, error: string | undefined, hintId?: string) {
@@ -73,30 +73,40 @@ export function MoneyInput(
 }
 
 /**
- * A quantity: what is typed stays visible while typing, the item always holds
- * parseQty's reading of it (so anything unreadable counts as 1), and leaving
- * the field shows that number.
+ * A quantity: what is typed stays visible while typing and the item holds it
+ * as a number (text that is no number counts as 1, the spec's rule). A
+ * fraction, 0 or more than the limit is said under the field at once, and the
+ * save check refuses it, instead of quietly becoming 2 or 999.
  */
 export function QtyInput(
-  { value, onChange, ...rest }: TextInputProps & {
+  { id, value, onChange, error, ...rest }: TextInputProps & {
+    id: string;
     value: number;
     onChange: (value: number) => void;
+    /** The save check's message for this quantity, if any. */
+    error?: string;
   },
 ) {
   const [text, setText] = useState<string | null>(null);
+  const message = (text !== null ? qtyProblem(text) : qtyProblem(value)) ?? error;
   return (
-    <input
-      {...rest}
-      inputMode="numeric"
-      autoComplete="off"
-      value={text ?? String(value)}
-      onFocus={(e) => e.target.select()}
-      onChange={(e) => {
-        setText(e.target.value);
-        const qty = parseQty(e.target.value);
-        if (qty !== value) onChange(qty);
-      }}
-      onBlur={() => setText(null)}
-    />
+    <>
+      <input
+        {...rest}
+        id={id}
+        inputMode="numeric"
+        autoComplete="off"
+        value={text ?? String(value)}
+        onFocus={(e) => e.target.select()}
+        onChange={(e) => {
+          setText(e.target.value);
+          const qty = qtyValue(e.target.value);
+          if (qty !== value) onChange(qty);
+        }}
+        onBlur={() => setText(null)}
+        {...invalidProps(id, message ?? undefined)}
+      />
+      {message && <p id={`${id}-error`} className="field-error">{message}</p>}
+    </>
   );
 }

@@ -2,7 +2,7 @@
 // The island receives only this, so internal notes, contact details and item
 // notes never reach the page the client holds, not even in its JSON.
 import type { QuoteBundle } from "../../src/quotes/views.ts";
-import { editBlocker, optionTitle } from "../../src/quotes/rules.ts";
+import { editBlocker, expiredBlocker, optionTitle } from "../../src/quotes/rules.ts";
 import { priceBreakdown, type PriceLine } from "../../src/quotes/price_breakdown.ts";
 
 export type TabletLine = PriceLine;
@@ -23,7 +23,7 @@ export interface TabletQuote {
   quoteNumber: string;
   version: number;
   clientName: string;
-  /** Why the selection may not be changed (closed or finalized), else null. */
+  /** Why the selection may not be changed (closed, finalized or expired), else null. */
   blocker: string | null;
   options: TabletOption[];
 }
@@ -39,7 +39,8 @@ export function tabletQuote(bundle: QuoteBundle): TabletQuote {
     quoteNumber: bundle.quote.quoteNumber,
     version: bundle.quote.version,
     clientName: `${bundle.client.firstName} ${bundle.client.lastName}`.trim(),
-    blocker: editBlocker(bundle.quote.status),
+    // An expired quote is locked here as the confirmation call would refuse it.
+    blocker: editBlocker(bundle.quote.status) ?? expiredBlocker(bundle.quote, "confirm"),
     options: bundle.options.map((option, index) => ({
       id: option.id,
       title: optionTitle(option, index),

@@ -1,5 +1,6 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
+import { EXPIRED_CONFIRM_MESSAGE } from "../../src/quotes/rules.ts";
 import type { QuoteBundle, QuoteItemView, QuoteOptionView } from "../../src/quotes/views.ts";
 import { selectionCountText, tabletQuote } from "./tablet_view.ts";
 
@@ -124,6 +125,18 @@ describe("tablet view of a quote", () => {
     expect(tabletQuote(bundle([], "FINALIZED")).blocker).toBe(
       "This quote is finalized and can no longer be changed.",
     );
+  });
+
+  it("locks an expired quote as the confirmation call would refuse it", () => {
+    const expiring = (expiresAt: string) => {
+      const b = bundle([]);
+      return { ...b, quote: { ...b.quote, expiresAt } };
+    };
+    expect(tabletQuote(expiring("2000-01-01T00:00:00.000Z")).blocker).toBe(
+      EXPIRED_CONFIRM_MESSAGE,
+    );
+    const later = new Date(Date.now() + 86_400_000).toISOString();
+    expect(tabletQuote(expiring(later)).blocker).toBeNull();
   });
 
   it("holds nothing for staff only: no notes, contacts or optician", () => {

@@ -11,6 +11,7 @@ import { deliverEmail, enqueueEmail } from "../../src/mail/outbox.ts";
 import { findBranding } from "../../src/settings/settings.ts";
 import { quotePdfFilename, renderQuotePdf } from "../../src/pdf/render_quote_pdf.ts";
 import { recordAudit } from "../../src/audit/audit_log.ts";
+import { expiredBlocker } from "../../src/quotes/rules.ts";
 
 export const quoteEmailApi = new Hono<AppEnv>();
 
@@ -29,6 +30,8 @@ quoteEmailApi.post("/quotes/:id/email", requireUser(), async (c) => {
   if (bundle.quote.isClosed) {
     throw new HttpError(409, "This quote is closed and cannot be emailed.");
   }
+  const expired = expiredBlocker(bundle.quote, "email");
+  if (expired) throw new HttpError(409, expired);
   const settings = await findMailSettings(db, config.secretKey);
   if (!settings.configured) {
     throw new HttpError(

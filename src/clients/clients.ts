@@ -159,9 +159,16 @@ export async function findClientDetail(db: DB, id: string): Promise<ClientDetail
     ...toSummary(rest),
     dob: rest.dob,
     mailingAddress: rest.mailingAddress,
-    heardHowId: rest.heardHowId,
+    // Other is stored as text without an option ("" when nothing was typed),
+    // and reads back as the spec's heardHowId "other".
+    heardHowId: rest.heardHowId ?? (rest.heardHowText !== null ? "other" : null),
     heardHowText: rest.heardHowText,
-    heardHow: heardHowLabel ?? (rest.heardHowText ? `Other: ${rest.heardHowText}` : null),
+    heardHow: heardHowLabel ??
+      (rest.heardHowText
+        ? `Other: ${rest.heardHowText}`
+        : rest.heardHowText === ""
+        ? "Other"
+        : null),
     smsConsent: rest.smsConsent,
     emailConsent: rest.emailConsent,
     consentDate: consentDate ? consentDate.toISOString() : null,
@@ -192,7 +199,8 @@ export async function insertClientWithQuote(
     let heardHowId: string | null = null;
     let heardHowText: string | null = null;
     if (input.heardHowId === "other") {
-      heardHowText = input.heardHowText;
+      // Kept as "" when nothing was typed, so the choice of Other is not lost.
+      heardHowText = input.heardHowText ?? "";
     } else if (input.heardHowId) {
       const option = await trx.selectFrom("heardHowOptions").select("id")
         .where("id", "=", input.heardHowId).executeTakeFirst();

@@ -1,5 +1,6 @@
 import type { QuoteBundle } from "../quotes/views.ts";
 import type { MailSettings } from "./mail_settings.ts";
+import type { Branding } from "../settings/settings.ts";
 
 /** Replaces {store}, {client}, {quoteNumber} and {optician}; unknown names stay as typed. */
 export function fillTemplate(template: string, vars: Record<string, string>): string {
@@ -32,7 +33,10 @@ export interface ComposedEmail {
 export function composeQuoteEmail(
   bundle: QuoteBundle,
   settings: MailSettings,
-  store: { storeName: string; storePhone: string; storeWebsite: string },
+  store: Pick<
+    Branding,
+    "storeName" | "storePhone" | "storeEmail" | "storeAddress" | "storeWebsite"
+  >,
   note: string,
 ): ComposedEmail {
   const vars = {
@@ -43,7 +47,14 @@ export function composeQuoteEmail(
   };
   const subject = fillTemplate(settings.subjectTemplate, vars).replace(/[\r\n]+/g, " ");
   const body = fillTemplate(settings.bodyTemplate, vars);
-  const signature = [store.storeName, store.storePhone, store.storeWebsite].filter(Boolean);
+  // The store's whole contact line (fallbacks included), so a client can reply or call.
+  const signature = [
+    store.storeName,
+    store.storeAddress,
+    store.storePhone,
+    store.storeEmail,
+    store.storeWebsite,
+  ].filter(Boolean);
   const text = [
     `Dear ${vars.client},`,
     body,

@@ -89,6 +89,7 @@ await renderClientCopyPdf({
       totalCents: 100,
     },
   }],
+  validity: "",
   footer: { storeAddress: "", storePhone: "", storeEmail: "", storeWebsite: "", message: "" },
   emptyText: "",
 });

@@ -399,6 +399,11 @@ function ClientAndDetails(
         <Field s={s} label="Status">
           <Text>{header.status}</Text>
         </Field>
+        {copy.validity !== "" && (
+          <Field s={s} label="Validity">
+            <Text>{copy.validity}</Text>
+          </Field>
+        )}
       </View>
     </View>
   );

@@ -44,6 +44,8 @@ export interface ClientCopyPage {
 export interface ClientCopy {
   header: PrintHeader;
   client: { name: string; email: string; phone: string; address: string[] };
+  /** "Valid until {date}" from the quote's expiry; empty when quotes do not expire. */
+  validity: string;
   pages: ClientCopyPage[];
   footer: {
     storeAddress: string;
@@ -71,6 +73,14 @@ function header(bundle: QuoteBundle, branding: Branding): PrintHeader {
 /** Phone as the spec prints it: the mobile number, else the home number. */
 const phoneOf = (c: QuoteBundle["client"]) => orNA(c.mobilePhone || c.homePhone);
 
+/**
+ * What a client copy says about how long its prices hold: the quote's own
+ * expiry date, not the footer's generic "valid for 30 days", so a copy
+ * printed or sent later still names the real date.
+ */
+export const validityText = (expiresAt: string | null) =>
+  expiresAt ? `Valid until ${formatDate(expiresAt)}` : "";
+
 /** The client copy: one page per option, for the client's eyes. */
 export function clientCopy(bundle: QuoteBundle, branding: Branding): ClientCopy {
   const { quote, client, options } = bundle;
@@ -82,6 +92,7 @@ export function clientCopy(bundle: QuoteBundle, branding: Branding): ClientCopy 
       phone: phoneOf(client),
       address: addressLines(client),
     },
+    validity: validityText(quote.expiresAt),
     pages: options.map((option, index) => ({
       optionId: option.id,
       optionName: optionTitle(option, index),

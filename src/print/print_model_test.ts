@@ -1,6 +1,13 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
-import { clientCopy, clipText, internalCopy, priceTableNote, shortenName } from "./print_model.ts";
+import {
+  clientCopy,
+  clipText,
+  internalCopy,
+  priceTableNote,
+  shortenName,
+  validityText,
+} from "./print_model.ts";
 import type { QuoteBundle } from "../quotes/views.ts";
 import type { Branding } from "../settings/settings.ts";
 
@@ -165,5 +172,14 @@ describe("one sheet per option", () => {
         "Shortened descriptions are continued in the system.",
     );
     expect(priceTableNote(0, true)).toBe("Shortened descriptions are continued in the system.");
+  });
+});
+
+describe("validity", () => {
+  it("names the quote's own expiry date, and nothing when quotes do not expire", () => {
+    const expiring = { ...bundle, quote: { ...bundle.quote, expiresAt: "2026-12-02T15:00:00Z" } };
+    expect(clientCopy(expiring, branding).validity).toBe("Valid until December 2, 2026");
+    expect(clientCopy(bundle, branding).validity).toBe("");
+    expect(validityText(null)).toBe("");
   });
 });

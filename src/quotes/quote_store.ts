@@ -7,6 +7,7 @@ import type { SaveQuoteInput, SelectionInput } from "../schemas/quote.ts";
 import {
   closeBlocker,
   editBlocker,
+  expiredBlocker,
   FINALIZABLE,
   isExpired,
   reactivateBlocker,
@@ -130,7 +131,12 @@ export async function findQuoteBundle(db: DB, id: string): Promise<QuoteBundle |
       zip: row.zip,
       smsConsent: row.smsConsent,
       emailConsent: row.emailConsent,
-      heardHow: row.heardHowLabel ?? (row.heardHowText ? `Other: ${row.heardHowText}` : null),
+      heardHow: row.heardHowLabel ??
+        (row.heardHowText
+          ? `Other: ${row.heardHowText}`
+          : row.heardHowText === ""
+          ? "Other"
+          : null),
     },
     options: optionViews,
     clientMeasurements: {
@@ -156,7 +162,15 @@ export const STALE_MESSAGE =
 
 async function lockQuote(db: DB, id: string) {
   return await db.selectFrom("quotes")
-    .select(["id", "status", "version", "clientId", "opticianName", "internalNotes"])
+    .select([
+      "id",
+      "status",
+      "version",
+      "clientId",
+      "opticianName",
+      "internalNotes",
+      "expiresAt",
+    ])
     .where("id", "=", id).forUpdate().executeTakeFirst();
 }
 
@@ -315,7 +329,7 @@ export async function saveSelection(
     const quote = await lockQuote(trx, id);
     if (!quote) return notFound;
     if (input.version !== quote.version) return { ok: false, status: 409, message: STALE_MESSAGE };
-    const blocker = editBlocker(quote.status);
+    const blocker = editBlocker(quote.status) ?? expiredBlocker(quote, "confirm");
     if (blocker) return { ok: false, status: 409, message: blocker };
     const options = await trx.selectFrom("quoteOptions").select("id").where("quoteId", "=", id)
       .execute();

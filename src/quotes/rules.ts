@@ -111,7 +111,114 @@ export function normalizeAdjustment(text: string): string {
 /** Quantity of an item: a whole number of at least 1; anything unreadable becomes 1. */
 export function parseQty(text: string | number): number {
   const n = typeof text === "number" ? text : Number.parseInt(String(text).trim(), 10);
-  return Number.isFinite(n) && n >= 1 ? Math.min(Math.trunc(n), 999) : 1;
+  return Number.isFinite(n) && n >= 1 ? Math.min(Math.trunc(n), MAX_QTY) : 1;
+}
+
+export const MAX_QTY = 999;
+const NUMBER_TEXT = /^[-+]?(\d+\.?\d*|\.\d+)$/;
+
+/**
+ * Why a quantity is refused, or null. Text that is no number at all counts
+ * as 1 (the spec's rule), but a number is taken at its word: a fraction, 0
+ * or more than the limit is said, never silently turned into 2 or 999.
+ */
+export function qtyProblem(value: string | number): string | null {
+  const text = String(value).trim();
+  if (typeof value === "string" && !NUMBER_TEXT.test(text)) return null;
+  const n = Number(text);
+  if (!Number.isFinite(n)) return null;
+  if (!Number.isInteger(n)) return "Quantity must be a whole number";
+  if (n < 1) return "Quantity must be at least 1";
+  if (n > MAX_QTY) return `Quantity can be at most ${MAX_QTY}`;
+  return null;
+}
+
+/** What an item holds for typed text: a number as typed (qtyProblem judges it), else 1. */
+export function qtyValue(text: string): number {
+  const t = text.trim();
+  return NUMBER_TEXT.test(t) ? Number(t) : 1;
+}
+
+// ---- Live summary ----
+
+/** The largest price, shipping or adjustment one field takes ($999,999.99). */
+export const MAX_FIELD_CENTS = 99_999_999;
+
+/** A price or shipping as the save reads it ("" is 0), or undefined when it would be refused. */
+export function readAmountCents(text: string, signed = false): number | undefined {
+  if (text.trim() === "") return 0;
+  const cents = parseCents(text);
+  if (cents === undefined || Math.abs(cents) > MAX_FIELD_CENTS) return undefined;
+  if (!signed && cents < 0) return undefined;
+  return cents;
+}
+
+/** Amounts of the live summary; null where an amount cannot be read, and every sum it is in. */
+export interface SummaryAmounts {
+  frame: number | null;
+  lenses: number | null;
+  other: number | null;
+  subtotal: number | null;
+  shipping: number | null;
+  adjustment: number | null;
+  total: number | null;
+  /** What cannot be read, in words ("Frame price", "Shipping"…). */
+  unreadable: string[];
+}
+
+const GROUP_OF: Record<ItemKind, "frame" | "lenses" | "other"> = {
+  FRAME: "frame",
+  PACKAGE: "lenses",
+  LENS: "lenses",
+  MATERIAL: "lenses",
+  AR: "lenses",
+  ADDON: "lenses",
+  OTHER: "other",
+};
+
+/**
+ * The summary the builder shows while typing. An amount it cannot read is
+ * marked (null) rather than counted as $0.00, which would show a total the
+ * save would never store.
+ */
+export function summaryAmounts(
+  option: Pick<DraftOption, "items" | "shipping" | "adjustmentAmount">,
+): SummaryAmounts {
+  const unreadable: string[] = [];
+  const groups: Record<"frame" | "lenses" | "other", number | null> = {
+    frame: 0,
+    lenses: 0,
+    other: 0,
+  };
+  let otherRow = 0;
+  for (const item of option.items) {
+    const group = GROUP_OF[item.kind];
+    const what = item.kind === "FRAME"
+      ? "Frame"
+      : item.kind === "OTHER"
+      ? `Other item ${++otherRow}`
+      : item.name.trim() || "Lens item";
+    const price = readAmountCents(item.unitPrice);
+    const qtyBad = qtyProblem(item.qty) !== null;
+    if (price === undefined) unreadable.push(`${what} price`);
+    if (qtyBad) unreadable.push(`${what} quantity`);
+    const current = groups[group];
+    groups[group] = price === undefined || qtyBad || current === null
+      ? null
+      : current + price * item.qty;
+  }
+  const shipping = readAmountCents(option.shipping) ?? null;
+  if (shipping === null) unreadable.push("Shipping");
+  const adjustment = readAmountCents(option.adjustmentAmount, true) ?? null;
+  if (adjustment === null) unreadable.push("Price adjustment");
+  const { frame, lenses, other } = groups;
+  const subtotal = frame === null || lenses === null || other === null
+    ? null
+    : frame + lenses + other;
+  const total = subtotal === null || shipping === null || adjustment === null
+    ? null
+    : subtotal + shipping + adjustment;
+  return { frame, lenses, other, subtotal, shipping, adjustment, total, unreadable };
 }
 
 // ---- Package choice ----
@@ -246,6 +353,8 @@ export function saveProblems(
  */
 export const MAX_AMOUNT_CENTS = 999_999_999_999;
 
+export const BELOW_ZERO = "the total cannot go below $0.00";
+
 const tooLarge = (what: string) =>
   `${what} is more than the largest amount a quote can hold (${formatMoney(MAX_AMOUNT_CENTS)})`;
 
@@ -269,6 +378,15 @@ export function totalProblems(options: CheckedOption[]): SaveProblem[] {
       });
     } else if (Math.abs(total) > MAX_AMOUNT_CENTS) {
       problems.push({ field: `options.${index}.total`, message: tooLarge(`${label}: the total`) });
+    } else if (total < 0) {
+      // A discount takes off at most what the option costs: a negative
+      // total would print as money owed to the client.
+      const before = subtotal + centsOrZero(option.shipping);
+      problems.push({
+        field: `options.${index}.adjustmentAmount`,
+        message: `${label}: the discount is more than the subtotal and shipping ` +
+          `(${formatMoney(before)}); ${BELOW_ZERO}`,
+      });
     }
   });
   if (!problems.length && together > MAX_AMOUNT_CENTS) {
@@ -303,6 +421,37 @@ export function editBlocker(status: QuoteStatus): string | null {
   if (status === "CLOSED") return "This quote is closed and can no longer be changed.";
   if (status === "FINALIZED") return "This quote is finalized and can no longer be changed.";
   return null;
+}
+
+/**
+ * An expired quote goes out again only after Reactivate Quote gives it a new
+ * expiry: e-mailing it would send prices the store no longer holds to, and a
+ * tablet confirmation would accept them. The API answers these (409) and the
+ * builder shows the hint beside the actions it disables.
+ */
+export const EXPIRED_EMAIL_MESSAGE =
+  "This quote has expired. Use Reactivate Quote to give it a new expiry date before e-mailing it.";
+export const EXPIRED_CONFIRM_MESSAGE = "This quote has expired and can no longer be confirmed. " +
+  "Use Reactivate Quote to give it a new expiry date first.";
+export const EXPIRED_ACTIONS_HINT =
+  "Use Reactivate Quote first: an expired quote cannot be e-mailed or confirmed on the tablet.";
+
+/**
+ * Whether an expired quote's e-mail and tablet confirmation wait for Reactivate
+ * Quote. A finalized one keeps its dates (its prices are agreed and it cannot
+ * be reactivated), so a copy of it may still be sent.
+ */
+export const heldBackByExpiry = (status: QuoteStatus, expired: boolean) =>
+  expired && status !== "FINALIZED";
+
+/** Why a quote may not be e-mailed or confirmed on the tablet now, or null when it may. */
+export function expiredBlocker(
+  quote: { status: QuoteStatus; expiresAt: string | Date | null },
+  action: "email" | "confirm",
+  now = new Date(),
+): string | null {
+  if (!heldBackByExpiry(quote.status, isExpired(quote, now))) return null;
+  return action === "email" ? EXPIRED_EMAIL_MESSAGE : EXPIRED_CONFIRM_MESSAGE;
 }
 
 /** What close and reactivate answer on a finalized quote (staff-facing; the tablet keeps editBlocker's). */

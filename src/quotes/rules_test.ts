@@ -9,19 +9,26 @@ import {
   editBlocker,
   emptyItem,
   emptyOption,
+  EXPIRED_ACTIONS_HINT,
+  expiredBlocker,
+  heldBackByExpiry,
   isExpired,
   MAX_AMOUNT_CENTS,
+  MAX_QTY,
   mayReopen,
   normalizeAdjustment,
   optionTabLabel,
   optionTitle,
   parseQty,
+  qtyProblem,
+  qtyValue,
   reactivateBlocker,
   saveProblems,
   setCatalogItem,
   statusAfterSave,
   statusText,
   subtotalCents,
+  summaryAmounts,
   toggleAddOn,
   totalCents,
   totalProblems,
@@ -256,5 +263,131 @@ describe("finalized is final", () => {
     expect(mayReopen("ADMIN", "FINALIZED")).toBe(false);
     expect(mayReopen("AUTHORIZED_USER", "FINALIZED")).toBe(false);
     expect(mayReopen("OWNER", "ACTIVE")).toBe(false);
+  });
+});
+
+describe("discounts stop at zero", () => {
+  const opt = (adjustmentAmount: string, shipping = "0") => ({
+    label: "Everyday",
+    items: [frame("RB1", "100.00")],
+    shipping,
+    adjustmentAmount,
+  });
+
+  it("allows a discount up to the subtotal and shipping, refuses one beyond", () => {
+    expect(totalProblems([opt("-110.00", "10.00")])).toEqual([]);
+    expect(totalProblems([opt("-110.01", "10.00")])).toEqual([{
+      field: "options.0.adjustmentAmount",
+      message: "Everyday: the discount is more than the subtotal and shipping ($110.00); " +
+        "the total cannot go below $0.00",
+    }]);
+    // The builder's save check says so too (and the API answers it as a 400).
+    expect(saveProblems({ opticianName: "Maria", options: [opt("-99841.00")] })[0].field)
+      .toBe("options.0.adjustmentAmount");
+  });
+});
+
+describe("quantities are taken at their word", () => {
+  it("says what is wrong with a fraction, zero, a negative or too many", () => {
+    expect(qtyProblem("2.5")).toBe("Quantity must be a whole number");
+    expect(qtyProblem(2.5)).toBe("Quantity must be a whole number");
+    expect(qtyProblem("0")).toBe("Quantity must be at least 1");
+    expect(qtyProblem("-3")).toBe("Quantity must be at least 1");
+    expect(qtyProblem("1000")).toBe(`Quantity can be at most ${MAX_QTY}`);
+    expect(qtyProblem(1500)).toBe("Quantity can be at most 999");
+    for (const ok of ["1", " 7 ", "999", 3, "2.0"]) expect(qtyProblem(ok)).toBeNull();
+  });
+
+  it("counts text that is no number as 1 (the spec), and holds numbers as typed", () => {
+    for (const text of ["", "two", "abc"]) {
+      expect(qtyProblem(text)).toBeNull();
+      expect(qtyValue(text)).toBe(1);
+    }
+    expect(qtyValue("2.5")).toBe(2.5);
+    expect(qtyValue("1500")).toBe(1500);
+    expect(qtyValue(" 4 ")).toBe(4);
+  });
+});
+
+describe("live summary", () => {
+  const base = () => ({
+    items: [
+      frame("RB1", "100.00"),
+      emptyItem("ADDON", { name: "Blue light", unitPrice: "20", qty: 1 }),
+      emptyItem("OTHER", { name: "Case", unitPrice: "5.50", qty: 2 }),
+    ],
+    shipping: "10",
+    adjustmentAmount: "-15",
+  });
+
+  it("adds up readable amounts exactly, blank as zero", () => {
+    const a = summaryAmounts({ ...base(), shipping: "" });
+    expect(a).toEqual({
+      frame: 10000,
+      lenses: 2000,
+      other: 1100,
+      subtotal: 13100,
+      shipping: 0,
+      adjustment: -1500,
+      total: 11600,
+      unreadable: [],
+    });
+  });
+
+  it("marks an amount it cannot read, and every sum it is in, instead of counting $0.00", () => {
+    const o = base();
+    o.items[2] = { ...o.items[2], unitPrice: "5,5.0x" };
+    const a = summaryAmounts(o);
+    expect(a.other).toBeNull();
+    expect(a.subtotal).toBeNull();
+    expect(a.total).toBeNull();
+    expect(a.frame).toBe(10000);
+    expect(a.unreadable).toEqual(["Other item 1 price"]);
+    expect(summaryAmounts({ ...base(), shipping: "ten" }).unreadable).toEqual(["Shipping"]);
+    expect(summaryAmounts({ ...base(), adjustmentAmount: "x" })).toMatchObject({
+      adjustment: null,
+      total: null,
+      subtotal: 13100,
+      unreadable: ["Price adjustment"],
+    });
+    // A price the save refuses (negative, or over $999,999.99) is not a readable amount either.
+    expect(summaryAmounts({ ...base(), items: [frame("RB1", "-5")] }).frame).toBeNull();
+    expect(summaryAmounts({ ...base(), items: [frame("RB1", "1000000")] }).frame).toBeNull();
+  });
+
+  it("marks a quantity the save would refuse", () => {
+    const o = base();
+    o.items[0] = { ...o.items[0], qty: 2.5 };
+    expect(summaryAmounts(o)).toMatchObject({ frame: null, unreadable: ["Frame quantity"] });
+  });
+});
+
+describe("expired quotes go out again only after Reactivate Quote", () => {
+  const past = "2000-01-01T00:00:00Z";
+  const now = new Date("2026-11-23T12:00:00Z");
+  it("refuses e-mail and tablet confirmation of an expired quote, pointing to Reactivate Quote", () => {
+    expect(expiredBlocker({ status: "EMAILED", expiresAt: past }, "email", now)).toMatch(
+      /expired.*Reactivate Quote/,
+    );
+    expect(expiredBlocker({ status: "ACTIVE", expiresAt: past }, "confirm", now)).toMatch(
+      /can no longer be confirmed.*Reactivate Quote/,
+    );
+    expect(EXPIRED_ACTIONS_HINT).toMatch(/Reactivate Quote/);
+  });
+
+  it("lets a quote within its dates, or without an expiry, go out", () => {
+    const later = "2026-12-01T00:00:00Z";
+    expect(expiredBlocker({ status: "ACTIVE", expiresAt: later }, "email", now)).toBeNull();
+    expect(expiredBlocker({ status: "ACTIVE", expiresAt: null }, "confirm", now)).toBeNull();
+  });
+});
+
+describe("a finalized quote keeps its dates", () => {
+  it("may still be e-mailed after its expiry (it cannot be reactivated)", () => {
+    const past = "2000-01-01T00:00:00Z";
+    expect(expiredBlocker({ status: "FINALIZED", expiresAt: past }, "email")).toBeNull();
+    expect(heldBackByExpiry("FINALIZED", true)).toBe(false);
+    expect(heldBackByExpiry("ACCEPTED", true)).toBe(true);
+    expect(heldBackByExpiry("ACTIVE", false)).toBe(false);
   });
 });

@@ -99,10 +99,19 @@ export const pdField = z.union([safeText(), z.number()]).transform((v, ctx) => {
   return String(Number(text));
 });
 
+export const PD_REQUIRED_FOR_COMPLETE = "PD Distance is required to mark measurements as complete";
+
+// Complete measurements move the client's quotes out of Pending Measurements,
+// after which lenses may be ordered: not without a distance PD. The same
+// schema runs in both measurement dialogs, so they say so before sending.
 export const measurementsSchema = z.object({
   pdBinocular: pdField,
   pdNear: pdField,
   measurementsComplete: z.boolean({ error: "measurementsComplete must be true or false" }),
+}).superRefine((m, ctx) => {
+  if (m.measurementsComplete && !(Number(m.pdBinocular) > 0)) {
+    ctx.addIssue({ code: "custom", path: ["pdBinocular"], message: PD_REQUIRED_FOR_COMPLETE });
+  }
 });
 export type MeasurementsInput = z.infer<typeof measurementsSchema>;
 

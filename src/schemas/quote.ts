@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { centsToDecimal, parseCents } from "../quotes/money.ts";
-import { parseQty } from "../quotes/rules.ts";
+import { parseQty, qtyProblem } from "../quotes/rules.ts";
 import { multilineText, safeText, uuidField } from "./text.ts";
 
 /** A non-negative amount as a decimal string ("" reads as 0). */
@@ -34,7 +34,15 @@ export const itemSchema = z.object({
   name: text(200),
   sku: safeText({ trim: true }).max(100).nullable().optional().transform((s) => s ?? null),
   unitPrice: amount("Price"),
-  qty: z.union([z.number(), safeText()]).optional().default(1).transform((q) => parseQty(q)),
+  // Text that is no number counts as 1 (the spec); a fraction, 0 or over 999 is refused.
+  qty: z.union([z.number(), safeText()]).optional().default(1).transform((q, ctx) => {
+    const problem = qtyProblem(q);
+    if (problem) {
+      ctx.addIssue({ code: "custom", message: problem });
+      return z.NEVER;
+    }
+    return parseQty(q);
+  }),
   // A package item carries the package's description, which may span lines.
   notes: text(1000, true),
   catalogId: uuidField().nullable().optional().transform((v) => v ?? null),

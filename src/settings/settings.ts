@@ -1,8 +1,16 @@
 import type { DB } from "../db/database.ts";
 
-/** What the interface shows when a setting is empty. */
+/**
+ * What the interface and everything a client receives show when a setting is
+ * empty (the spec gives the store's name, phone, e-mail, address and logo a
+ * built-in fallback each), so a client copy, PDF or e-mail never goes out
+ * without a contact line. The settings screen shows them as placeholders.
+ */
 export const STORE_FALLBACKS = {
   storeName: "Lensdesk Optical",
+  storePhone: "(555) 010-0100",
+  storeEmail: "hello@lensdesk.example",
+  storeAddress: "100 Main Street, Springfield",
   logoUrl: "/static/logo.svg",
   faviconUrl: "/static/favicon.svg",
 } as const;
@@ -35,9 +43,9 @@ export async function findBranding(db: DB): Promise<Branding> {
     .where("id", "=", 1).executeTakeFirstOrThrow();
   return {
     storeName: s.storeName?.trim() || STORE_FALLBACKS.storeName,
-    storePhone: s.storePhone?.trim() ?? "",
-    storeEmail: s.storeEmail?.trim() ?? "",
-    storeAddress: s.storeAddress?.trim() ?? "",
+    storePhone: s.storePhone?.trim() || STORE_FALLBACKS.storePhone,
+    storeEmail: s.storeEmail?.trim() || STORE_FALLBACKS.storeEmail,
+    storeAddress: s.storeAddress?.trim() || STORE_FALLBACKS.storeAddress,
     storeWebsite: s.storeWebsite?.trim() ?? "",
     logoUrl: s.logoUrl?.trim() || STORE_FALLBACKS.logoUrl,
     faviconUrl: s.faviconUrl?.trim() || STORE_FALLBACKS.faviconUrl,

@@ -110,14 +110,14 @@ describe("public intake calls", () => {
     expect(options).toEqual([{ position: 0 }]);
   });
 
-  it("keeps the Other answer's text", async () => {
+  it("keeps the Other answer and its text (heardHowId reads back as 'other')", async () => {
     const { client } = await createClient(
       { firstName: "Bo", lastName: "Lee", heardHowId: "other", heardHowText: "Radio ad" },
       false,
     );
     const res = await call<ClientDetail>(app, "GET", `/api/clients/${client.id}`, { cookie });
     expect(res.body).toMatchObject({
-      heardHowId: null,
+      heardHowId: "other",
       heardHowText: "Radio ad",
       heardHow: "Other: Radio ad",
     });
