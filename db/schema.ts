@@ -287,6 +287,11 @@ export interface KioskSessionsTable {
 }
 
 export type PrismBase = "up" | "down" | "in" | "out";
+type NullableNumeric = ColumnType<
+  string | null,
+  string | number | null | undefined,
+  string | number | null
+>;
 
 /** Migration 0013: od_ is the right eye, os_ the left; dates as YYYY-MM-DD text. */
 export interface PrescriptionsTable {
@@ -297,16 +302,16 @@ export interface PrescriptionsTable {
   expiresOn: ColumnType<string | null, string | null | undefined, string | null>;
   notes: ColumnType<string, string | undefined, string>;
   odSphere: Numeric;
-  odCylinder: Numeric | null;
+  odCylinder: NullableNumeric;
   odAxis: number | null;
-  odAdd: Numeric | null;
-  odPrismAmount: Numeric | null;
+  odAdd: NullableNumeric;
+  odPrismAmount: NullableNumeric;
   odPrismBase: PrismBase | null;
   osSphere: Numeric;
-  osCylinder: Numeric | null;
+  osCylinder: NullableNumeric;
   osAxis: number | null;
-  osAdd: Numeric | null;
-  osPrismAmount: Numeric | null;
+  osAdd: NullableNumeric;
+  osPrismAmount: NullableNumeric;
   osPrismBase: PrismBase | null;
   createdBy: string | null;
   createdAt: CreatedAt;

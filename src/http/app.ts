@@ -25,6 +25,7 @@ import { Metrics, metricsMiddleware } from "./metrics.ts";
 import { opsRoutes } from "../../routes/ops.ts";
 import { authApi } from "../../routes/api/auth.ts";
 import { clientsApi } from "../../routes/api/clients.ts";
+import { prescriptionsApi } from "../../routes/api/prescriptions.ts";
 import { quotesApi } from "../../routes/api/quotes.ts";
 import { publicPages, renderLanding } from "../../routes/pages/public.tsx";
 import { renderDashboard } from "../../routes/pages/dashboard.tsx";
@@ -217,6 +218,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   api.route("/", catalogCsvApi);
   api.route("/", reportsApi);
   api.route("/", clientsApi);
+  api.route("/", prescriptionsApi);
   api.route("/", quotePdfApi);
   api.route("/", quoteEmailApi);
   api.route("/", adminSettingsApi);

@@ -11,6 +11,7 @@ import {
   type PowerRule,
   PRISM,
   PRISM_BASES,
+  type PrismBaseName,
   SPHERE,
 } from "../prescriptions/rules.ts";
 
@@ -20,57 +21,74 @@ import {
 
 const rawValue = z.union([safeText(), z.number()]).nullish();
 
-/** A power by its rule; `required` refuses empty; plano ("PL") reads as zero where allowed. */
-function power(rule: PowerRule, required: boolean) {
-  return rawValue.transform((v, ctx) => {
-    const text = v === null || v === undefined ? "" : String(v).trim();
-    const h = rule === SPHERE && /^(pl|plano)$/i.test(text) ? 0 : parseHundredths(text);
-    if (h === null) {
-      if (required) ctx.addIssue({ code: "custom", message: `${rule.label} is required` });
-      return required ? z.NEVER : null;
-    }
-    const problem = powerProblem(rule, h);
-    if (problem) {
-      ctx.addIssue({ code: "custom", message: problem });
-      return z.NEVER;
-    }
-    return hundredthsText(h);
-  });
+type Ctx = z.RefinementCtx;
+
+/** A power by its rule, as its canonical text; null when empty; z.NEVER after an issue. */
+function power(ctx: Ctx, path: PropertyKey[], rule: PowerRule, raw: unknown, required: boolean) {
+  const text = raw === null || raw === undefined ? "" : String(raw).trim();
+  // Plano ("PL") reads as zero for the sphere, as opticians write it.
+  const h = rule === SPHERE && /^(pl|plano)$/i.test(text) ? 0 : parseHundredths(text);
+  if (h === null) {
+    if (!required) return null;
+    ctx.addIssue({ code: "custom", path, message: `${rule.label} is required` });
+    return z.NEVER;
+  }
+  const problem = powerProblem(rule, h);
+  if (problem) {
+    ctx.addIssue({ code: "custom", path, message: problem });
+    return z.NEVER;
+  }
+  return hundredthsText(h);
 }
 
 const BASE_MESSAGE = "Base must be up, down, in or out";
-const prismBase = z.union([z.enum(PRISM_BASES, BASE_MESSAGE), z.literal("")], BASE_MESSAGE)
-  .nullish().transform((v) => v || null);
+const isBase = (v: unknown): v is PrismBaseName => PRISM_BASES.includes(v as PrismBaseName);
 
-const prismSchema = z.object({ amount: power(PRISM, false), base: prismBase })
-  .nullish()
-  .superRefine((p, ctx) => {
-    if (!p) return;
-    if (p.amount !== null && p.base === null) {
-      ctx.addIssue({ code: "custom", path: ["base"], message: "Choose the prism's base" });
-    }
-    if (p.amount === null && p.base !== null) {
-      ctx.addIssue({ code: "custom", path: ["amount"], message: "Enter the prism amount" });
-    }
-  })
-  .transform((p) => (p && p.amount !== null && p.base !== null ? p : null));
-
-/** One eye's lens specification (FHIR lensSpecification). */
+/**
+ * One eye's lens specification (FHIR lensSpecification). Every field is
+ * checked in one pass, so the form shows each problem at once, the axis
+ * rule included (it needs the cylinder).
+ */
 export const eyeSchema = z.object({
-  sphere: power(SPHERE, true),
-  cylinder: power(CYLINDER, false),
-  axis: z.union([safeText(), z.number()]).nullish(),
-  add: power(ADD, false),
-  prism: prismSchema,
+  sphere: rawValue,
+  cylinder: rawValue,
+  axis: rawValue,
+  add: rawValue,
+  prism: z.object({ amount: rawValue, base: rawValue }).nullish(),
 }, { error: "Enter this eye's values" }).transform((eye, ctx) => {
+  const sphere = power(ctx, ["sphere"], SPHERE, eye.sphere, true);
+  const cylinder = power(ctx, ["cylinder"], CYLINDER, eye.cylinder, false);
+  const add = power(ctx, ["add"], ADD, eye.add, false);
   const axis = eye.axis === null || eye.axis === undefined ? null : parseAxis(eye.axis);
-  const cylinder = eye.cylinder === null ? null : parseHundredths(eye.cylinder);
-  const problem = axisProblem(cylinder, axis);
-  if (problem) {
-    ctx.addIssue({ code: "custom", path: ["axis"], message: problem });
-    return z.NEVER;
+  // An invalid cylinder has its own message; the axis is judged against what was typed.
+  const cylinderTyped = parseHundredths(String(eye.cylinder ?? ""));
+  const axisIssue = axisProblem(
+    cylinderTyped === null || Number.isNaN(cylinderTyped) ? null : cylinderTyped,
+    axis,
+  );
+  if (axisIssue && !(Number.isNaN(cylinderTyped) && axis !== null && !Number.isNaN(axis))) {
+    ctx.addIssue({ code: "custom", path: ["axis"], message: axisIssue });
   }
-  return { ...eye, axis };
+  const amountRaw = eye.prism?.amount;
+  const baseRaw = eye.prism?.base ?? "";
+  const amount = power(ctx, ["prism", "amount"], PRISM, amountRaw, false);
+  let base: PrismBaseName | null = null;
+  if (baseRaw !== "" && !isBase(baseRaw)) {
+    ctx.addIssue({ code: "custom", path: ["prism", "base"], message: BASE_MESSAGE });
+  } else if (baseRaw !== "") base = baseRaw as PrismBaseName;
+  if (amount !== null && baseRaw === "") {
+    ctx.addIssue({ code: "custom", path: ["prism", "base"], message: "Choose the prism's base" });
+  }
+  if (amount === null && base !== null) {
+    ctx.addIssue({ code: "custom", path: ["prism", "amount"], message: "Enter the prism amount" });
+  }
+  return {
+    sphere: sphere as string,
+    cylinder: cylinder as string | null,
+    axis: axis as number | null,
+    add: add as string | null,
+    prism: amount !== null && base !== null ? { amount: amount as string, base } : null,
+  };
 });
 export type EyeInput = z.infer<typeof eyeSchema>;
 

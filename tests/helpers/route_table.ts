@@ -165,10 +165,24 @@ export class Fixtures {
     return this.#catalog ??= await this.#call("GET", "/api/catalog/add-ons");
   }
 
+  /** A client with one prescription. */
+  async prescription(): Promise<{ id: string; clientId: string }> {
+    const { client } = await this.client();
+    return await this.#call("POST", `/api/clients/${client.id}/prescriptions`, PRESCRIPTION_BODY);
+  }
+
   async staffUser() {
     return await freshUser(this.app.db, "AUTHORIZED_USER");
   }
 }
+
+/** A valid prescription for POST/PUT /api/clients/{id}/prescriptions. */
+export const PRESCRIPTION_BODY = {
+  dateWritten: "2025-01-15",
+  prescriber: "Dr. Route",
+  rightEye: { sphere: "-2.25", cylinder: "-0.50", axis: 90 },
+  leftEye: { sphere: "-2.00" },
+};
 
 /** The builder's save of a quote: one option with a frame. */
 export function saveBody(bundle: QuoteBundle) {
@@ -381,6 +395,48 @@ export const ROUTES: RouteEntry[] = [
       path: `/api/clients/${(await fx.client()).client.id}/measurements`,
       body: { pdBinocular: "62.5", pdNear: "59", measurementsComplete: true },
     }),
+  },
+  {
+    method: "GET",
+    pattern: "/api/clients/:id/prescriptions",
+    access: "staff",
+    ok: ok(200),
+    request: async (fx) => ({
+      path: `/api/clients/${(await fx.prescription()).clientId}/prescriptions`,
+    }),
+  },
+  {
+    method: "POST",
+    pattern: "/api/clients/:id/prescriptions",
+    access: "staff",
+    ok: ok(201),
+    request: async (fx) => ({
+      path: `/api/clients/${(await fx.client()).client.id}/prescriptions`,
+      body: PRESCRIPTION_BODY,
+    }),
+  },
+  {
+    method: "PUT",
+    pattern: "/api/clients/:id/prescriptions/:prescriptionId",
+    access: "staff",
+    ok: ok(200),
+    request: async (fx) => {
+      const rx = await fx.prescription();
+      return {
+        path: `/api/clients/${rx.clientId}/prescriptions/${rx.id}`,
+        body: { ...PRESCRIPTION_BODY, prescriber: "Dr. Edited" },
+      };
+    },
+  },
+  {
+    method: "DELETE",
+    pattern: "/api/clients/:id/prescriptions/:prescriptionId",
+    access: "staff",
+    ok: ok(200),
+    request: async (fx) => {
+      const rx = await fx.prescription();
+      return { path: `/api/clients/${rx.clientId}/prescriptions/${rx.id}` };
+    },
   },
 
   // ---- Quotes (staff) ----
