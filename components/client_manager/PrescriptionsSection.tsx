@@ -358,9 +358,7 @@ function PrescriptionForm(
 
   const fieldId = (name: string) => `${id}-${name.replace(/\./g, "-")}`;
   const errorOf = (name: string) =>
-    errors[name] && (
-      <p id={`${fieldId(name)}-error`} className="field-error">{errors[name]}</p>
-    );
+    errors[name] && <p id={`${fieldId(name)}-error`} className="field-error">{errors[name]}</p>;
   const described = (name: string) =>
     errors[name]
       ? { "aria-invalid": true as const, "aria-describedby": `${fieldId(name)}-error` }
