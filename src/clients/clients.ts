@@ -51,13 +51,29 @@ function summaryQuery(db: DB) {
       "clients.zip",
       "clients.createdAt",
       measurementStatusSql(eb).as("measurementStatus"),
+      // A visit is a quote made for the client; both come from the
+      // (client_id, created_at) index, one probe per listed client.
+      eb.selectFrom("quotes as qv").select("qv.createdAt").whereRef(
+        "qv.clientId",
+        "=",
+        "clients.id",
+      )
+        .orderBy("qv.createdAt", "desc").limit(1).as("lastVisit"),
+      eb.selectFrom("quotes as qc").select(sql<number>`count(*)::int`.as("n"))
+        .whereRef("qc.clientId", "=", "clients.id").as("quoteCount"),
     ]);
 }
 
-type SummaryRow = Omit<ClientSummary, "createdAt"> & { createdAt: Date };
+type SummaryRow = Omit<ClientSummary, "createdAt" | "lastVisit" | "quoteCount"> & {
+  createdAt: Date;
+  lastVisit?: Date | null;
+  quoteCount?: number | null;
+};
 const toSummary = (r: SummaryRow): ClientSummary => ({
   ...r,
   createdAt: r.createdAt.toISOString(),
+  lastVisit: r.lastVisit ? new Date(r.lastVisit).toISOString() : null,
+  quoteCount: Number(r.quoteCount ?? 0),
 });
 
 export interface Page {

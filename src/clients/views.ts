@@ -22,6 +22,9 @@ export interface ClientSummary {
   zip: string | null;
   createdAt: string;
   measurementStatus: MeasurementStatus;
+  /** When the client's latest quote was made (their last visit); null without quotes. */
+  lastVisit: string | null;
+  quoteCount: number;
 }
 
 export interface ClientMeasurementsView {

@@ -26,6 +26,7 @@ import { opsRoutes } from "../../routes/ops.ts";
 import { authApi } from "../../routes/api/auth.ts";
 import { clientsApi } from "../../routes/api/clients.ts";
 import { prescriptionsApi } from "../../routes/api/prescriptions.ts";
+import { quoteCarryOverApi } from "../../routes/api/quote_carry_over.ts";
 import { quotesApi } from "../../routes/api/quotes.ts";
 import { publicPages, renderLanding } from "../../routes/pages/public.tsx";
 import { renderDashboard } from "../../routes/pages/dashboard.tsx";
@@ -219,6 +220,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   api.route("/", reportsApi);
   api.route("/", clientsApi);
   api.route("/", prescriptionsApi);
+  api.route("/", quoteCarryOverApi);
   api.route("/", quotePdfApi);
   api.route("/", quoteEmailApi);
   api.route("/", adminSettingsApi);

@@ -165,6 +165,12 @@ export class Fixtures {
     return this.#catalog ??= await this.#call("GET", "/api/catalog/add-ons");
   }
 
+  /** A second quote of a measured client: it carried the first one's measurements over. */
+  async carriedQuote(): Promise<{ id: string }> {
+    const first = await this.savedQuote();
+    return await this.#call("POST", "/api/quotes", { clientId: first.quote.clientId });
+  }
+
   /** A client with one prescription. */
   async prescription(): Promise<{ id: string; clientId: string }> {
     const { client } = await this.client();
@@ -522,6 +528,15 @@ export const ROUTES: RouteEntry[] = [
     ok: ok(200),
     request: async (fx) => ({
       path: `/api/quotes/${(await fx.closedQuote()).quote.id}/reactivate`,
+    }),
+  },
+  {
+    method: "POST",
+    pattern: "/api/quotes/:id/carry-over/confirm",
+    access: "staff",
+    ok: ok(200),
+    request: async (fx) => ({
+      path: `/api/quotes/${(await fx.carriedQuote()).id}/carry-over/confirm`,
     }),
   },
   {
