@@ -144,7 +144,8 @@ export async function findQuoteBundle(db: DB, id: string): Promise<QuoteBundle |
     frameMeasurements: Object.fromEntries(
       optionViews.map((o) => [o.id, o.frameMeasurements]),
     ),
-    carryOver: carryOver ?? null,
+    // Only when there is one: the answer keeps the spec's shape for every other quote.
+    ...(carryOver ? { carryOver } : {}),
   };
 }
 

@@ -72,8 +72,8 @@ export interface QuoteBundle {
   clientMeasurements: ClientMeasurementsView;
   /** Option id → its SEG/OC, as the spec lists them beside the options. */
   frameMeasurements: Record<string, { segOc: string }>;
-  /** What this quote took over from the client's previous one, when anything. */
-  carryOver?: CarryOverView | null;
+  /** What this quote took over from the client's previous one; absent when nothing. */
+  carryOver?: CarryOverView;
 }
 
 /** Dashboard and list rows. */

@@ -50,7 +50,7 @@ describe("returning clients", () => {
     await api("PUT", `/api/quotes/${first.id}`, body);
     const firstSaved = await api<QuoteBundle>("GET", `/api/quotes/${first.id}`);
     // The first quote of a client has nothing to carry.
-    expect(firstSaved.carryOver).toBe(null);
+    expect(firstSaved.carryOver).toBeUndefined();
 
     const second = await api<{ id: string }>("POST", "/api/quotes", { clientId: client.id });
     const carried = await api<QuoteBundle>("GET", `/api/quotes/${second.id}`);
@@ -88,7 +88,7 @@ describe("returning clients", () => {
     const { client } = await newClient("Blank");
     const second = await api<{ id: string }>("POST", "/api/quotes", { clientId: client.id });
     const bundle = await api<QuoteBundle>("GET", `/api/quotes/${second.id}`);
-    expect(bundle.carryOver).toBe(null);
+    expect(bundle.carryOver).toBeUndefined();
     expect(bundle.options[0].frameMeasurements.segOc).toBe("");
     const res = await call(app, "POST", `/api/quotes/${second.id}/carry-over/confirm`, { cookie });
     expect(res.status).toBe(404);
