@@ -136,4 +136,42 @@ describe("prescriptions on screen and on the work order", () => {
     expect(problems).toEqual([]);
     await close();
   });
+
+  it("a returning client's new quote starts from last time's measurements, to be confirmed", async () => {
+    const { quoteId, clientId } = await insertSavedQuote(app.db, { firstName: "Rhea" });
+    await app.db.insertInto("clientMeasurements").values({
+      clientId,
+      pdBinocular: "64",
+      pdNear: "61",
+      measurementsComplete: true,
+    }).execute();
+    const source = await app.db.selectFrom("quoteOptions").select("id")
+      .where("quoteId", "=", quoteId).orderBy("position").executeTakeFirstOrThrow();
+    await app.db.insertInto("optionFrameMeasurements")
+      .values({ optionId: source.id, segOc: "18/18", updatedAt: new Date() }).execute();
+    const { quoteNumber } = await app.db.selectFrom("quotes").select("quoteNumber")
+      .where("id", "=", quoteId).executeTakeFirstOrThrow();
+
+    const { page, problems, close } = await openSignedIn(browser, app.baseUrl, cookie);
+    await page.goto(`/clients?id=${clientId}`);
+    const details = page.getByRole("dialog");
+    // The list shows the visit and the quote count.
+    await details.getByRole("button", { name: "New Quote" }).click();
+    await page.waitForURL(/\/quote\/[0-9a-f-]{36}$/);
+    const notice = page.getByTestId("carry-over");
+    await notice.waitFor();
+    await expect(notice.innerText()).resolves.toContain(`carried over from ${quoteNumber}`);
+    await expect(notice.innerText()).resolves.toMatch(/PD D 64 mm, PD N 61 mm, SEG\/OC 18\/18/);
+    await expect(page.locator("#qb-segoc").inputValue()).resolves.toBe("18/18");
+    await shoot(page, "carry-over-builder");
+    await notice.getByRole("button", { name: "Confirm measurements" }).click();
+    await notice.getByText(/confirmed by/).waitFor();
+
+    await page.goto("/clients");
+    const card = page.locator(".client-card", { hasText: "Rhea Doe" });
+    await expect(card.innerText()).resolves.toMatch(/Quotes\s+2/);
+    await expect(card.innerText()).resolves.toMatch(/Last visit\s+\w{3} \d{1,2}, \d{4}/);
+    expect(problems).toEqual([]);
+    await close();
+  });
 });
