@@ -104,7 +104,11 @@ export async function findLatestPrescription(
   db: DB,
   clientId: string,
 ): Promise<PrescriptionView | undefined> {
-  return (await listPrescriptions(db, clientId))[0];
+  if (!isUuid(clientId)) return undefined;
+  const row = await selectPrescriptions(db).where("clientId", "=", clientId)
+    .orderBy("dateWritten", "desc").orderBy("createdAt", "desc").orderBy("id", "desc")
+    .limit(1).executeTakeFirst();
+  return row ? toView(row) : undefined;
 }
 
 async function clientExists(db: DB, clientId: string) {
