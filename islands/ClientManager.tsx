@@ -22,6 +22,8 @@ import {
   useCreateQuote,
 } from "../components/client_manager/queries.ts";
 
+import type { PrescriptionView } from "../src/prescriptions/views.ts";
+
 export interface ClientManagerProps {
   /** `?filter=missing` as the page was asked for. */
   initialFilter: "missing" | null;
@@ -31,6 +33,8 @@ export interface ClientManagerProps {
   openClientId: string | null;
   /** That client's details, when the server found them. */
   initialDetail: ClientDetail | null;
+  /** That client's prescriptions, so the dialog opens without a round trip. */
+  initialPrescriptions?: PrescriptionView[] | null;
   heardHowOptions: HeardHowOption[];
   consentTexts: ConsentTexts;
 }
@@ -238,6 +242,7 @@ export default function ClientManager(props: ClientManagerProps) {
         clientId={detailId}
         onClose={() => openDetail(null)}
         initialDetail={props.initialDetail ?? undefined}
+        initialPrescriptions={props.initialPrescriptions ?? undefined}
       />
       <EditClientDialog
         clientId={editId}

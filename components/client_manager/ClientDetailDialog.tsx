@@ -15,6 +15,7 @@ import {
 import { CalendarDate, DateText, formatAddress, fullName } from "./format.tsx";
 import { ClientDetailTabs } from "./ClientHistory.tsx";
 import { PrescriptionsSection } from "./PrescriptionsSection.tsx";
+import type { PrescriptionView } from "../../src/prescriptions/views.ts";
 import {
   failureToast,
   successToast,
@@ -26,10 +27,12 @@ import {
 const LOAD_FAILED = "Failed to load client details";
 
 export function ClientDetailDialog(
-  { clientId, onClose, initialDetail }: {
+  { clientId, onClose, initialDetail, initialPrescriptions }: {
     clientId: string | null;
     onClose: () => void;
     initialDetail?: ClientDetail;
+    /** The prescriptions of `initialDetail`'s client, loaded with the page. */
+    initialPrescriptions?: PrescriptionView[];
   },
 ) {
   const detail = useClientDetail(clientId, initialDetail);
@@ -71,7 +74,12 @@ export function ClientDetailDialog(
       {client
         ? (
           <ClientDetailTabs clientId={client.id}>
-            <ClientDetailBody client={client} />
+            <ClientDetailBody
+              client={client}
+              initialPrescriptions={initialDetail?.id === client.id
+                ? initialPrescriptions
+                : undefined}
+            />
           </ClientDetailTabs>
         )
         : detail.isError
@@ -92,7 +100,12 @@ function Yes({ value }: { value: boolean }) {
   return value ? <Badge variant="success">Yes</Badge> : <Badge variant="secondary">No</Badge>;
 }
 
-function ClientDetailBody({ client }: { client: ClientDetail }) {
+function ClientDetailBody(
+  { client, initialPrescriptions }: {
+    client: ClientDetail;
+    initialPrescriptions?: PrescriptionView[];
+  },
+) {
   const address = formatAddress(client);
   return (
     <div className="client-detail">
@@ -137,7 +150,7 @@ function ClientDetailBody({ client }: { client: ClientDetail }) {
         </dl>
       </section>
       <MeasurementsSection clientId={client.id} measurements={client.measurements} />
-      <PrescriptionsSection clientId={client.id} />
+      <PrescriptionsSection clientId={client.id} initial={initialPrescriptions} />
       <section className="detail-section detail-section-wide" aria-labelledby="detail-quotes">
         <h3 id="detail-quotes">Quotes</h3>
         {client.quotes.length === 0
