@@ -22,8 +22,6 @@ import {
   useCreateQuote,
 } from "../components/client_manager/queries.ts";
 
-import type { PrescriptionView } from "../src/prescriptions/views.ts";
-
 export interface ClientManagerProps {
   /** `?filter=missing` as the page was asked for. */
   initialFilter: "missing" | null;
@@ -33,8 +31,6 @@ export interface ClientManagerProps {
   openClientId: string | null;
   /** That client's details, when the server found them. */
   initialDetail: ClientDetail | null;
-  /** That client's prescriptions, so the dialog opens without a round trip. */
-  initialPrescriptions?: PrescriptionView[] | null;
   heardHowOptions: HeardHowOption[];
   consentTexts: ConsentTexts;
 }
@@ -242,7 +238,6 @@ export default function ClientManager(props: ClientManagerProps) {
         clientId={detailId}
         onClose={() => openDetail(null)}
         initialDetail={props.initialDetail ?? undefined}
-        initialPrescriptions={props.initialPrescriptions ?? undefined}
       />
       <EditClientDialog
         clientId={editId}

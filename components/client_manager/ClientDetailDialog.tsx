@@ -15,7 +15,6 @@ import {
 import { CalendarDate, DateText, formatAddress, fullName } from "./format.tsx";
 import { ClientDetailTabs } from "./ClientHistory.tsx";
 import { PrescriptionsSection } from "./PrescriptionsSection.tsx";
-import type { PrescriptionView } from "../../src/prescriptions/views.ts";
 import {
   failureToast,
   successToast,
@@ -27,12 +26,10 @@ import {
 const LOAD_FAILED = "Failed to load client details";
 
 export function ClientDetailDialog(
-  { clientId, onClose, initialDetail, initialPrescriptions }: {
+  { clientId, onClose, initialDetail }: {
     clientId: string | null;
     onClose: () => void;
     initialDetail?: ClientDetail;
-    /** The prescriptions of `initialDetail`'s client, loaded with the page. */
-    initialPrescriptions?: PrescriptionView[];
   },
 ) {
   const detail = useClientDetail(clientId, initialDetail);
@@ -74,12 +71,7 @@ export function ClientDetailDialog(
       {client
         ? (
           <ClientDetailTabs clientId={client.id}>
-            <ClientDetailBody
-              client={client}
-              initialPrescriptions={initialDetail?.id === client.id
-                ? initialPrescriptions
-                : undefined}
-            />
+            <ClientDetailBody client={client} />
           </ClientDetailTabs>
         )
         : detail.isError
@@ -100,12 +92,7 @@ function Yes({ value }: { value: boolean }) {
   return value ? <Badge variant="success">Yes</Badge> : <Badge variant="secondary">No</Badge>;
 }
 
-function ClientDetailBody(
-  { client, initialPrescriptions }: {
-    client: ClientDetail;
-    initialPrescriptions?: PrescriptionView[];
-  },
-) {
+function ClientDetailBody({ client }: { client: ClientDetail }) {
   const address = formatAddress(client);
   return (
     <div className="client-detail">
@@ -150,7 +137,7 @@ function ClientDetailBody(
         </dl>
       </section>
       <MeasurementsSection clientId={client.id} measurements={client.measurements} />
-      <PrescriptionsSection clientId={client.id} initial={initialPrescriptions} />
+      <PrescriptionsSection clientId={client.id} />
       <section className="detail-section detail-section-wide" aria-labelledby="detail-quotes">
         <h3 id="detail-quotes">Quotes</h3>
         {client.quotes.length === 0

@@ -92,11 +92,8 @@ function check(values: FormValues): Record<string, string> {
  * expired one marked), a display-only plus/minus-cylinder toggle, and the
  * entry form, which checks each field as it is typed with the API's schema.
  */
-export function PrescriptionsSection(
-  { clientId, initial }: { clientId: string; initial?: PrescriptionView[] },
-) {
+export function PrescriptionsSection({ clientId }: { clientId: string }) {
   const list = useQuery({
-    initialData: initial,
     queryKey: prescriptionsKey(clientId),
     queryFn: () =>
       apiRequest<PrescriptionView[]>(

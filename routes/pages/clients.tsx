@@ -6,7 +6,6 @@ import { Island } from "../../components/Island.tsx";
 import ClientManager, { type ClientManagerProps } from "../../islands/ClientManager.tsx";
 import { findClientDetail, listClients } from "../../src/clients/clients.ts";
 import { CLIENT_PAGE_SIZE } from "../../src/clients/views.ts";
-import { listPrescriptions } from "../../src/prescriptions/prescriptions.ts";
 import { listHeardHowOptions } from "../../src/settings/heard_how.ts";
 import { findConsentTexts } from "../../src/settings/consent_texts.ts";
 import { readQuery } from "../../src/http/errors.ts";
@@ -23,20 +22,17 @@ export function clientsPages(manifest: AssetManifest) {
     const query = readQuery(c, clientsPageQuery);
     const filter = query.filter === "missing" ? "missing" : null;
     const openClientId = query.id?.trim() || null;
-    const [initialClients, initialDetail, heardHowOptions, consentTexts, initialPrescriptions] =
-      await Promise.all([
-        listClients(db, { filter: filter ?? undefined, limit: CLIENT_PAGE_SIZE, offset: 0 }),
-        openClientId ? findClientDetail(db, openClientId) : undefined,
-        listHeardHowOptions(db),
-        findConsentTexts(db),
-        openClientId ? listPrescriptions(db, openClientId) : null,
-      ]);
+    const [initialClients, initialDetail, heardHowOptions, consentTexts] = await Promise.all([
+      listClients(db, { filter: filter ?? undefined, limit: CLIENT_PAGE_SIZE, offset: 0 }),
+      openClientId ? findClientDetail(db, openClientId) : undefined,
+      listHeardHowOptions(db),
+      findConsentTexts(db),
+    ]);
     const props: ClientManagerProps = {
       initialFilter: filter,
       initialClients,
       openClientId,
       initialDetail: initialDetail ?? null,
-      initialPrescriptions: initialDetail ? initialPrescriptions : null,
       heardHowOptions,
       consentTexts,
     };
