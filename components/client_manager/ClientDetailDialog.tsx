@@ -137,7 +137,7 @@ function ClientDetailBody({ client }: { client: ClientDetail }) {
         </dl>
       </section>
       <MeasurementsSection clientId={client.id} measurements={client.measurements} />
-      <PrescriptionsSection clientId={client.id} />
+      <PrescriptionsSection clientId={client.id} initial={client.prescriptions} />
       <section className="detail-section detail-section-wide" aria-labelledby="detail-quotes">
         <h3 id="detail-quotes">Quotes</h3>
         {client.quotes.length === 0

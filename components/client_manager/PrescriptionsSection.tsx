@@ -92,8 +92,11 @@ function check(values: FormValues): Record<string, string> {
  * expired one marked), a display-only plus/minus-cylinder toggle, and the
  * entry form, which checks each field as it is typed with the API's schema.
  */
-export function PrescriptionsSection({ clientId }: { clientId: string }) {
+export function PrescriptionsSection(
+  { clientId, initial }: { clientId: string; initial?: PrescriptionView[] },
+) {
   const list = useQuery({
+    initialData: initial,
     queryKey: prescriptionsKey(clientId),
     queryFn: () =>
       apiRequest<PrescriptionView[]>(

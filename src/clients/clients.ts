@@ -14,6 +14,7 @@ import type { CreateClientInput, MeasurementsInput, UpdateClientInput } from "..
 import { insertDraftQuote } from "../quotes/quotes.ts";
 import { type AuditActor, recordAudit } from "../audit/audit_log.ts";
 import { diffFields } from "../audit/describe.ts";
+import { listPrescriptions } from "../prescriptions/prescriptions.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Ids come from URLs: anything that is not a UUID is simply not found. */
@@ -165,10 +166,11 @@ export async function findClientDetail(db: DB, id: string): Promise<ClientDetail
     ])
     .where("clients.id", "=", id).executeTakeFirst();
   if (!row) return undefined;
-  const [measurements, quotes] = await Promise.all([
+  const [measurements, quotes, prescriptions] = await Promise.all([
     findMeasurements(db, id),
     db.selectFrom("quotes").select(["id", "quoteNumber", "status", "createdAt", "expiresAt"])
       .where("clientId", "=", id).orderBy("createdAt", "desc").orderBy("id", "desc").execute(),
+    listPrescriptions(db, id),
   ]);
   const { heardHowLabel, consentDate, ...rest } = row;
   return {
@@ -189,6 +191,7 @@ export async function findClientDetail(db: DB, id: string): Promise<ClientDetail
       createdAt: q.createdAt.toISOString(),
       expiresAt: q.expiresAt ? q.expiresAt.toISOString() : null,
     })),
+    prescriptions,
   };
 }
 
