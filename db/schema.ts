@@ -286,6 +286,52 @@ export interface KioskSessionsTable {
   userAgent: string | null;
 }
 
+export type PrismBase = "up" | "down" | "in" | "out";
+type NullableNumeric = ColumnType<
+  string | null,
+  string | number | null | undefined,
+  string | number | null
+>;
+
+/** Migration 0013: od_ is the right eye, os_ the left; dates as YYYY-MM-DD text. */
+export interface PrescriptionsTable {
+  id: Generated<string>;
+  clientId: string;
+  dateWritten: ColumnType<string, string, string>;
+  prescriber: string;
+  expiresOn: ColumnType<string | null, string | null | undefined, string | null>;
+  notes: ColumnType<string, string | undefined, string>;
+  odSphere: Numeric;
+  odCylinder: NullableNumeric;
+  odAxis: number | null;
+  odAdd: NullableNumeric;
+  odPrismAmount: NullableNumeric;
+  odPrismBase: PrismBase | null;
+  osSphere: Numeric;
+  osCylinder: NullableNumeric;
+  osAxis: number | null;
+  osAdd: NullableNumeric;
+  osPrismAmount: NullableNumeric;
+  osPrismBase: PrismBase | null;
+  createdBy: string | null;
+  createdAt: CreatedAt;
+  updatedAt: Timestamp;
+}
+
+/** Migration 0013: what a new quote took over from the client's previous one. */
+export interface QuoteCarryOversTable {
+  quoteId: string;
+  sourceQuoteId: string | null;
+  sourceQuoteNumber: string;
+  sourceDate: Timestamp;
+  pdBinocular: Numeric;
+  pdNear: Numeric;
+  segOc: ColumnType<string, string | undefined, string>;
+  extras: ColumnType<Record<string, string>, RawBuilder<unknown> | undefined, RawBuilder<unknown>>;
+  confirmedAt: Timestamp | null;
+  confirmedBy: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -309,4 +355,6 @@ export interface Database {
   emailOutbox: EmailOutboxTable;
   kioskSessions: KioskSessionsTable;
   passwordCheckFailures: PasswordCheckFailuresTable;
+  prescriptions: PrescriptionsTable;
+  quoteCarryOvers: QuoteCarryOversTable;
 }

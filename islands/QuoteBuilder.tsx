@@ -53,6 +53,7 @@ import {
   QuoteViewTabs,
 } from "../components/quote_builder/QuoteHistory.tsx";
 import { HandToClientButton } from "../components/kiosk/HandToClientButton.tsx";
+import { CarryOverNotice } from "../components/quote_builder/CarryOverNotice.tsx";
 import { handOverBlocker } from "../src/kiosk/scope.ts";
 
 /** Tells the e-mail flow's two failures apart: saving the address, or sending. */
@@ -558,6 +559,11 @@ export default function QuoteBuilder(
                 ? <Badge variant="success">Complete</Badge>
                 : <Badge variant="warning">Incomplete</Badge>}
             </div>
+            <CarryOverNotice
+              quoteId={quote.id}
+              initial={state.bundle.carryOver ?? null}
+              readOnly={readOnly}
+            />
             <div className="qb-measurements">
               {/* A <dl> may hold only its groups: the Edit button sits beside it. */}
               <div className="qb-pd">

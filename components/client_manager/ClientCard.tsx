@@ -62,6 +62,18 @@ export function ClientCard(
             <DateText iso={client.createdAt} />
           </dd>
         </div>
+        <div>
+          <dt>Last visit</dt>
+          <dd>
+            {client.lastVisit
+              ? <DateText iso={client.lastVisit} />
+              : <span className="muted">No visits</span>}
+          </dd>
+        </div>
+        <div>
+          <dt>Quotes</dt>
+          <dd>{client.quoteCount}</dd>
+        </div>
       </dl>
       <div className="client-card-actions">
         <button

@@ -14,6 +14,7 @@ import {
 } from "../../src/clients/views.ts";
 import { CalendarDate, DateText, formatAddress, fullName } from "./format.tsx";
 import { ClientDetailTabs } from "./ClientHistory.tsx";
+import { PrescriptionsSection } from "./PrescriptionsSection.tsx";
 import {
   failureToast,
   successToast,
@@ -136,6 +137,7 @@ function ClientDetailBody({ client }: { client: ClientDetail }) {
         </dl>
       </section>
       <MeasurementsSection clientId={client.id} measurements={client.measurements} />
+      <PrescriptionsSection clientId={client.id} initial={client.prescriptions} />
       <section className="detail-section detail-section-wide" aria-labelledby="detail-quotes">
         <h3 id="detail-quotes">Quotes</h3>
         {client.quotes.length === 0

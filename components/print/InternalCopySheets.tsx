@@ -1,4 +1,8 @@
-import type { InternalCopy, InternalCopyPage } from "../../src/print/print_model.ts";
+import type {
+  InternalCopy,
+  InternalCopyPage,
+  InternalPrescription,
+} from "../../src/print/print_model.ts";
 import { AddressLines, InfoList, type InfoRow, Notes } from "./InfoList.tsx";
 import { PriceTable } from "./PriceTable.tsx";
 import { fitInternalSheet } from "./sheet_fit.ts";
@@ -29,6 +33,48 @@ function Header(
         {page && <span>Page {page.pageNumber} of {page.pageCount}</span>}
       </p>
     </header>
+  );
+}
+
+/** The latest prescription, both eyes and every value, as written. */
+function PrescriptionBlock({ rx }: { rx: InternalPrescription }) {
+  return (
+    <section className="print-section print-rx">
+      <h3 className="print-section-title">Prescription</h3>
+      <p className="print-rx-meta">
+        <span>Written {rx.written}</span>
+        <span>by {rx.prescriber}</span>
+        <span>
+          Expires {rx.expires}
+          {rx.expired && <strong className="print-rx-expired">EXPIRED</strong>}
+        </span>
+      </p>
+      <table className="print-rx-table">
+        <thead>
+          <tr>
+            <th scope="col">Eye</th>
+            <th scope="col">Sphere</th>
+            <th scope="col">Cylinder</th>
+            <th scope="col">Axis</th>
+            <th scope="col">Add</th>
+            <th scope="col">Prism</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rx.eyes.map((e) => (
+            <tr key={e.eye}>
+              <th scope="row">{e.eye}</th>
+              <td>{e.sphere}</td>
+              <td>{e.cylinder}</td>
+              <td>{e.axis}</td>
+              <td>{e.add}</td>
+              <td>{e.prism}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {rx.notes && <p className="print-rx-notes">{rx.notes}</p>}
+    </section>
   );
 }
 
@@ -87,6 +133,7 @@ export function InternalCopySheets({ copy }: { copy: InternalCopy }) {
                   <h3 className="print-section-title">Measurements</h3>
                   <InfoList rows={measurementRows} />
                 </section>
+                {copy.prescription && <PrescriptionBlock rx={copy.prescription} />}
                 <section className="print-section">
                   <h3 className="print-section-title">Quote Details</h3>
                   <InfoList

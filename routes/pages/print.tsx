@@ -4,6 +4,7 @@ import type { AssetManifest } from "../../src/assets/manifest.ts";
 import { renderPage } from "../../src/http/render.tsx";
 import { findBranding } from "../../src/settings/settings.ts";
 import { findQuoteBundle } from "../../src/quotes/quote_store.ts";
+import { findLatestPrescription } from "../../src/prescriptions/prescriptions.ts";
 import { clientCopy, internalCopy } from "../../src/print/print_model.ts";
 import { Island } from "../../components/Island.tsx";
 import { ClientCopySheets } from "../../components/print/ClientCopySheets.tsx";
@@ -92,7 +93,13 @@ async function renderPrint(
             aria-label="Internal Copy"
             hidden={shown !== "internal"}
           >
-            <InternalCopySheets copy={internalCopy(bundle, branding)} />
+            <InternalCopySheets
+              copy={internalCopy(
+                bundle,
+                branding,
+                await findLatestPrescription(db, bundle.client.id) ?? null,
+              )}
+            />
           </section>
         )}
       </div>

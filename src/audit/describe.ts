@@ -151,12 +151,22 @@ function legacyLines(details: Record<string, unknown>): HistoryChange[] {
   return lines;
 }
 
+/** ": written 2025-03-01 by Dr. Lee" for the prescription entries. */
+const rxOf = (d: Record<string, unknown>) =>
+  typeof d.dateWritten === "string"
+    ? `: written ${d.dateWritten}${typeof d.prescriber === "string" ? ` by ${d.prescriber}` : ""}`
+    : "";
+
 const SUMMARIES: Record<string, (d: Record<string, unknown>) => string> = {
   "client.create": (d) =>
     d.via === "intake" ? "Client registered on the intake form" : "Client created",
   "client.update": () => "Client details changed",
   "client.measurements": () => "Measurements changed",
   "client.delete": (d) => `Client deleted${d.name ? `: ${d.name}` : ""}`,
+  "client.prescription_add": (d) => `Prescription added${rxOf(d)}`,
+  "client.prescription_edit": (d) => `Prescription changed${rxOf(d)}`,
+  "client.prescription_delete": (d) => `Prescription deleted${rxOf(d)}`,
+  "quote.carry_over_confirm": () => "Carried-over measurements confirmed",
   "quote.create": () => "Quote created",
   "quote.save": (d) =>
     `Quote saved${typeof d.version === "number" ? ` (version ${d.version})` : ""}`,

@@ -14,6 +14,7 @@ import type { CreateClientInput, MeasurementsInput, UpdateClientInput } from "..
 import { insertDraftQuote } from "../quotes/quotes.ts";
 import { type AuditActor, recordAudit } from "../audit/audit_log.ts";
 import { diffFields } from "../audit/describe.ts";
+import { listPrescriptions } from "../prescriptions/prescriptions.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Ids come from URLs: anything that is not a UUID is simply not found. */
@@ -51,13 +52,29 @@ function summaryQuery(db: DB) {
       "clients.zip",
       "clients.createdAt",
       measurementStatusSql(eb).as("measurementStatus"),
+      // A visit is a quote made for the client; both come from the
+      // (client_id, created_at) index, one probe per listed client.
+      eb.selectFrom("quotes as qv").select("qv.createdAt").whereRef(
+        "qv.clientId",
+        "=",
+        "clients.id",
+      )
+        .orderBy("qv.createdAt", "desc").limit(1).as("lastVisit"),
+      eb.selectFrom("quotes as qc").select(sql<number>`count(*)::int`.as("n"))
+        .whereRef("qc.clientId", "=", "clients.id").as("quoteCount"),
     ]);
 }
 
-type SummaryRow = Omit<ClientSummary, "createdAt"> & { createdAt: Date };
+type SummaryRow = Omit<ClientSummary, "createdAt" | "lastVisit" | "quoteCount"> & {
+  createdAt: Date;
+  lastVisit?: Date | null;
+  quoteCount?: number | null;
+};
 const toSummary = (r: SummaryRow): ClientSummary => ({
   ...r,
   createdAt: r.createdAt.toISOString(),
+  lastVisit: r.lastVisit ? new Date(r.lastVisit).toISOString() : null,
+  quoteCount: Number(r.quoteCount ?? 0),
 });
 
 export interface Page {
@@ -149,10 +166,11 @@ export async function findClientDetail(db: DB, id: string): Promise<ClientDetail
     ])
     .where("clients.id", "=", id).executeTakeFirst();
   if (!row) return undefined;
-  const [measurements, quotes] = await Promise.all([
+  const [measurements, quotes, prescriptions] = await Promise.all([
     findMeasurements(db, id),
     db.selectFrom("quotes").select(["id", "quoteNumber", "status", "createdAt", "expiresAt"])
       .where("clientId", "=", id).orderBy("createdAt", "desc").orderBy("id", "desc").execute(),
+    listPrescriptions(db, id),
   ]);
   const { heardHowLabel, consentDate, ...rest } = row;
   return {
@@ -180,6 +198,7 @@ export async function findClientDetail(db: DB, id: string): Promise<ClientDetail
       createdAt: q.createdAt.toISOString(),
       expiresAt: q.expiresAt ? q.expiresAt.toISOString() : null,
     })),
+    prescriptions,
   };
 }
 

@@ -1,5 +1,6 @@
 // JSON shapes the clients API answers with; islands import these as types only.
 import type { QuoteStatus } from "../../db/schema.ts";
+import type { PrescriptionView } from "../prescriptions/views.ts";
 
 /**
  * NONE: nothing measured yet (both PDs 0 and not complete); PENDING: some
@@ -22,6 +23,9 @@ export interface ClientSummary {
   zip: string | null;
   createdAt: string;
   measurementStatus: MeasurementStatus;
+  /** When the client's latest quote was made (their last visit); null without quotes. */
+  lastVisit: string | null;
+  quoteCount: number;
 }
 
 export interface ClientMeasurementsView {
@@ -50,6 +54,8 @@ export interface ClientDetail extends ClientSummary {
   consentDate: string | null;
   measurements: ClientMeasurementsView;
   quotes: ClientQuoteSummary[];
+  /** Newest written first; the dialog shows them without another round trip. */
+  prescriptions: PrescriptionView[];
 }
 
 export interface CreatedClient {

@@ -25,6 +25,8 @@ import { Metrics, metricsMiddleware } from "./metrics.ts";
 import { opsRoutes } from "../../routes/ops.ts";
 import { authApi } from "../../routes/api/auth.ts";
 import { clientsApi } from "../../routes/api/clients.ts";
+import { prescriptionsApi } from "../../routes/api/prescriptions.ts";
+import { quoteCarryOverApi } from "../../routes/api/quote_carry_over.ts";
 import { quotesApi } from "../../routes/api/quotes.ts";
 import { publicPages, renderLanding } from "../../routes/pages/public.tsx";
 import { renderDashboard } from "../../routes/pages/dashboard.tsx";
@@ -217,6 +219,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   api.route("/", catalogCsvApi);
   api.route("/", reportsApi);
   api.route("/", clientsApi);
+  api.route("/", prescriptionsApi);
+  api.route("/", quoteCarryOverApi);
   api.route("/", quotePdfApi);
   api.route("/", quoteEmailApi);
   api.route("/", adminSettingsApi);

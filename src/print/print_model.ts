@@ -8,6 +8,14 @@ import { type PriceBreakdown, priceBreakdown } from "../quotes/price_breakdown.t
 import type { Branding } from "../settings/settings.ts";
 import { QUOTE_STATUS_LABELS } from "../../components/quote_status.ts";
 import { shortId } from "../clients/views.ts";
+import type { PrescriptionView } from "../prescriptions/views.ts";
+import {
+  formatAxis,
+  formatPower,
+  formatPrism,
+  isPrescriptionExpired,
+  localToday,
+} from "../prescriptions/rules.ts";
 
 export const NA = "N/A";
 
@@ -129,16 +137,67 @@ export interface InternalCopy {
     heardHow: string;
   };
   measurements: { pdDistance: string; pdNear: string; extras: Array<[string, string]> };
+  /** The client's latest prescription (internal copy only), as written. */
+  prescription: InternalPrescription | null;
   createdDate: string;
   internalNotes: string;
   pages: InternalCopyPage[];
   emptyText: string;
 }
 
+export interface InternalPrescription {
+  written: string;
+  prescriber: string;
+  expires: string;
+  expired: boolean;
+  eyes: Array<{
+    eye: string;
+    sphere: string;
+    cylinder: string;
+    axis: string;
+    add: string;
+    prism: string;
+  }>;
+  notes: string;
+}
+
+/**
+ * A prescription's notes on the work order: the sheet has room for a couple
+ * of lines beside the measurements; the rest is marked as in the system.
+ */
+export const PRESCRIPTION_NOTE_LIMIT = 140;
+
+function internalPrescription(p: PrescriptionView, today: string): InternalPrescription {
+  const eye = (label: string, e: PrescriptionView["rightEye"]) => ({
+    eye: label,
+    sphere: formatPower(e.sphere),
+    cylinder: formatPower(e.cylinder),
+    axis: formatAxis(e.axis),
+    add: formatPower(e.add),
+    prism: formatPrism(e.prism?.amount ?? null, e.prism?.base ?? null),
+  });
+  return {
+    written: formatDate(`${p.dateWritten}T12:00:00Z`),
+    prescriber: p.prescriber,
+    expires: p.expiresOn ? formatDate(`${p.expiresOn}T12:00:00Z`) : NA,
+    expired: isPrescriptionExpired(p.expiresOn, today),
+    eyes: [eye("OD (right)", p.rightEye), eye("OS (left)", p.leftEye)],
+    notes: clipText(p.notes.trim(), PRESCRIPTION_NOTE_LIMIT),
+  };
+}
+
 const pd = (v: string) => (v && Number(v) > 0 ? `${v} mm` : NA);
 
-/** The internal copy: one page per chosen option, with everything staff need. */
-export function internalCopy(bundle: QuoteBundle, branding: Branding): InternalCopy {
+/**
+ * The internal copy: one page per chosen option, with everything staff need,
+ * the client's latest prescription included.
+ */
+export function internalCopy(
+  bundle: QuoteBundle,
+  branding: Branding,
+  prescription: PrescriptionView | null = null,
+  today = localToday(),
+): InternalCopy {
   const { quote, client, options, clientMeasurements: m } = bundle;
   const chosen = options.map((option, index) => ({ option, index })).filter((o) =>
     o.option.isChosen
@@ -160,6 +219,7 @@ export function internalCopy(bundle: QuoteBundle, branding: Branding): InternalC
       pdNear: pd(m.pdNear),
       extras: Object.entries(m.extras ?? {}),
     },
+    prescription: prescription ? internalPrescription(prescription, today) : null,
     createdDate: formatDate(quote.createdAt),
     internalNotes: orNA(quote.internalNotes),
     pages: chosen.map(({ option, index }, i) => ({

@@ -4,11 +4,13 @@ import {
   clientCopy,
   clipText,
   internalCopy,
+  PRESCRIPTION_NOTE_LIMIT,
   priceTableNote,
   shortenName,
   validityText,
 } from "./print_model.ts";
 import type { QuoteBundle } from "../quotes/views.ts";
+import type { PrescriptionView } from "../prescriptions/views.ts";
 import type { Branding } from "../settings/settings.ts";
 
 const branding: Branding = {
@@ -142,6 +144,54 @@ describe("internal copy", () => {
     const none = internalCopy({ ...bundle, options: [option("a", "", "X", false)] }, branding);
     expect(none.pages).toEqual([]);
     expect(none.emptyText).toBe("No options selected for this quote.");
+  });
+});
+
+describe("internal copy prescription", () => {
+  const rx: PrescriptionView = {
+    id: "rx-1",
+    clientId: "c-1",
+    dateWritten: "2025-02-10",
+    prescriber: "Dr. Okafor",
+    expiresOn: "2026-02-10",
+    notes: "Wear for computer work. ".repeat(20),
+    rightEye: {
+      sphere: "-2.25",
+      cylinder: "-0.75",
+      axis: 180,
+      add: "1.50",
+      prism: { amount: "1.00", base: "in" },
+    },
+    leftEye: { sphere: "0.00", cylinder: null, axis: null, add: null, prism: null },
+    createdAt: "2025-02-10T10:00:00.000Z",
+    updatedAt: "2025-02-10T10:00:00.000Z",
+  };
+
+  it("shows the latest prescription, both eyes, every value, expiry marked, notes clipped", () => {
+    const copy = internalCopy(bundle, branding, rx, "2026-03-01");
+    expect(copy.prescription).toMatchObject({
+      written: "February 10, 2025",
+      prescriber: "Dr. Okafor",
+      expires: "February 10, 2026",
+      expired: true,
+      eyes: [
+        {
+          eye: "OD (right)",
+          sphere: "-2.25",
+          cylinder: "-0.75",
+          axis: "180°",
+          add: "+1.50",
+          prism: "1.00 BI",
+        },
+        { eye: "OS (left)", sphere: "PL", cylinder: "—", axis: "—", add: "—", prism: "—" },
+      ],
+    });
+    expect(copy.prescription!.notes).toContain("… (continued in the system)");
+    expect(copy.prescription!.notes.length).toBeLessThanOrEqual(PRESCRIPTION_NOTE_LIMIT + 30);
+    expect(internalCopy(bundle, branding, rx, "2026-02-10").prescription!.expired).toBe(false);
+    expect(internalCopy(bundle, branding).prescription).toBe(null);
+    // The client copy has no place for it at all.
+    expect(JSON.stringify(clientCopy(bundle, branding))).not.toContain("Okafor");
   });
 });
 

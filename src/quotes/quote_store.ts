@@ -17,6 +17,7 @@ import {
   subtotalDecimal,
 } from "./rules.ts";
 import { quoteExpiry } from "./quotes.ts";
+import { findCarryOver } from "./carry_over.ts";
 import type { QuoteBundle, QuoteSummary, SaveResult, Stats } from "./views.ts";
 import { type AuditActor, recordAudit } from "../audit/audit_log.ts";
 import { diffFields } from "../audit/describe.ts";
@@ -61,7 +62,7 @@ export async function findQuoteBundle(db: DB, id: string): Promise<QuoteBundle |
     ])
     .where("quotes.id", "=", id).executeTakeFirst();
   if (!row) return undefined;
-  const [options, items, measurements] = await Promise.all([
+  const [options, items, measurements, carryOver] = await Promise.all([
     db.selectFrom("quoteOptions")
       .leftJoin("optionFrameMeasurements as f", "f.optionId", "quoteOptions.id")
       .select([
@@ -91,6 +92,7 @@ export async function findQuoteBundle(db: DB, id: string): Promise<QuoteBundle |
       ])
       .where("quoteOptions.quoteId", "=", id).orderBy("optionItems.position").execute(),
     findMeasurements(db, row.clientId),
+    findCarryOver(db, id),
   ]);
   const optionViews = options.map(({ segOc, ...o }) => ({
     ...o,
@@ -148,6 +150,8 @@ export async function findQuoteBundle(db: DB, id: string): Promise<QuoteBundle |
     frameMeasurements: Object.fromEntries(
       optionViews.map((o) => [o.id, o.frameMeasurements]),
     ),
+    // Only when there is one: the answer keeps the spec's shape for every other quote.
+    ...(carryOver ? { carryOver } : {}),
   };
 }
 

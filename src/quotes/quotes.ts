@@ -1,4 +1,5 @@
 import type { DB } from "../db/database.ts";
+import { carryOverLastMeasurements } from "./carry_over.ts";
 
 export const DEFAULT_FOOTER_MESSAGE =
   "This quote is valid for 30 days. Prices subject to change without notice.";
@@ -16,7 +17,9 @@ export function quoteExpiry(
 
 /**
  * A new DRAFT quote for a client, with one empty option so the builder opens
- * ready to fill. Runs inside the caller's transaction when given one.
+ * ready to fill; for a returning client that option starts from the last
+ * quote's measurements (src/quotes/carry_over.ts). Runs inside the caller's
+ * transaction when given one, else in its own.
  */
 export async function insertDraftQuote(
   db: DB,
@@ -24,6 +27,9 @@ export async function insertDraftQuote(
   createdBy: string | null,
   now = new Date(),
 ): Promise<{ id: string; quoteNumber: string }> {
+  if (!db.isTransaction) {
+    return await db.transaction().execute((trx) => insertDraftQuote(trx, clientId, createdBy, now));
+  }
   const settings = await db.selectFrom("settings")
     .select(["quoteExpirationEnabled", "quoteExpirationDays", "footerMessage"])
     .where("id", "=", 1).executeTakeFirstOrThrow();
@@ -36,7 +42,9 @@ export async function insertDraftQuote(
     createdAt: now,
     updatedAt: now,
   }).returning(["id", "quoteNumber"]).executeTakeFirstOrThrow();
-  await db.insertInto("quoteOptions").values({ quoteId: quote.id, position: 0 }).execute();
+  const option = await db.insertInto("quoteOptions").values({ quoteId: quote.id, position: 0 })
+    .returning("id").executeTakeFirstOrThrow();
+  await carryOverLastMeasurements(db, clientId, quote.id, option.id);
   return quote;
 }
 

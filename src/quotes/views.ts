@@ -1,6 +1,7 @@
 // JSON shapes of the quotes API; islands import these as types only.
 import type { ItemKind, QuoteStatus } from "../../db/schema.ts";
 import type { ClientMeasurementsView } from "../clients/views.ts";
+import type { CarryOverView } from "./carry_over.ts";
 
 export interface QuoteItemView {
   id: string;
@@ -71,6 +72,8 @@ export interface QuoteBundle {
   clientMeasurements: ClientMeasurementsView;
   /** Option id → its SEG/OC, as the spec lists them beside the options. */
   frameMeasurements: Record<string, { segOc: string }>;
+  /** What this quote took over from the client's previous one; absent when nothing. */
+  carryOver?: CarryOverView;
 }
 
 /** Dashboard and list rows. */

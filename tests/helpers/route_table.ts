@@ -199,6 +199,18 @@ export class Fixtures {
     return this.#catalog ??= await this.#call("GET", "/api/catalog/add-ons");
   }
 
+  /** A second quote of a measured client: it carried the first one's measurements over. */
+  async carriedQuote(): Promise<{ id: string }> {
+    const first = await this.savedQuote();
+    return await this.#call("POST", "/api/quotes", { clientId: first.quote.clientId });
+  }
+
+  /** A client with one prescription. */
+  async prescription(): Promise<{ id: string; clientId: string }> {
+    const { client } = await this.client();
+    return await this.#call("POST", `/api/clients/${client.id}/prescriptions`, PRESCRIPTION_BODY);
+  }
+
   async staffUser() {
     return await freshUser(this.app.db, "AUTHORIZED_USER");
   }
@@ -233,6 +245,14 @@ export class Fixtures {
     return `name,price,active,sort_order\r\nCSV add-on ${++counter},7.50,true,90\r\n`;
   }
 }
+
+/** A valid prescription for POST/PUT /api/clients/{id}/prescriptions. */
+export const PRESCRIPTION_BODY = {
+  dateWritten: "2025-01-15",
+  prescriber: "Dr. Route",
+  rightEye: { sphere: "-2.25", cylinder: "-0.50", axis: 90 },
+  leftEye: { sphere: "-2.00" },
+};
 
 /** The builder's save of a quote: one option with a frame. */
 export function saveBody(bundle: QuoteBundle) {
@@ -480,6 +500,48 @@ export const ROUTES: RouteEntry[] = [
       body: { pdBinocular: "62.5", pdNear: "59", measurementsComplete: true },
     }),
   },
+  {
+    method: "GET",
+    pattern: "/api/clients/:id/prescriptions",
+    access: "staff",
+    ok: ok(200),
+    request: async (fx) => ({
+      path: `/api/clients/${(await fx.prescription()).clientId}/prescriptions`,
+    }),
+  },
+  {
+    method: "POST",
+    pattern: "/api/clients/:id/prescriptions",
+    access: "staff",
+    ok: ok(201),
+    request: async (fx) => ({
+      path: `/api/clients/${(await fx.client()).client.id}/prescriptions`,
+      body: PRESCRIPTION_BODY,
+    }),
+  },
+  {
+    method: "PUT",
+    pattern: "/api/clients/:id/prescriptions/:prescriptionId",
+    access: "staff",
+    ok: ok(200),
+    request: async (fx) => {
+      const rx = await fx.prescription();
+      return {
+        path: `/api/clients/${rx.clientId}/prescriptions/${rx.id}`,
+        body: { ...PRESCRIPTION_BODY, prescriber: "Dr. Edited" },
+      };
+    },
+  },
+  {
+    method: "DELETE",
+    pattern: "/api/clients/:id/prescriptions/:prescriptionId",
+    access: "staff",
+    ok: ok(200),
+    request: async (fx) => {
+      const rx = await fx.prescription();
+      return { path: `/api/clients/${rx.clientId}/prescriptions/${rx.id}` };
+    },
+  },
 
   // ---- Quotes (staff) ----
   {
@@ -564,6 +626,15 @@ export const ROUTES: RouteEntry[] = [
     ok: ok(200),
     request: async (fx) => ({
       path: `/api/quotes/${(await fx.closedQuote()).quote.id}/reactivate`,
+    }),
+  },
+  {
+    method: "POST",
+    pattern: "/api/quotes/:id/carry-over/confirm",
+    access: "staff",
+    ok: ok(200),
+    request: async (fx) => ({
+      path: `/api/quotes/${(await fx.carriedQuote()).id}/carry-over/confirm`,
     }),
   },
   {
