@@ -77,6 +77,7 @@ export function StaffNav(
           <details className="menu">
             <summary className="btn btn-ghost btn-sm">Menu</summary>
             <div className="menu-panel">
+              <a href="/account/password" className="menu-item">Change My Password</a>
               <a href={logoutPath(user)} className="menu-item">Logout</a>
             </div>
           </details>

@@ -51,6 +51,15 @@ export interface PasswordResetTokensTable {
   createdAt: CreatedAt;
   expiresAt: Timestamp;
   usedAt: Timestamp | null;
+  /** Set when a newer reset link for the same user replaced this one. */
+  replacedAt: Timestamp | null;
+}
+
+export interface PasswordResetRequestsTable {
+  id: Generated<string>;
+  /** `email:…`, `ip:…` or `user:…`: what the request is counted against. */
+  key: string;
+  at: Timestamp;
 }
 
 export interface HeardHowOptionsTable {
@@ -220,10 +229,12 @@ export interface UploadedFilesTable {
   completedAt: Timestamp | null;
 }
 
+export type OutboxKind = "QUOTE" | "TEST" | "PASSWORD_RESET";
+
 export interface EmailOutboxTable {
   id: Generated<string>;
   quoteId: string | null;
-  kind: ColumnType<"QUOTE" | "TEST", "QUOTE" | "TEST" | undefined, never>;
+  kind: ColumnType<OutboxKind, OutboxKind | undefined, never>;
   toAddress: string;
   subject: string;
   html: string;
@@ -290,6 +301,7 @@ export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   passwordResetTokens: PasswordResetTokensTable;
+  passwordResetRequests: PasswordResetRequestsTable;
   heardHowOptions: HeardHowOptionsTable;
   clients: ClientsTable;
   clientMeasurements: ClientMeasurementsTable;

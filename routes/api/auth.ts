@@ -27,8 +27,10 @@ import {
   setSessionCookie,
 } from "../../src/auth/session.ts";
 import { recordAudit } from "../../src/audit/audit_log.ts";
+import { passwordRecoveryApi } from "./password_recovery.ts";
 
 export const authApi = new Hono<AppEnv>();
+authApi.route("/", passwordRecoveryApi);
 
 authApi.post("/staff/login", async (c) => {
   const input = await readJson(c, staffLoginSchema);

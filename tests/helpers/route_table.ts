@@ -11,6 +11,7 @@ import type { DB } from "../../src/db/database.ts";
 import type { Role } from "../../db/schema.ts";
 import { insertUser } from "../../src/users/users.ts";
 import { hashPassword } from "../../src/auth/password.ts";
+import { issueResetToken } from "../../src/auth/password_reset.ts";
 import type { QuoteBundle } from "../../src/quotes/views.ts";
 import type { CreatedClient } from "../../src/clients/views.ts";
 import type { CatalogItem } from "../../src/catalog/catalog.ts";
@@ -235,6 +236,29 @@ export const ROUTES: RouteEntry[] = [
         path: "/api/auth/change-password",
         body: { currentPassword: TEST_PASSWORD, newPassword: "a-new-password" },
       }),
+  },
+  {
+    method: "POST",
+    pattern: "/api/auth/forgot-password",
+    access: "public",
+    ok: ok(200),
+    // A fresh address each time, so the per-address limit never answers instead.
+    request: () =>
+      Promise.resolve({
+        path: "/api/auth/forgot-password",
+        body: { email: `rt-${crypto.randomUUID().slice(0, 8)}@nowhere.test` },
+      }),
+  },
+  {
+    method: "POST",
+    pattern: "/api/auth/reset-password",
+    access: "public",
+    ok: ok(200),
+    request: async (fx) => {
+      const user = await freshUser(fx.app.db, "AUTHORIZED_USER");
+      const token = await issueResetToken(fx.app.db, user.id);
+      return { path: "/api/auth/reset-password", body: { token, newPassword: "reset-by-link" } };
+    },
   },
   {
     method: "GET",
@@ -619,6 +643,19 @@ export const ROUTES: RouteEntry[] = [
     }),
   },
   {
+    method: "POST",
+    pattern: "/api/admin/users/:id/reset-email",
+    access: "admin",
+    // E-mail is not configured in this app: the action says so instead of failing.
+    ok: { status: 409, text: "Email is not configured" },
+    request: async (fx) => {
+      const user = await fx.staffUser();
+      await fx.app.db.updateTable("users").set({ email: "staff@store.test" })
+        .where("id", "=", user.id).execute();
+      return { path: `/api/admin/users/${user.id}/reset-email` };
+    },
+  },
+  {
     method: "PUT",
     pattern: "/api/admin/users/:id",
     access: "admin",
@@ -705,6 +742,31 @@ export const ROUTES: RouteEntry[] = [
     overrides: { anonymous: { status: 200, text: "Staff Portal" } },
     query: ["returnTo", "owner"],
     request: () => Promise.resolve({ path: "/staff?returnTo=%2Fclients", headers: html }),
+  },
+  {
+    method: "GET",
+    pattern: "/forgot-password",
+    page: true,
+    access: "public",
+    ok: { status: 200, text: "Send Reset Instructions" },
+    request: () => Promise.resolve({ path: "/forgot-password", headers: html }),
+  },
+  {
+    method: "GET",
+    pattern: "/reset-password",
+    page: true,
+    access: "public",
+    ok: { status: 200, text: "Confirm New Password" },
+    query: ["token"],
+    request: () => Promise.resolve({ path: "/reset-password?token=abc", headers: html }),
+  },
+  {
+    method: "GET",
+    pattern: "/account/password",
+    page: true,
+    access: "staff",
+    ok: { status: 200, text: "Current Password" },
+    request: () => Promise.resolve({ path: "/account/password", headers: html }),
   },
   {
     method: "GET",
