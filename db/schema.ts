@@ -33,6 +33,30 @@ export interface UsersTable {
   isExternal: ColumnType<boolean, boolean | undefined, boolean>;
   createdAt: CreatedAt;
   updatedAt: Timestamp;
+  /** TOTP secret, encrypted under SECRET_KEY; set once enrolment is confirmed. */
+  totpSecretEnc: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A secret shown for enrolment, not yet confirmed with a code. */
+  totpPendingSecretEnc: ColumnType<string | null, string | null | undefined, string | null>;
+  totpEnabledAt: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** The last TOTP time step accepted (bigint as text); a code of that step or older is refused. */
+  totpLastStep: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface TotpRecoveryCodesTable {
+  /** SHA-256 of the code. */
+  id: string;
+  userId: string;
+  createdAt: CreatedAt;
+  usedAt: Timestamp | null;
+}
+
+export interface TwoFactorChallengesTable {
+  id: string;
+  userId: string;
+  createdAt: CreatedAt;
+  expiresAt: Timestamp;
+  attempts: ColumnType<number, number | undefined, number>;
+  returnTo: ColumnType<string, string | undefined, string>;
 }
 
 export interface SessionsTable {
@@ -210,6 +234,8 @@ export interface SettingsTable {
   smtpAllowInsecure: ColumnType<boolean, never, boolean>;
   smtpVerifiedAt: Timestamp | null;
   smtpLastError: string | null;
+  /** The owner's rule: admins and owners must sign in with a second factor. */
+  requireTwoFactor: ColumnType<boolean, never, boolean>;
   updatedAt: Timestamp;
 }
 
@@ -302,6 +328,8 @@ export interface Database {
   sessions: SessionsTable;
   passwordResetTokens: PasswordResetTokensTable;
   passwordResetRequests: PasswordResetRequestsTable;
+  totpRecoveryCodes: TotpRecoveryCodesTable;
+  twoFactorChallenges: TwoFactorChallengesTable;
   heardHowOptions: HeardHowOptionsTable;
   clients: ClientsTable;
   clientMeasurements: ClientMeasurementsTable;

@@ -3,6 +3,8 @@ import { apiRequest, errorDetail } from "../components/api_client.ts";
 import { toast } from "../components/toast.tsx";
 import { OWNER_INTENT, staffLoginSchema } from "../src/schemas/auth.ts";
 import { safeReturnTo } from "../src/http/return_to.ts";
+import { TwoFactorVerify } from "../components/two_factor/TwoFactorVerify.tsx";
+import { TwoFactorEnrol } from "../components/two_factor/TwoFactorEnrol.tsx";
 
 export interface StaffLoginProps {
   returnTo?: string;
@@ -16,6 +18,18 @@ export default function StaffLogin({ returnTo, ownerSignInConfigured }: StaffLog
   const [password, setPassword] = useState("");
   const [showPassword, setShowPassword] = useState(false);
   const [busy, setBusy] = useState(false);
+  const [secondStep, setSecondStep] = useState<"verify" | "enrol" | null>(null);
+
+  function signedIn(returnTo: string | undefined) {
+    toast({
+      title: "Login Successful",
+      description: "Welcome back! Redirecting...",
+      variant: "success",
+    });
+    // The server already decided; the same rule here keeps a tampered answer on the site.
+    const target = safeReturnTo(returnTo, location.origin);
+    setTimeout(() => location.assign(target), LOGIN_REDIRECT_MS);
+  }
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -31,15 +45,17 @@ export default function StaffLogin({ returnTo, ownerSignInConfigured }: StaffLog
     const input = staffLoginSchema.parse({ username, password, returnTo });
     setBusy(true);
     try {
-      const result = await apiRequest<{ returnTo?: string }>("POST", "/api/staff/login", input);
-      toast({
-        title: "Login Successful",
-        description: "Welcome back! Redirecting...",
-        variant: "success",
-      });
-      // The server already decided; the same rule here keeps a tampered answer on the site.
-      const target = safeReturnTo(result.returnTo, location.origin);
-      setTimeout(() => location.assign(target), LOGIN_REDIRECT_MS);
+      const result = await apiRequest<{ returnTo?: string; twoFactor?: "verify" | "enrol" }>(
+        "POST",
+        "/api/staff/login",
+        input,
+      );
+      if (result.twoFactor) {
+        setBusy(false);
+        setSecondStep(result.twoFactor);
+        return;
+      }
+      signedIn(result.returnTo);
     } catch (error) {
       setBusy(false);
       toast({
@@ -54,6 +70,18 @@ export default function StaffLogin({ returnTo, ownerSignInConfigured }: StaffLog
   const ownerParams = new URLSearchParams({ intent: OWNER_INTENT });
   if (returnTo) ownerParams.set("returnTo", returnTo);
   const ownerHref = `/api/login?${ownerParams}`;
+
+  if (secondStep === "verify") return <TwoFactorVerify onDone={signedIn} />;
+  if (secondStep === "enrol") {
+    return (
+      <div className="stack">
+        <p className="notice notice-info">
+          This store requires two-factor sign-in for admins and owners. Set it up now to continue.
+        </p>
+        <TwoFactorEnrol doneLabel="Continue" onDone={(r) => signedIn(r.returnTo)} />
+      </div>
+    );
+  }
 
   return (
     <form className="stack" onSubmit={onSubmit} noValidate>

@@ -28,6 +28,7 @@ export const islands: Record<string, () => Promise<IslandModule>> = {
   SettingsForm: () => import("./SettingsForm.tsx"),
   StaffLogin: () => import("./StaffLogin.tsx"),
   TabletSelect: () => import("./TabletSelect.tsx"),
+  TwoFactorSettings: () => import("./TwoFactorSettings.tsx"),
   UserManagement: () => import("./UserManagement.tsx"),
 };
 

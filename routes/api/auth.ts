@@ -28,13 +28,17 @@ import {
 } from "../../src/auth/session.ts";
 import { recordAudit } from "../../src/audit/audit_log.ts";
 import { passwordRecoveryApi } from "./password_recovery.ts";
+import { twoFactorApi } from "./two_factor.ts";
+import { startStaffSession } from "../../src/auth/staff_session.ts";
+import { secondFactorStep, startChallenge } from "../../src/auth/two_factor.ts";
 
 export const authApi = new Hono<AppEnv>();
 authApi.route("/", passwordRecoveryApi);
+authApi.route("/", twoFactorApi);
 
 authApi.post("/staff/login", async (c) => {
   const input = await readJson(c, staffLoginSchema);
-  const { db, clientIp } = c.var;
+  const { db } = c.var;
   const user = await findUserByUsername(db, input.username);
   const check = await checkPassword(c, {
     username: input.username,
@@ -43,20 +47,17 @@ authApi.post("/staff/login", async (c) => {
     purpose: "login",
   });
   if (!user || !check.ok) throw new HttpError(401, "Invalid username or password");
-  // A new session at every sign-in; the one the browser came with (if any) ends.
-  if (c.var.session) await invalidateSession(db, c.var.session.id);
-  const token = generateSessionToken();
-  const session = await createSession(db, token, user.id, {
-    ip: clientIp,
-    userAgent: c.req.header("user-agent"),
-  });
-  setSessionCookie(c, token, session, c.var.config.secureCookies);
   // This browser now knows the account: guesses from elsewhere cannot lock it out here.
   await rememberDevice(c, user.id, check.device);
-  await recordAudit(db, { id: user.id, label: user.username }, "auth.login", "user", user.id, {
-    ip: clientIp,
-  });
-  return c.json({ returnTo: safeReturnTo(input.returnTo, c.var.config.appUrl) });
+  const returnTo = safeReturnTo(input.returnTo, c.var.config.appUrl);
+  const step = await secondFactorStep(db, user);
+  if (step !== "none") {
+    // No session yet: the second factor (or enrolment in it) comes first.
+    await startChallenge(c, db, user.id, returnTo, c.var.config.secureCookies);
+    return c.json({ twoFactor: step });
+  }
+  await startStaffSession(c, user, {});
+  return c.json({ returnTo });
 });
 
 authApi.get("/auth/user", (c) => {

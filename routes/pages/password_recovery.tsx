@@ -9,6 +9,14 @@ import ForgotPassword from "../../islands/ForgotPassword.tsx";
 import ResetPassword from "../../islands/ResetPassword.tsx";
 import ChangePassword from "../../islands/ChangePassword.tsx";
 import { hasForbiddenChars } from "../../src/schemas/text.ts";
+import TwoFactorSettings from "../../islands/TwoFactorSettings.tsx";
+import { renderUnauthorized } from "./unauthorized.tsx";
+import { findUserById } from "../../src/users/users.ts";
+import {
+  canUseTwoFactor,
+  isTwoFactorRequired,
+  remainingRecoveryCodes,
+} from "../../src/auth/two_factor.ts";
 
 /** The sign-in card's frame (logo, store name, title) around a recovery form. */
 async function authCard(c: Context<AppEnv>, title: string, lead: string, body: ReactNode) {
@@ -94,6 +102,50 @@ export function passwordRecoveryPages(manifest: AssetManifest) {
         <section className="card account-card">{body}</section>
       </div>,
       { title: "Change My Password" },
+    );
+  });
+
+  app.get("/account/two-factor", async (c) => {
+    const user = c.var.user;
+    if (!user) return c.redirect(`/staff?returnTo=${encodeURIComponent(c.req.path)}`, 302);
+    if (!canUseTwoFactor(user.role)) {
+      return renderUnauthorized(
+        c,
+        manifest,
+        "Unauthorized – two-factor sign-in is for admin and owner accounts. Redirecting...",
+        "Two-Factor Sign-In",
+      );
+    }
+    const db = c.var.db;
+    const me = await findUserById(db, user.id);
+    const body = user.isExternal
+      ? (
+        <p className="notice notice-info" role="status">
+          You sign in with Owner Login; a second factor is set up at{" "}
+          <strong>{providerName(c.var.config.oidc?.issuer)}</strong>, not here.
+        </p>
+      )
+      : (
+        <Island
+          name="TwoFactorSettings"
+          component={TwoFactorSettings}
+          props={{
+            enabled: !!me?.totpEnabledAt,
+            required: await isTwoFactorRequired(db),
+            recoveryCodesLeft: await remainingRecoveryCodes(db, user.id),
+            isOwner: user.role === "OWNER",
+          }}
+        />
+      );
+    return renderPage(
+      c,
+      manifest,
+      <div className="account-page">
+        <h1>Two-Factor Sign-In</h1>
+        <p className="muted">A code from your phone after your password.</p>
+        {body}
+      </div>,
+      { title: "Two-Factor Sign-In" },
     );
   });
 

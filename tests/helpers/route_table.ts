@@ -261,6 +261,47 @@ export const ROUTES: RouteEntry[] = [
     },
   },
   {
+    method: "POST",
+    pattern: "/api/auth/two-factor/verify",
+    access: "public",
+    // No sign-in step under way (no password given first): sign in again.
+    ok: ok(401),
+    request: () =>
+      Promise.resolve({ path: "/api/auth/two-factor/verify", body: { code: "123456" } }),
+  },
+  {
+    method: "POST",
+    pattern: "/api/auth/two-factor/setup",
+    access: "admin",
+    ok: ok(200),
+    request: () => Promise.resolve({ path: "/api/auth/two-factor/setup" }),
+  },
+  {
+    method: "POST",
+    pattern: "/api/auth/two-factor/enable",
+    access: "admin",
+    // A fresh account has begun no enrolment, so no code can match.
+    ok: ok(400),
+    request: () =>
+      Promise.resolve({ path: "/api/auth/two-factor/enable", body: { code: "123456" } }),
+  },
+  {
+    method: "DELETE",
+    pattern: "/api/auth/two-factor",
+    access: "admin",
+    // A fresh account has no second factor, so no code is right.
+    ok: ok(400),
+    request: () => Promise.resolve({ path: "/api/auth/two-factor", body: { code: "123456" } }),
+  },
+  {
+    method: "PUT",
+    pattern: "/api/admin/two-factor-policy",
+    access: "owner",
+    ok: ok(200),
+    request: () =>
+      Promise.resolve({ path: "/api/admin/two-factor-policy", body: { required: false } }),
+  },
+  {
     method: "GET",
     pattern: "/api/staff/logout",
     access: "public",
@@ -767,6 +808,14 @@ export const ROUTES: RouteEntry[] = [
     access: "staff",
     ok: { status: 200, text: "Current Password" },
     request: () => Promise.resolve({ path: "/account/password", headers: html }),
+  },
+  {
+    method: "GET",
+    pattern: "/account/two-factor",
+    page: true,
+    access: "admin",
+    ok: { status: 200, text: "Two-Factor Sign-In" },
+    request: () => Promise.resolve({ path: "/account/two-factor", headers: html }),
   },
   {
     method: "GET",
