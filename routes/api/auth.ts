@@ -47,17 +47,14 @@ authApi.post("/staff/login", async (c) => {
     purpose: "login",
   });
   if (!user || !check.ok) throw new HttpError(401, "Invalid username or password");
-  // This browser now knows the account: guesses from elsewhere cannot lock it out here.
-  await rememberDevice(c, user.id, check.device);
   const returnTo = safeReturnTo(input.returnTo, c.var.config.appUrl);
   const step = await secondFactorStep(db, user);
-  if (step !== "none") {
-    // No session yet: the second factor (or enrolment in it) comes first.
-    await startChallenge(c, db, user.id, returnTo, c.var.config.secureCookies);
-    return c.json({ twoFactor: step });
-  }
-  await startStaffSession(c, user, {});
-  return c.json({ returnTo });
+  if (step === "none") await startStaffSession(c, user, {});
+  // No session yet: the second factor (or enrolment in it) comes first.
+  else await startChallenge(c, db, user.id, returnTo, c.var.config.secureCookies);
+  // This browser now knows the account: guesses from elsewhere cannot lock it out here.
+  await rememberDevice(c, user.id, check.device);
+  return c.json(step === "none" ? { returnTo } : { twoFactor: step });
 });
 
 authApi.get("/auth/user", (c) => {
