@@ -197,7 +197,13 @@ describe("User Management", () => {
       ]);
       // Another admin's row only allows nothing that changes it either.
       await expect(row(page, "sam_staff").getByRole("button").allTextContents()).resolves
-        .toEqual(["Reset Password", "Change Role", "Change Username", "Delete"]);
+        .toEqual([
+          "Reset Password",
+          "Change Role",
+          "Change Username",
+          "Send Reset Email",
+          "Delete",
+        ]);
       await expect(row(page, "adam_admin").getByRole("button", { name: "Delete" }).count())
         .resolves.toBe(0);
       await shoot(page, "users-admin-tablet");
