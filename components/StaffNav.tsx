@@ -78,6 +78,10 @@ export function StaffNav(
           <details className="menu">
             <summary className="btn btn-ghost btn-sm">Menu</summary>
             <div className="menu-panel">
+              <a href="/account/password" className="menu-item">Change My Password</a>
+              {isAdminRole(user.role) && (
+                <a href="/account/two-factor" className="menu-item">Two-Factor Sign-In</a>
+              )}
               <a href={logoutPath(user)} className="menu-item">Logout</a>
             </div>
           </details>

@@ -33,6 +33,30 @@ export interface UsersTable {
   isExternal: ColumnType<boolean, boolean | undefined, boolean>;
   createdAt: CreatedAt;
   updatedAt: Timestamp;
+  /** TOTP secret, encrypted under SECRET_KEY; set once enrolment is confirmed. */
+  totpSecretEnc: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A secret shown for enrolment, not yet confirmed with a code. */
+  totpPendingSecretEnc: ColumnType<string | null, string | null | undefined, string | null>;
+  totpEnabledAt: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** The last TOTP time step accepted (bigint as text); a code of that step or older is refused. */
+  totpLastStep: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface TotpRecoveryCodesTable {
+  /** SHA-256 of the code. */
+  id: string;
+  userId: string;
+  createdAt: CreatedAt;
+  usedAt: Timestamp | null;
+}
+
+export interface TwoFactorChallengesTable {
+  id: string;
+  userId: string;
+  createdAt: CreatedAt;
+  expiresAt: Timestamp;
+  attempts: ColumnType<number, number | undefined, number>;
+  returnTo: ColumnType<string, string | undefined, string>;
 }
 
 export interface SessionsTable {
@@ -51,6 +75,15 @@ export interface PasswordResetTokensTable {
   createdAt: CreatedAt;
   expiresAt: Timestamp;
   usedAt: Timestamp | null;
+  /** Set when a newer reset link for the same user replaced this one. */
+  replacedAt: Timestamp | null;
+}
+
+export interface PasswordResetRequestsTable {
+  id: Generated<string>;
+  /** `email:…`, `ip:…` or `user:…`: what the request is counted against. */
+  key: string;
+  at: Timestamp;
 }
 
 export interface HeardHowOptionsTable {
@@ -201,6 +234,8 @@ export interface SettingsTable {
   smtpAllowInsecure: ColumnType<boolean, never, boolean>;
   smtpVerifiedAt: Timestamp | null;
   smtpLastError: string | null;
+  /** The owner's rule: admins and owners must sign in with a second factor. */
+  requireTwoFactor: ColumnType<boolean, never, boolean>;
   updatedAt: Timestamp;
 }
 
@@ -220,10 +255,12 @@ export interface UploadedFilesTable {
   completedAt: Timestamp | null;
 }
 
+export type OutboxKind = "QUOTE" | "TEST" | "PASSWORD_RESET";
+
 export interface EmailOutboxTable {
   id: Generated<string>;
   quoteId: string | null;
-  kind: ColumnType<"QUOTE" | "TEST", "QUOTE" | "TEST" | undefined, never>;
+  kind: ColumnType<OutboxKind, OutboxKind | undefined, never>;
   toAddress: string;
   subject: string;
   html: string;
@@ -336,6 +373,9 @@ export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   passwordResetTokens: PasswordResetTokensTable;
+  passwordResetRequests: PasswordResetRequestsTable;
+  totpRecoveryCodes: TotpRecoveryCodesTable;
+  twoFactorChallenges: TwoFactorChallengesTable;
   heardHowOptions: HeardHowOptionsTable;
   clients: ClientsTable;
   clientMeasurements: ClientMeasurementsTable;

@@ -1,6 +1,7 @@
 import { useState } from "react";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiRequest } from "../components/api_client.ts";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { ApiError, apiRequest, isUnauthorized } from "../components/api_client.ts";
+import { toast } from "../components/toast.tsx";
 import { Badge, type BadgeVariant } from "../components/Badge.tsx";
 import { DateText } from "../components/client_manager/format.tsx";
 import {
@@ -41,6 +42,25 @@ export default function UserManagement({ initialUsers, currentUser }: UserManage
   const [changingOwn, setChangingOwn] = useState(false);
   const [action, setAction] = useState<{ kind: RowAction; user: UserRow } | null>(null);
   const roles = assignableRoles(currentUser.role);
+  const resetEmail = useMutation({
+    mutationFn: (user: UserRow) =>
+      apiRequest<{ message: string }>(
+        "POST",
+        `/api/admin/users/${encodeURIComponent(user.id)}/reset-email`,
+      ),
+    onSuccess: (result) =>
+      toast({ title: "Success", description: result.message, variant: "success" }),
+    onError: (error) => {
+      if (isUnauthorized(error)) return;
+      // Not configured, no address, too many: the server says which; anything else is the spec's words.
+      const known = error instanceof ApiError && [404, 409, 429].includes(error.status);
+      toast({
+        title: "Error",
+        description: known ? error.detail : "Failed to send password reset email.",
+        variant: "destructive",
+      });
+    },
+  });
 
   const closeAction = () => setAction(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: USERS_KEY });
@@ -147,6 +167,14 @@ export default function UserManagement({ initialUsers, currentUser }: UserManage
                           Change Username
                         </button>
                       )}
+                      <button
+                        type="button"
+                        className="btn btn-outline btn-sm"
+                        disabled={resetEmail.isPending && resetEmail.variables?.id === user.id}
+                        onClick={() => resetEmail.mutate(user)}
+                      >
+                        Send Reset Email
+                      </button>
                       {can.canDelete && (
                         <button
                           type="button"

@@ -15,16 +15,21 @@ type IslandModule = { default: ComponentType<any> };
 
 export const islands: Record<string, () => Promise<IslandModule>> = {
   CatalogAdmin: () => import("./CatalogAdmin.tsx"),
+  ChangePassword: () => import("./ChangePassword.tsx"),
   ClientManager: () => import("./ClientManager.tsx"),
+  ForgotPassword: () => import("./ForgotPassword.tsx"),
   HandToClient: () => import("./HandToClient.tsx"),
   IntakeForm: () => import("./IntakeForm.tsx"),
   KioskReturn: () => import("./KioskReturn.tsx"),
   PrintControls: () => import("./PrintControls.tsx"),
   QuoteBuilder: () => import("./QuoteBuilder.tsx"),
   QuoteManager: () => import("./QuoteManager.tsx"),
+  ResetPassword: () => import("./ResetPassword.tsx"),
   SearchBox: () => import("./SearchBox.tsx"),
   SettingsForm: () => import("./SettingsForm.tsx"),
   TabletSelect: () => import("./TabletSelect.tsx"),
+  TwoFactorSettings: () => import("./TwoFactorSettings.tsx"),
+  TwoFactorStep: () => import("./TwoFactorStep.tsx"),
   UserManagement: () => import("./UserManagement.tsx"),
 };
 

@@ -21,6 +21,8 @@ import {
 import { findUserById } from "../../src/users/users.ts";
 import { EXTERNAL_PASSWORD_MESSAGE } from "../../src/users/admin_users.ts";
 import { checkPassword } from "../../src/auth/password_check.ts";
+import { sendResetMail } from "../../src/auth/reset_mail.ts";
+import { isUuid } from "../../src/clients/clients.ts";
 
 export const adminUsersApi = new Hono<AppEnv>();
 const admin = requireUser("ADMIN", "OWNER");
@@ -83,4 +85,45 @@ adminUsersApi.put("/auth/change-password", requireUser(), async (c) => {
   }
   unwrap(await changeOwnPassword(c.var.db, me.id, c.var.session!.id, newPassword));
   return c.json({ message: "Password changed" });
+});
+
+/**
+ * "Send reset e-mail" (offered for every user, spec section 6): mails the
+ * user a reset link of their own, so it gives the sender no access; it is
+ * counted against the user's own reset limit.
+ */
+adminUsersApi.post("/admin/users/:id/reset-email", admin, async (c) => {
+  const { db, config, logger } = c.var;
+  const id = c.req.param("id");
+  const user = isUuid(id) ? await findUserById(db, id) : undefined;
+  if (!user) throw new HttpError(404, "User not found");
+  if (user.isExternal) throw new HttpError(409, EXTERNAL_PASSWORD_MESSAGE);
+  const me = c.var.user!;
+  const result = await sendResetMail(
+    { db, appUrl: config.appUrl, secretKey: config.secretKey, logger },
+    user,
+    { id: me.id, label: me.username, name: `${me.firstName} ${me.lastName}`.trim() || me.username },
+  );
+  switch (result.status) {
+    case "no_email":
+      throw new HttpError(409, "This user has no e-mail address. Add one or reset the password.");
+    case "not_configured":
+      throw new HttpError(
+        409,
+        "Email is not configured, so no reset e-mail can be sent. Configure email in Settings, or reset the password instead.",
+      );
+    case "limited":
+      throw new HttpError(
+        429,
+        "Too many reset e-mails were sent to this user in the last hour. Please try again later.",
+      );
+    case "sent":
+      return c.json({ status: "sent", message: `Password reset email sent to ${result.to}.` });
+    case "queued":
+      return c.json({
+        status: "queued",
+        message:
+          `The mail server could not be reached, so the reset e-mail to ${result.to} was not sent yet. It will be retried automatically.`,
+      }, 202);
+  }
 });

@@ -21,8 +21,12 @@ import {
   setSessionCookie,
 } from "../../src/auth/session.ts";
 import { recordAudit } from "../../src/audit/audit_log.ts";
+import { passwordRecoveryApi } from "./password_recovery.ts";
+import { twoFactorApi } from "./two_factor.ts";
 
 export const authApi = new Hono<AppEnv>();
+authApi.route("/", passwordRecoveryApi);
+authApi.route("/", twoFactorApi);
 
 authApi.post("/staff/login", async (c) => {
   const input = await readJson(c, staffLoginSchema);

@@ -8,7 +8,7 @@ import { safeReturnTo } from "../../src/http/return_to.ts";
 import { staffLoginSchema } from "../../src/schemas/auth.ts";
 import { summaryMessage } from "../../src/schemas/form_errors.ts";
 import { HttpError } from "../../src/http/errors.ts";
-import { signInWithPassword } from "../../src/auth/staff_sign_in.ts";
+import { signInWithPassword, TWO_FACTOR_PAGE } from "../../src/auth/staff_sign_in.ts";
 
 /** What /staff says after a trip through owner sign-in (?owner=…); a Map, as the key is the URL's. */
 const OWNER_NOTICES = new Map([
@@ -93,7 +93,7 @@ export function publicPages(manifest: AssetManifest) {
     try {
       const result = await signInWithPassword(c, parsed.data);
       // 303: the browser follows with a GET, and a reload cannot send the password again.
-      return c.redirect(result.returnTo, 303);
+      return c.redirect("twoFactor" in result ? TWO_FACTOR_PAGE : result.returnTo, 303);
     } catch (err) {
       if (!(err instanceof HttpError)) throw err;
       for (const [name, value] of Object.entries(err.headers ?? {})) c.header(name, value);

@@ -4,15 +4,16 @@ import { HttpError } from "../http/errors.ts";
 import { safeReturnTo } from "../http/return_to.ts";
 import type { StaffLoginInput } from "../schemas/auth.ts";
 import { findUserByUsername } from "../users/users.ts";
-import { recordAudit } from "../audit/audit_log.ts";
 import { checkPassword } from "./password_check.ts";
 import { rememberDevice } from "./known_device.ts";
-import {
-  createSession,
-  generateSessionToken,
-  invalidateSession,
-  setSessionCookie,
-} from "./session.ts";
+import { startStaffSession } from "./staff_session.ts";
+import { secondFactorStep, startChallenge } from "./two_factor.ts";
+
+/** Where a right password leads: on, or to the second-factor page (no session yet). */
+export type SignInResult = { returnTo: string } | { twoFactor: "verify" | "enrol" };
+
+/** The page of the step between the password and the second factor. */
+export const TWO_FACTOR_PAGE = "/staff/two-factor";
 
 /**
  * The one staff sign-in with a password, for the JSON call (the enhanced form)
@@ -23,8 +24,8 @@ import {
 export async function signInWithPassword(
   c: Context<AppEnv>,
   input: StaffLoginInput,
-): Promise<{ returnTo: string }> {
-  const { db, clientIp } = c.var;
+): Promise<SignInResult> {
+  const { db } = c.var;
   const user = await findUserByUsername(db, input.username);
   const check = await checkPassword(c, {
     username: input.username,
@@ -33,18 +34,13 @@ export async function signInWithPassword(
     purpose: "login",
   });
   if (!user || !check.ok) throw new HttpError(401, "Invalid username or password");
+  const returnTo = safeReturnTo(input.returnTo, c.var.config.appUrl);
+  const step = await secondFactorStep(db, user);
   // A new session at every sign-in; the one the browser came with (if any) ends.
-  if (c.var.session) await invalidateSession(db, c.var.session.id);
-  const token = generateSessionToken();
-  const session = await createSession(db, token, user.id, {
-    ip: clientIp,
-    userAgent: c.req.header("user-agent"),
-  });
-  setSessionCookie(c, token, session, c.var.config.secureCookies);
+  if (step === "none") await startStaffSession(c, user, {});
+  // No session yet: the second factor (or enrolment in it) comes first.
+  else await startChallenge(c, db, user.id, returnTo, c.var.config.secureCookies);
   // This browser now knows the account: guesses from elsewhere cannot lock it out here.
   await rememberDevice(c, user.id, check.device);
-  await recordAudit(db, { id: user.id, label: user.username }, "auth.login", "user", user.id, {
-    ip: clientIp,
-  });
-  return { returnTo: safeReturnTo(input.returnTo, c.var.config.appUrl) };
+  return step === "none" ? { returnTo } : { twoFactor: step };
 }

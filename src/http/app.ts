@@ -43,6 +43,7 @@ import { adminCatalogPages } from "../../routes/pages/admin_catalog.tsx";
 import { adminUsersPages } from "../../routes/pages/admin_users.tsx";
 import { adminAuditPages } from "../../routes/pages/admin_audit.tsx";
 import { reportsPages } from "../../routes/pages/reports.tsx";
+import { passwordRecoveryPages } from "../../routes/pages/password_recovery.tsx";
 import { reportsApi } from "../../routes/api/reports.ts";
 import { quotePdfApi } from "../../routes/api/quote_pdf.ts";
 import { quoteEmailApi } from "../../routes/api/quote_email.ts";
@@ -255,6 +256,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/", adminUsersPages(manifest));
   app.route("/", adminAuditPages(manifest));
   app.route("/", reportsPages(manifest));
+  app.route("/", passwordRecoveryPages(manifest));
 
   app.notFound((c) => {
     if (c.req.path.startsWith("/api/") || c.req.path === "/api") {

@@ -3,7 +3,7 @@ import type { DB } from "../db/database.ts";
 import { findMailSettings, MAIL_FAILURE, recordMailOutcome } from "./mail_settings.ts";
 import { sendViaSmtp } from "./transport.ts";
 import { type Logger, silentLogger } from "../http/logger.ts";
-import type { QuoteStatus } from "../../db/schema.ts";
+import type { OutboxKind, QuoteStatus } from "../../db/schema.ts";
 import { recordAudit } from "../audit/audit_log.ts";
 
 /** Minutes to wait after the 1st, 2nd, … failed attempt; then the message is FAILED. */
@@ -21,6 +21,8 @@ export interface NewEmail {
   attachmentName?: string;
   attachment?: Uint8Array;
   createdBy: string | null;
+  /** QUOTE unless said otherwise. */
+  kind?: OutboxKind;
 }
 
 export async function enqueueEmail(db: DB, email: NewEmail): Promise<string> {
@@ -33,6 +35,7 @@ export async function enqueueEmail(db: DB, email: NewEmail): Promise<string> {
     attachmentName: email.attachmentName ?? null,
     attachment: email.attachment ?? null,
     createdBy: email.createdBy,
+    ...(email.kind ? { kind: email.kind } : {}),
   }).returning("id").executeTakeFirstOrThrow();
   return row.id;
 }

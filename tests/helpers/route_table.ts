@@ -13,6 +13,7 @@ import type { DB } from "../../src/db/database.ts";
 import type { Role } from "../../db/schema.ts";
 import { insertUser } from "../../src/users/users.ts";
 import { hashPassword } from "../../src/auth/password.ts";
+import { issueResetToken } from "../../src/auth/password_reset.ts";
 import type { QuoteBundle } from "../../src/quotes/views.ts";
 import type { CreatedClient } from "../../src/clients/views.ts";
 import type { CatalogItem } from "../../src/catalog/catalog.ts";
@@ -345,6 +346,70 @@ export const ROUTES: RouteEntry[] = [
         path: "/api/auth/change-password",
         body: { currentPassword: TEST_PASSWORD, newPassword: "a-new-password" },
       }),
+  },
+  {
+    method: "POST",
+    pattern: "/api/auth/forgot-password",
+    access: "public",
+    ok: ok(200),
+    // A fresh address each time, so the per-address limit never answers instead.
+    request: () =>
+      Promise.resolve({
+        path: "/api/auth/forgot-password",
+        body: { email: `rt-${crypto.randomUUID().slice(0, 8)}@nowhere.test` },
+      }),
+  },
+  {
+    method: "POST",
+    pattern: "/api/auth/reset-password",
+    access: "public",
+    ok: ok(200),
+    request: async (fx) => {
+      const user = await freshUser(fx.app.db, "AUTHORIZED_USER");
+      const token = await issueResetToken(fx.app.db, user.id);
+      return { path: "/api/auth/reset-password", body: { token, newPassword: "reset-by-link" } };
+    },
+  },
+  {
+    method: "POST",
+    pattern: "/api/auth/two-factor/verify",
+    access: "public",
+    // No sign-in step under way (no password given first): sign in again.
+    ok: ok(401),
+    request: () =>
+      Promise.resolve({ path: "/api/auth/two-factor/verify", body: { code: "123456" } }),
+  },
+  {
+    method: "POST",
+    pattern: "/api/auth/two-factor/setup",
+    access: "admin",
+    ok: ok(200),
+    request: () => Promise.resolve({ path: "/api/auth/two-factor/setup" }),
+  },
+  {
+    method: "POST",
+    pattern: "/api/auth/two-factor/enable",
+    access: "admin",
+    // A fresh account has begun no enrolment, so no code can match.
+    ok: ok(400),
+    request: () =>
+      Promise.resolve({ path: "/api/auth/two-factor/enable", body: { code: "123456" } }),
+  },
+  {
+    method: "DELETE",
+    pattern: "/api/auth/two-factor",
+    access: "admin",
+    // A fresh account has no second factor, so no code is right.
+    ok: ok(400),
+    request: () => Promise.resolve({ path: "/api/auth/two-factor", body: { code: "123456" } }),
+  },
+  {
+    method: "PUT",
+    pattern: "/api/admin/two-factor-policy",
+    access: "owner",
+    ok: ok(200),
+    request: () =>
+      Promise.resolve({ path: "/api/admin/two-factor-policy", body: { required: false } }),
   },
   {
     method: "GET",
@@ -788,6 +853,19 @@ export const ROUTES: RouteEntry[] = [
     }),
   },
   {
+    method: "POST",
+    pattern: "/api/admin/users/:id/reset-email",
+    access: "admin",
+    // E-mail is not configured in this app: the action says so instead of failing.
+    ok: { status: 409, text: "Email is not configured" },
+    request: async (fx) => {
+      const user = await fx.staffUser();
+      await fx.app.db.updateTable("users").set({ email: "staff@store.test" })
+        .where("id", "=", user.id).execute();
+      return { path: `/api/admin/users/${user.id}/reset-email` };
+    },
+  },
+  {
     method: "PUT",
     pattern: "/api/admin/users/:id",
     access: "admin",
@@ -1062,6 +1140,48 @@ export const ROUTES: RouteEntry[] = [
         headers: { ...html, "content-type": "application/x-www-form-urlencoded" },
       };
     },
+  },
+  {
+    method: "GET",
+    pattern: "/forgot-password",
+    page: true,
+    access: "public",
+    ok: { status: 200, text: "Send Reset Instructions" },
+    request: () => Promise.resolve({ path: "/forgot-password", headers: html }),
+  },
+  {
+    method: "GET",
+    pattern: "/reset-password",
+    page: true,
+    access: "public",
+    ok: { status: 200, text: "Confirm New Password" },
+    query: ["token"],
+    request: () => Promise.resolve({ path: "/reset-password?token=abc", headers: html }),
+  },
+  {
+    method: "GET",
+    pattern: "/account/password",
+    page: true,
+    access: "staff",
+    ok: { status: 200, text: "Current Password" },
+    request: () => Promise.resolve({ path: "/account/password", headers: html }),
+  },
+  {
+    method: "GET",
+    pattern: "/account/two-factor",
+    page: true,
+    access: "admin",
+    ok: { status: 200, text: "Two-Factor Sign-In" },
+    request: () => Promise.resolve({ path: "/account/two-factor", headers: html }),
+  },
+  {
+    // The second-factor step; without a live challenge cookie it is back to the sign-in.
+    method: "GET",
+    pattern: "/staff/two-factor",
+    page: true,
+    access: "public",
+    ok: ok(302, /^\/staff$/),
+    request: () => Promise.resolve({ path: "/staff/two-factor", headers: html }),
   },
   {
     method: "GET",

@@ -1,0 +1,146 @@
+import { type Context, Hono } from "hono";
+import type { AppEnv } from "../../src/http/app_env.ts";
+import { HttpError, readJson, unauthorized } from "../../src/http/errors.ts";
+import { requireUser } from "../../src/http/middleware.ts";
+import { auditActor } from "../../src/http/actor.ts";
+import { findUserById } from "../../src/users/users.ts";
+import { findBranding } from "../../src/settings/settings.ts";
+import { recordAudit } from "../../src/audit/audit_log.ts";
+import {
+  secondFactorSchema,
+  totpCodeSchema,
+  twoFactorPolicySchema,
+} from "../../src/schemas/two_factor.ts";
+import {
+  beginEnrolment,
+  canUseTwoFactor,
+  confirmEnrolment,
+  disableTwoFactor,
+  endChallenge,
+  failChallenge,
+  isTwoFactorRequired,
+  readChallenge,
+  secondFactorStep,
+  verifySecondFactor,
+} from "../../src/auth/two_factor.ts";
+import { startStaffSession } from "../../src/auth/staff_session.ts";
+
+export const twoFactorApi = new Hono<AppEnv>();
+
+const SIGN_IN_AGAIN = "Your sign-in has expired. Please sign in again with your password.";
+
+/**
+ * Who is enrolling: the signed-in admin or owner, or someone between the
+ * password and the second factor whom the store requires to enrol first.
+ */
+async function enrollingUser(c: Context<AppEnv>) {
+  const { db, config } = c.var;
+  if (c.var.user) {
+    const me = await findUserById(db, c.var.user.id);
+    if (!me || !canUseTwoFactor(me.role) || me.isExternal) {
+      throw new HttpError(403, "Two-factor sign-in is for admin and owner accounts.");
+    }
+    return { user: me, challenge: undefined };
+  }
+  const challenge = await readChallenge(c, db, config.secureCookies);
+  if (!challenge) throw unauthorized();
+  const user = await findUserById(db, challenge.userId);
+  if (!user || await secondFactorStep(db, user) !== "enrol") throw unauthorized();
+  return { user, challenge };
+}
+
+twoFactorApi.post("/auth/two-factor/verify", async (c) => {
+  const { code } = await readJson(c, secondFactorSchema);
+  const { db, config } = c.var;
+  const challenge = await readChallenge(c, db, config.secureCookies);
+  if (!challenge) throw new HttpError(401, SIGN_IN_AGAIN);
+  const user = await findUserById(db, challenge.userId);
+  if (!user) throw new HttpError(401, SIGN_IN_AGAIN);
+  const used = await verifySecondFactor(db, config.secretKey, user.id, code);
+  if (!used) {
+    const left = await failChallenge(db, challenge.id);
+    await recordAudit(
+      db,
+      { id: user.id, label: user.username },
+      "auth.two_factor_failed",
+      "user",
+      user.id,
+      {
+        ip: c.var.clientIp,
+      },
+    );
+    if (left === 0) {
+      await endChallenge(c, db, challenge.id, config.secureCookies);
+      throw new HttpError(401, `Too many wrong codes. ${SIGN_IN_AGAIN}`);
+    }
+    const message = "That code is not right, or was already used. Please try the current one.";
+    throw new HttpError(400, message, { code: message });
+  }
+  await endChallenge(c, db, challenge.id, config.secureCookies);
+  await startStaffSession(c, user, { secondFactor: used });
+  return c.json({ returnTo: challenge.returnTo });
+});
+
+twoFactorApi.post("/auth/two-factor/setup", async (c) => {
+  const { user } = await enrollingUser(c);
+  const branding = await findBranding(c.var.db);
+  return c.json(
+    await beginEnrolment(c.var.db, c.var.config.secretKey, user, `${branding.storeName} Lensdesk`),
+  );
+});
+
+twoFactorApi.post("/auth/two-factor/enable", async (c) => {
+  const { code } = await readJson(c, totpCodeSchema);
+  const { db, config } = c.var;
+  const { user, challenge } = await enrollingUser(c);
+  const recoveryCodes = await confirmEnrolment(db, config.secretKey, user.id, code);
+  if (!recoveryCodes) {
+    const message = "That code does not match. Scan the QR code again and enter the current code.";
+    throw new HttpError(400, message, { code: message });
+  }
+  await recordAudit(
+    db,
+    { id: user.id, label: user.username },
+    "user.two_factor_enabled",
+    "user",
+    user.id,
+    {},
+  );
+  if (!challenge) return c.json({ recoveryCodes });
+  await endChallenge(c, db, challenge.id, config.secureCookies);
+  await startStaffSession(c, user, { secondFactor: "enrolled" });
+  return c.json({ recoveryCodes, returnTo: challenge.returnTo });
+});
+
+twoFactorApi.delete("/auth/two-factor", requireUser("ADMIN", "OWNER"), async (c) => {
+  const { code } = await readJson(c, secondFactorSchema);
+  const { db, config } = c.var;
+  const me = c.var.user!;
+  if (await isTwoFactorRequired(db)) {
+    throw new HttpError(409, "The store requires two-factor sign-in for admins and owners.");
+  }
+  if (!await verifySecondFactor(db, config.secretKey, me.id, code)) {
+    const message = "That code is not right, or was already used.";
+    throw new HttpError(400, message, { code: message });
+  }
+  await disableTwoFactor(db, me.id);
+  await recordAudit(db, auditActor(c), "user.two_factor_disabled", "user", me.id, {});
+  return c.json({ message: "Two-factor sign-in is off." });
+});
+
+/** The owner's store-wide rule (shown in Settings). */
+twoFactorApi.put("/admin/two-factor-policy", requireUser("OWNER"), async (c) => {
+  const { required } = await readJson(c, twoFactorPolicySchema);
+  const { db } = c.var;
+  const me = await findUserById(db, c.var.user!.id);
+  // So the owner who turns it on is not the first one locked into enrolment.
+  if (required && !me?.totpEnabledAt && !me?.isExternal) {
+    throw new HttpError(409, "Set up two-factor sign-in for your own account first.");
+  }
+  await db.updateTable("settings").set({ requireTwoFactor: required, updatedAt: new Date() })
+    .where("id", "=", 1).execute();
+  await recordAudit(db, auditActor(c), "settings.two_factor_policy", "settings", null, {
+    required,
+  });
+  return c.json({ required });
+});

@@ -1,0 +1,178 @@
+import { type Context, Hono } from "hono";
+import type { ReactNode } from "react";
+import type { AppEnv } from "../../src/http/app_env.ts";
+import type { AssetManifest } from "../../src/assets/manifest.ts";
+import { renderPage } from "../../src/http/render.tsx";
+import { findBranding } from "../../src/settings/settings.ts";
+import { Island } from "../../components/Island.tsx";
+import ForgotPassword from "../../islands/ForgotPassword.tsx";
+import ResetPassword from "../../islands/ResetPassword.tsx";
+import ChangePassword from "../../islands/ChangePassword.tsx";
+import { hasForbiddenChars } from "../../src/schemas/text.ts";
+import TwoFactorSettings from "../../islands/TwoFactorSettings.tsx";
+import TwoFactorStep from "../../islands/TwoFactorStep.tsx";
+import { renderUnauthorized } from "./unauthorized.tsx";
+import { findUserById } from "../../src/users/users.ts";
+import {
+  canUseTwoFactor,
+  isTwoFactorRequired,
+  readChallenge,
+  remainingRecoveryCodes,
+} from "../../src/auth/two_factor.ts";
+
+/** The sign-in card's frame (logo, store name, title) around a recovery form. */
+async function authCard(c: Context<AppEnv>, title: string, lead: string, body: ReactNode) {
+  const branding = await findBranding(c.var.db);
+  return (
+    <div className="auth-wrap">
+      <section className="card auth-card" aria-labelledby="auth-title">
+        <div className="auth-brand">
+          <img src={branding.logoUrl} alt="" className="auth-logo" width="56" height="56" />
+          <span className="auth-store">{branding.storeName}</span>
+        </div>
+        <h1 id="auth-title" className="card-title">{title}</h1>
+        <p className="muted">{lead}</p>
+        {body}
+      </section>
+    </div>
+  );
+}
+
+/** Where an OIDC owner's password lives: the provider's address, for the notice. */
+function providerName(issuer: string | undefined): string {
+  if (!issuer) return "the owner sign-in provider";
+  try {
+    return new URL(issuer).host;
+  } catch {
+    return "the owner sign-in provider";
+  }
+}
+
+export function passwordRecoveryPages(manifest: AssetManifest) {
+  const app = new Hono<AppEnv>();
+
+  app.get("/forgot-password", async (c) =>
+    renderPage(
+      c,
+      manifest,
+      await authCard(
+        c,
+        "Forgot Password",
+        "Enter the e-mail address of your staff account and we will send you a link to choose a new password.",
+        <Island name="ForgotPassword" component={ForgotPassword} props={{}} />,
+      ),
+      { title: "Forgot Password", chrome: false },
+    ));
+
+  app.get("/reset-password", async (c) => {
+    // The query guard has already refused control characters; the API checks the rest.
+    const raw = c.req.query("token")?.trim() ?? "";
+    const token = raw && raw.length <= 200 && !hasForbiddenChars(raw) ? raw : null;
+    return renderPage(
+      c,
+      manifest,
+      await authCard(
+        c,
+        "Reset Password",
+        "Choose a new password of at least 6 characters.",
+        <Island name="ResetPassword" component={ResetPassword} props={{ token }} />,
+      ),
+      { title: "Reset Password", chrome: false },
+    );
+  });
+
+  app.get("/account/password", (c) => {
+    const user = c.var.user;
+    if (!user) return c.redirect(`/staff?returnTo=${encodeURIComponent(c.req.path)}`, 302);
+    const body = user.isExternal
+      ? (
+        <p className="notice notice-info" role="status">
+          You sign in with Owner Login, so your password is kept by{" "}
+          <strong>{providerName(c.var.config.oidc?.issuer)}</strong>, not here. Change it there;
+          your next Owner Login uses the new one.
+        </p>
+      )
+      : <Island name="ChangePassword" component={ChangePassword} props={{}} />;
+    return renderPage(
+      c,
+      manifest,
+      <div className="account-page">
+        <h1>Change My Password</h1>
+        <p className="muted">
+          Changing it signs you out on every other computer and tablet; you stay signed in here.
+        </p>
+        <section className="card account-card">{body}</section>
+      </div>,
+      { title: "Change My Password" },
+    );
+  });
+
+  // After a right password, before any session: the code (or enrolment) step.
+  // Without a live challenge (none, expired, out of tries) it is back to the sign-in.
+  app.get("/staff/two-factor", async (c) => {
+    const db = c.var.db;
+    const challenge = await readChallenge(c, db, c.var.config.secureCookies);
+    const user = challenge && await findUserById(db, challenge.userId);
+    if (!user) return c.redirect("/staff", 302);
+    const step = user.totpEnabledAt ? "verify" : "enrol";
+    return renderPage(
+      c,
+      manifest,
+      await authCard(
+        c,
+        "Two-Factor Sign-In",
+        step === "verify"
+          ? "Enter the 6-digit code from your authenticator app, or one of your recovery codes."
+          : "Scan the QR code with an authenticator app, then enter the code it shows.",
+        <Island name="TwoFactorStep" component={TwoFactorStep} props={{ step }} />,
+      ),
+      { title: "Two-Factor Sign-In", chrome: false },
+    );
+  });
+
+  app.get("/account/two-factor", async (c) => {
+    const user = c.var.user;
+    if (!user) return c.redirect(`/staff?returnTo=${encodeURIComponent(c.req.path)}`, 302);
+    if (!canUseTwoFactor(user.role)) {
+      return renderUnauthorized(
+        c,
+        manifest,
+        "Unauthorized – two-factor sign-in is for admin and owner accounts. Redirecting...",
+        "Two-Factor Sign-In",
+      );
+    }
+    const db = c.var.db;
+    const me = await findUserById(db, user.id);
+    const body = user.isExternal
+      ? (
+        <p className="notice notice-info" role="status">
+          You sign in with Owner Login; a second factor is set up at{" "}
+          <strong>{providerName(c.var.config.oidc?.issuer)}</strong>, not here.
+        </p>
+      )
+      : (
+        <Island
+          name="TwoFactorSettings"
+          component={TwoFactorSettings}
+          props={{
+            enabled: !!me?.totpEnabledAt,
+            required: await isTwoFactorRequired(db),
+            recoveryCodesLeft: await remainingRecoveryCodes(db, user.id),
+            isOwner: user.role === "OWNER",
+          }}
+        />
+      );
+    return renderPage(
+      c,
+      manifest,
+      <div className="account-page">
+        <h1>Two-Factor Sign-In</h1>
+        <p className="muted">A code from your phone after your password.</p>
+        {body}
+      </div>,
+      { title: "Two-Factor Sign-In" },
+    );
+  });
+
+  return app;
+}

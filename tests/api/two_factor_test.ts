@@ -1,0 +1,178 @@
+import { after, before, describe, it } from "node:test";
+import { expect } from "expect";
+import { generateHOTP } from "@oslojs/otp";
+import { decodeBase32IgnorePadding } from "@oslojs/encoding";
+import {
+  call,
+  cookieFrom,
+  createTestUser,
+  kioskCookieFor,
+  sessionCookieFor,
+  startTestApp,
+  type TestApp,
+  type TestUser,
+} from "../helpers/test_app.ts";
+import { currentStep } from "../../src/auth/totp.ts";
+import { CHALLENGE_ATTEMPTS } from "../../src/auth/two_factor.ts";
+
+let app: TestApp;
+before(async () => {
+  app = await startTestApp();
+});
+after(() => app.close());
+
+async function codeFor(key: Uint8Array, userId: string) {
+  const row = await app.db.selectFrom("users").select("totpLastStep").where("id", "=", userId)
+    .executeTakeFirstOrThrow();
+  const last = row.totpLastStep === null ? -1n : BigInt(row.totpLastStep);
+  const now = currentStep(Date.now());
+  return generateHOTP(key, now > last ? now : last + 1n, 6);
+}
+
+/** An admin with two-factor sign-in on, through the API; returns its key. */
+async function enrolled(role: "ADMIN" | "OWNER" = "ADMIN") {
+  const user = await createTestUser(app.db, { role });
+  const cookie = await sessionCookieFor(app.db, user.id);
+  const setup = await call<{ manualKey: string; uri: string }>(
+    app,
+    "POST",
+    "/api/auth/two-factor/setup",
+    { cookie },
+  );
+  expect(setup.status).toBe(200);
+  expect(setup.body.uri).toMatch(/^otpauth:\/\/totp\//);
+  const key = decodeBase32IgnorePadding(setup.body.manualKey.replace(/\s/g, ""));
+  const enable = await call<{ recoveryCodes: string[] }>(
+    app,
+    "POST",
+    "/api/auth/two-factor/enable",
+    {
+      cookie,
+      body: { code: await codeFor(key, user.id) },
+    },
+  );
+  expect(enable.status).toBe(200);
+  return { user, cookie, key, recoveryCodes: enable.body.recoveryCodes };
+}
+
+const password = (user: TestUser) =>
+  call<{ twoFactor?: string; returnTo?: string }>(app, "POST", "/api/staff/login", {
+    body: { username: user.username, password: user.password, returnTo: "/quotes" },
+  });
+
+describe("two-factor sign-in over HTTP", () => {
+  it("gives no session for the password alone, and one for the code, to the returnTo", async () => {
+    const { user, key } = await enrolled();
+    const first = await password(user);
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({ twoFactor: "verify" });
+    expect(cookieFrom(first, "lensdesk_session")).toBeUndefined();
+    const challenge = cookieFrom(first, "lensdesk_2fa")!;
+    const ok = await call(app, "POST", "/api/auth/two-factor/verify", {
+      cookie: challenge,
+      body: { code: await codeFor(key, user.id) },
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toEqual({ returnTo: "/quotes" });
+    const session = cookieFrom(ok, "lensdesk_session")!;
+    expect((await call(app, "GET", "/api/auth/user", { cookie: session })).status).toBe(200);
+    // The challenge is spent.
+    const reused = await call(app, "POST", "/api/auth/two-factor/verify", {
+      cookie: challenge,
+      body: { code: await codeFor(key, user.id) },
+    });
+    expect(reused.status).toBe(401);
+  });
+
+  it(`ends the sign-in step after ${CHALLENGE_ATTEMPTS} wrong codes`, async () => {
+    const { user, key } = await enrolled();
+    const challenge = cookieFrom(await password(user), "lensdesk_2fa")!;
+    for (let i = 0; i < CHALLENGE_ATTEMPTS - 1; i++) {
+      const res = await call(app, "POST", "/api/auth/two-factor/verify", {
+        cookie: challenge,
+        body: { code: "not-a-code-000" },
+      });
+      expect(res.status).toBe(400);
+    }
+    const last = await call<{ message: string }>(app, "POST", "/api/auth/two-factor/verify", {
+      cookie: challenge,
+      body: { code: "000000" === (await codeFor(key, user.id)) ? "111111" : "000000" },
+    });
+    expect(last.status).toBe(401);
+    expect(last.body.message).toMatch(/Too many wrong codes/);
+    const after = await call(app, "POST", "/api/auth/two-factor/verify", {
+      cookie: challenge,
+      body: { code: await codeFor(key, user.id) },
+    });
+    expect(after.status).toBe(401);
+    const audit = await app.db.selectFrom("auditLog").select("action")
+      .where("entityId", "=", user.id).where("action", "=", "auth.two_factor_failed").execute();
+    expect(audit.length).toBe(CHALLENGE_ATTEMPTS);
+  });
+
+  it("is not bypassed by the kiosk's hand-back form", async () => {
+    const { user } = await enrolled();
+    const kiosk = await kioskCookieFor(app.db, { kind: "INTAKE", handedOverBy: user.id });
+    const res = await call<{ message: string }>(app, "POST", "/api/kiosk/return", {
+      cookie: kiosk,
+      body: { username: user.username, password: user.password },
+    });
+    expect(res.status).toBe(403);
+    expect(res.body.message).toMatch(/second factor/);
+    expect(cookieFrom(res, "lensdesk_session")).toBeUndefined();
+  });
+
+  it("turns off only with a right code, and not while the store requires it", async () => {
+    const { user, cookie, key } = await enrolled("OWNER");
+    const wrong = await call(app, "DELETE", "/api/auth/two-factor", {
+      cookie,
+      body: { code: "12" },
+    });
+    expect(wrong.status).toBe(400);
+    const required = await call(app, "PUT", "/api/admin/two-factor-policy", {
+      cookie,
+      body: { required: true },
+    });
+    expect(required.status).toBe(200);
+    const refused = await call(app, "DELETE", "/api/auth/two-factor", {
+      cookie,
+      body: { code: await codeFor(key, user.id) },
+    });
+    expect(refused.status).toBe(409);
+    await call(app, "PUT", "/api/admin/two-factor-policy", { cookie, body: { required: false } });
+    const off = await call(app, "DELETE", "/api/auth/two-factor", {
+      cookie,
+      body: { code: await codeFor(key, user.id) },
+    });
+    expect(off.status).toBe(200);
+    const login = await password(user);
+    expect(login.body).toEqual({ returnTo: "/quotes" });
+  });
+
+  it("lets an owner require it only once their own account has it; staff cannot enrol", async () => {
+    const owner = await createTestUser(app.db, { role: "OWNER" });
+    const ownerCookie = await sessionCookieFor(app.db, owner.id);
+    const res = await call<{ message: string }>(app, "PUT", "/api/admin/two-factor-policy", {
+      cookie: ownerCookie,
+      body: { required: true },
+    });
+    expect(res.status).toBe(409);
+    expect(res.body.message).toMatch(/your own account first/);
+    const staff = await createTestUser(app.db);
+    const staffCookie = await sessionCookieFor(app.db, staff.id);
+    expect(
+      (await call(app, "POST", "/api/auth/two-factor/setup", { cookie: staffCookie })).status,
+    ).toBe(403);
+    expect(
+      (await call(app, "PUT", "/api/admin/two-factor-policy", {
+        cookie: staffCookie,
+        body: { required: false },
+      })).status,
+    ).toBe(403);
+    // Enrolment with a challenge is only for someone the store requires to enrol.
+    const admin = await createTestUser(app.db, { role: "ADMIN" });
+    const signedIn = await password(admin);
+    expect(signedIn.body).toEqual({ returnTo: "/quotes" });
+    expect((await call(app, "POST", "/api/auth/two-factor/setup")).status).toBe(401);
+  });
+});
