@@ -110,6 +110,32 @@ describe("two-factor sign-in over HTTP", () => {
     expect(audit.length).toBe(CHALLENGE_ATTEMPTS);
   });
 
+  it("the plain sign-in form goes on to the code page, which needs a live challenge", async () => {
+    const { user } = await enrolled();
+    const form = await fetch(`${app.baseUrl}/staff`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ username: user.username, password: user.password }),
+    });
+    await form.body?.cancel();
+    expect(form.status).toBe(303);
+    expect(form.headers.get("location")).toBe("/staff/two-factor");
+    expect(cookieFrom(form, "lensdesk_session")).toBeUndefined();
+    const challenge = cookieFrom(form, "lensdesk_2fa");
+    expect(challenge).toBeDefined();
+    const step = await call(app, "GET", "/staff/two-factor", {
+      cookie: challenge,
+      headers: { accept: "text/html" },
+    });
+    expect(step.status).toBe(200);
+    expect(step.text).toContain('data-island="TwoFactorStep"');
+    const without = await call(app, "GET", "/staff/two-factor", {
+      headers: { accept: "text/html" },
+    });
+    expect([without.status, without.headers.get("location")]).toEqual([302, "/staff"]);
+  });
+
   it("is not bypassed by the kiosk's hand-back form", async () => {
     const { user } = await enrolled();
     const kiosk = await kioskCookieFor(app.db, { kind: "INTAKE", handedOverBy: user.id });

@@ -69,6 +69,9 @@ async function typePassword(page: Page, user: TestUser) {
   await page.getByLabel("Username").fill(user.username);
   await page.getByLabel("Password", { exact: true }).fill(user.password);
   await page.getByRole("button", { name: "Sign In" }).click();
+  // A right password leads to the second-factor page: typing waits for its island.
+  await page.waitForURL(`${app.baseUrl}/staff/two-factor`);
+  await page.waitForSelector("html[data-hydrated=true]");
 }
 
 describe("two-factor sign-in", () => {
