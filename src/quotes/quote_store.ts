@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { jsonArrayFrom } from "kysely/helpers/postgres";
 import type { DB } from "../db/database.ts";
 import { quoteMatches, searchWords } from "../search/match.ts";
 import type { QuoteStatus } from "../../db/schema.ts";
@@ -520,22 +521,30 @@ export const ACTIVE_STATUSES: QuoteStatus[] = [
   "ACCEPTED",
 ];
 
+const recentQuotes = (db: DB, limit: number) =>
+  summaries(db).orderBy("quotes.updatedAt", "desc").orderBy("quotes.id", "desc").limit(limit);
+
+const expiredQuotes = (db: DB, limit: number, now: Date) =>
+  summaries(db).where("quotes.status", "!=", "CLOSED")
+    .where("quotes.expiresAt", "<", now).orderBy("quotes.expiresAt", "desc")
+    .orderBy("quotes.id", "desc").limit(limit);
+
+const expiredCount = (db: DB, now: Date) =>
+  db.selectFrom("quotes").select((eb) => eb.fn.countAll<string>().as("n"))
+    .where("status", "!=", "CLOSED").where("expiresAt", "<", now);
+
 export async function listRecentQuotes(db: DB, limit = DASHBOARD_LIST_SIZE) {
-  const rows = await summaries(db).orderBy("quotes.updatedAt", "desc").orderBy("quotes.id", "desc")
-    .limit(limit).execute();
+  const rows = await recentQuotes(db, limit).execute();
   return rows.map(toSummary);
 }
 
 export async function listExpiredQuotes(db: DB, limit = DASHBOARD_LIST_SIZE, now = new Date()) {
-  const rows = await summaries(db).where("quotes.status", "!=", "CLOSED")
-    .where("quotes.expiresAt", "<", now).orderBy("quotes.expiresAt", "desc")
-    .orderBy("quotes.id", "desc").limit(limit).execute();
+  const rows = await expiredQuotes(db, limit, now).execute();
   return rows.map(toSummary);
 }
 
 export async function countExpiredQuotes(db: DB, now = new Date()): Promise<number> {
-  const row = await db.selectFrom("quotes").select((eb) => eb.fn.countAll<string>().as("n"))
-    .where("status", "!=", "CLOSED").where("expiresAt", "<", now).executeTakeFirstOrThrow();
+  const row = await expiredCount(db, now).executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -546,16 +555,66 @@ export function startOfToday(now = new Date()): Date {
   return d;
 }
 
+const activeCount = (db: DB, now: Date) =>
+  db.selectFrom("quotes").select((eb) => eb.fn.countAll<string>().as("n"))
+    .where("status", "in", ACTIVE_STATUSES)
+    .where((eb) => eb.or([eb("expiresAt", "is", null), eb("expiresAt", ">=", now)]));
+
+const newClientsCount = (db: DB, now: Date) =>
+  db.selectFrom("clients").select((eb) => eb.fn.countAll<string>().as("n"))
+    .where("createdAt", ">=", startOfToday(now));
+
 export async function findStats(db: DB, now = new Date()): Promise<Stats> {
   const [active, clients] = await Promise.all([
-    db.selectFrom("quotes").select((eb) => eb.fn.countAll<string>().as("n"))
-      .where("status", "in", ACTIVE_STATUSES)
-      .where((eb) => eb.or([eb("expiresAt", "is", null), eb("expiresAt", ">=", now)]))
-      .executeTakeFirstOrThrow(),
-    db.selectFrom("clients").select((eb) => eb.fn.countAll<string>().as("n"))
-      .where("createdAt", ">=", startOfToday(now)).executeTakeFirstOrThrow(),
+    activeCount(db, now).executeTakeFirstOrThrow(),
+    newClientsCount(db, now).executeTakeFirstOrThrow(),
   ]);
   return { activeQuotes: Number(active.n), newClients: Number(clients.n) };
+}
+
+/** Everything the dashboard shows. */
+export interface Dashboard {
+  stats: Stats;
+  recent: QuoteSummary[];
+  expired: QuoteSummary[];
+  expiredCount: number;
+}
+
+/** JSON hands timestamps back as text; the summaries carry them as ISO strings. */
+type JsonSummary = Omit<QuoteSummary, "createdAt" | "expiresAt"> & {
+  createdAt: string;
+  expiresAt: string | null;
+};
+const fromJson = (r: JsonSummary): QuoteSummary => ({
+  ...r,
+  createdAt: new Date(r.createdAt).toISOString(),
+  expiresAt: r.expiresAt ? new Date(r.expiresAt).toISOString() : null,
+});
+
+/**
+ * The dashboard in one round trip: the same counts and lists as findStats,
+ * listRecentQuotes, listExpiredQuotes and countExpiredQuotes, as subqueries of
+ * one statement. Each is served by an index of migration 0015 (the plans are
+ * checked in tests/api/hot_plan_test.ts).
+ */
+export function dashboardQuery(db: DB, now = new Date()) {
+  return db.selectNoFrom([
+    activeCount(db, now).as("activeQuotes"),
+    newClientsCount(db, now).as("newClients"),
+    expiredCount(db, now).as("expiredCount"),
+    jsonArrayFrom(recentQuotes(db, DASHBOARD_LIST_SIZE)).as("recent"),
+    jsonArrayFrom(expiredQuotes(db, DASHBOARD_LIST_SIZE, now)).as("expired"),
+  ]);
+}
+
+export async function loadDashboard(db: DB, now = new Date()): Promise<Dashboard> {
+  const row = await dashboardQuery(db, now).executeTakeFirstOrThrow();
+  return {
+    stats: { activeQuotes: Number(row.activeQuotes), newClients: Number(row.newClients) },
+    recent: (row.recent as JsonSummary[]).map(fromJson),
+    expired: (row.expired as JsonSummary[]).map(fromJson),
+    expiredCount: Number(row.expiredCount),
+  };
 }
 
 export type { SaveResult };
