@@ -8,10 +8,10 @@
 // are timed at 1,000 clients and again at full size, and the targets of
 // issue 13 are checked: the exit code is 1 when one is missed.
 //
-// `--quick`: 1,000 clients and a second of load per figure, to keep the
+// `--quick`: 1,000 clients and two seconds of load per figure, to keep the
 // bench working (tests/api/bench_quick_test.ts); its figures are printed and
 // written but no target is checked (at 1,000 clients there is no growth to
-// judge, and a second of load on a shared machine is noise).
+// judge, and so little load on a shared machine is noise).
 //
 // Results: a table on stdout and BENCH_RESULTS (default bench/results.json).
 import { sql } from "kysely";
@@ -31,7 +31,7 @@ const DATABASE_URL = Deno.env.get("BENCH_DATABASE_URL");
 const RESULTS = Deno.env.get("BENCH_RESULTS") ??
   new URL("./results.json", import.meta.url).pathname;
 /** Seconds of load per throughput figure, and per search latency figure. */
-const LOAD_SECONDS = QUICK ? 1 : 8;
+const LOAD_SECONDS = QUICK ? 2 : 8;
 const SEARCH_SECONDS = QUICK ? 1 : 5;
 /** Concurrent connections of the page loads (the issue's measurement used 16). */
 const CONNECTIONS = 16;
@@ -303,9 +303,15 @@ for (let i = 1; i <= SAVERS; i++) {
       segOc: o.frameMeasurements.segOc,
     })),
   }).replace('"__V__"', "__VERSION__");
+  // One save by hand first: the body is one the API accepts, not a string of 400s.
+  await expectOk(base, `/api/quotes/${id}`, {
+    method: "PUT",
+    headers: { "content-type": "application/json" },
+    body: body.replace("__VERSION__", String(bundle.quote.version)),
+  });
   saveEnv[`BENCH_SAVE_ID_${i}`] = id;
   saveEnv[`BENCH_SAVE_BODY_${i}`] = body;
-  saveEnv[`BENCH_SAVE_VERSION_${i}`] = String(bundle.quote.version);
+  saveEnv[`BENCH_SAVE_VERSION_${i}`] = String(bundle.quote.version + 1);
 }
 const healthzSavers = await runWrk(`${base}/healthz`, {
   connections: SAVERS,

@@ -3,7 +3,7 @@ import { jsonArrayFrom } from "kysely/helpers/postgres";
 import type { DB } from "../db/database.ts";
 import { quoteMatches, searchWords } from "../search/match.ts";
 import type { QuoteStatus } from "../../db/schema.ts";
-import { findMeasurements, isUuid } from "../clients/clients.ts";
+import { isUuid } from "../clients/clients.ts";
 import type { SaveQuoteInput, SelectionInput } from "../schemas/quote.ts";
 import {
   closeBlocker,
@@ -24,12 +24,18 @@ import { type OptionState, quoteTotalDecimal, summarizeOptionChanges } from "./h
 
 const money = (col: string) => sql<string>`${sql.ref(col)}::text`;
 
+/**
+ * A quote with its client, options, items and the client's measurements, in
+ * one statement (the options and their items as nested JSON arrays, in order):
+ * the builder and GET /api/quotes/{id} are opened all day.
+ */
 export async function findQuoteBundle(db: DB, id: string): Promise<QuoteBundle | undefined> {
   if (!isUuid(id)) return undefined;
   const row = await db.selectFrom("quotes")
     .innerJoin("clients", "clients.id", "quotes.clientId")
     .leftJoin("heardHowOptions as h", "h.id", "clients.heardHowId")
-    .select([
+    .leftJoin("clientMeasurements as m", "m.clientId", "quotes.clientId")
+    .select((eb) => [
       "quotes.id",
       "quotes.quoteNumber",
       "quotes.clientId",
@@ -58,45 +64,56 @@ export async function findQuoteBundle(db: DB, id: string): Promise<QuoteBundle |
       "clients.emailConsent",
       "clients.heardHowText",
       "h.label as heardHowLabel",
+      // trim_scale as findMeasurements: 62.0 reads "62".
+      sql<string | null>`trim_scale(m.pd_binocular)::text`.as("pdBinocular"),
+      sql<string | null>`trim_scale(m.pd_near)::text`.as("pdNear"),
+      "m.measurementsComplete",
+      "m.extras",
+      jsonArrayFrom(
+        eb.selectFrom("quoteOptions")
+          .leftJoin("optionFrameMeasurements as f", "f.optionId", "quoteOptions.id")
+          .select((oe) => [
+            "quoteOptions.id",
+            "quoteOptions.label",
+            "quoteOptions.notes",
+            "quoteOptions.isChosen",
+            money("quoteOptions.shipping").as("shipping"),
+            money("quoteOptions.adjustmentAmount").as("adjustmentAmount"),
+            "quoteOptions.adjustmentReason",
+            money("quoteOptions.subtotal").as("subtotal"),
+            "f.segOc",
+            jsonArrayFrom(
+              oe.selectFrom("optionItems")
+                .select([
+                  "optionItems.id",
+                  "optionItems.kind",
+                  "optionItems.name",
+                  "optionItems.sku",
+                  money("optionItems.unitPrice").as("unitPrice"),
+                  "optionItems.qty",
+                  "optionItems.notes",
+                  "optionItems.catalogId",
+                ])
+                .whereRef("optionItems.optionId", "=", "quoteOptions.id")
+                .orderBy("optionItems.position"),
+            ).as("items"),
+          ])
+          .whereRef("quoteOptions.quoteId", "=", "quotes.id")
+          .orderBy("quoteOptions.position"),
+      ).as("options"),
     ])
     .where("quotes.id", "=", id).executeTakeFirst();
   if (!row) return undefined;
-  const [options, items, measurements] = await Promise.all([
-    db.selectFrom("quoteOptions")
-      .leftJoin("optionFrameMeasurements as f", "f.optionId", "quoteOptions.id")
-      .select([
-        "quoteOptions.id",
-        "quoteOptions.label",
-        "quoteOptions.notes",
-        "quoteOptions.isChosen",
-        money("quoteOptions.shipping").as("shipping"),
-        money("quoteOptions.adjustmentAmount").as("adjustmentAmount"),
-        "quoteOptions.adjustmentReason",
-        money("quoteOptions.subtotal").as("subtotal"),
-        "f.segOc",
-      ])
-      .where("quoteOptions.quoteId", "=", id).orderBy("quoteOptions.position").execute(),
-    db.selectFrom("optionItems")
-      .innerJoin("quoteOptions", "quoteOptions.id", "optionItems.optionId")
-      .select([
-        "optionItems.id",
-        "optionItems.optionId",
-        "optionItems.kind",
-        "optionItems.name",
-        "optionItems.sku",
-        money("optionItems.unitPrice").as("unitPrice"),
-        "optionItems.qty",
-        "optionItems.notes",
-        "optionItems.catalogId",
-      ])
-      .where("quoteOptions.quoteId", "=", id).orderBy("optionItems.position").execute(),
-    findMeasurements(db, row.clientId),
-  ]);
-  const optionViews = options.map(({ segOc, ...o }) => ({
+  const optionViews = row.options.map(({ segOc, ...o }) => ({
     ...o,
-    items: items.filter((i) => i.optionId === o.id).map(({ optionId: _, ...i }) => i),
     frameMeasurements: { segOc: segOc ?? "" },
   }));
+  const measurements = row.measurementsComplete === null ? undefined : {
+    pdBinocular: row.pdBinocular ?? "0",
+    pdNear: row.pdNear ?? "0",
+    measurementsComplete: row.measurementsComplete,
+    extras: row.extras,
+  };
   return {
     quote: {
       id: row.id,
