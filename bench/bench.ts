@@ -64,7 +64,7 @@ async function openStore(): Promise<DatabaseHandle> {
 async function grow(db: DatabaseHandle["db"], from: number, to: number) {
   const started = performance.now();
   const encoder = new TextEncoder();
-  await fillStore(db, from, to, BENCH_SHAPE, (done, total) => {
+  await fillStore(db, from, to, BENCH_SHAPE, (done) => {
     const s = ((performance.now() - started) / 1000).toFixed(0);
     Deno.stderr.writeSync(
       encoder.encode(
