@@ -339,13 +339,15 @@ const large = await timeSearches(base);
 say("PDF and e-mail");
 const bundle = JSON.parse(await expectOk(base, `/api/quotes/${quoteId}`));
 const optionCount = bundle.options.length as number;
-await expectOk(base, `/api/quotes/${quoteId}/pdf`);
-const pdf = await runWrk(`${base}/api/quotes/${quoteId}/pdf`, {
-  connections: 1,
-  threads: 1,
-  seconds: QUICK ? 1 : 4,
-  headers,
-});
+// One at a time, timed here: a PDF takes long enough that a short wrk run may finish none.
+const pdfTimes: number[] = [];
+for (let i = 0; i < (QUICK ? 3 : 10); i++) {
+  const started = performance.now();
+  await expectOk(base, `/api/quotes/${quoteId}/pdf`);
+  pdfTimes.push(performance.now() - started);
+}
+pdfTimes.sort((a, b) => a - b);
+const pdf = { p50ms: pdfTimes[Math.floor(pdfTimes.length / 2)], errors: 0 };
 // Each e-mail renders the PDF, queues the message and tries the (closed) server once.
 const emailTimes: number[] = [];
 for (let i = 0; i < (QUICK ? 3 : 10); i++) {

@@ -24,8 +24,12 @@ describe("deno task bench --quick", () => {
       }).output();
       await db.drop();
       const text = new TextDecoder().decode(out.stdout);
-      expect({ code: out.code, stderr: new TextDecoder().decode(out.stderr).slice(-2000) })
-        .toMatchObject({ code: 0 });
+      if (out.code !== 0) {
+        const err = new TextDecoder().decode(out.stderr);
+        throw new Error(
+          `bench --quick exited ${out.code}:\n${text.slice(-3000)}\n${err.slice(-3000)}`,
+        );
+      }
       expect(text).toContain("GET /dashboard");
       const r = JSON.parse(await Deno.readTextFile(results));
       expect(r.quick).toBe(true);
