@@ -1,5 +1,6 @@
 // Start-up: configuration, database, migrations, first owner, server, and a
 // graceful shutdown that lets in-flight requests finish.
+import "./src/http/react_production.ts"; // first: React's build is chosen when it loads
 import { loadConfig } from "./src/config/config.ts";
 import { openDatabase } from "./src/db/database.ts";
 import { migrateToLatest } from "./src/db/migrate.ts";

@@ -1,135 +1,560 @@
-// `deno task bench`: performance targets, measured on a real server and a
-// store with thousands of clients. Exits non-zero when a target is missed.
-// Run alone on an idle machine; numbers from a busy one are not meaningful.
+// `deno task bench`: Lensdesk at store scale, measured as ratios in one run.
+//
+// A generated store of BENCH_CLIENTS clients (default 100,000; 3 quotes each
+// with options and items) on a PostgreSQL server (BENCH_DATABASE_URL, an
+// empty database) or else the embedded engine in a temporary directory. The
+// real server (main.ts) runs as its own process and is driven over HTTP by
+// wrk. Throughput is a ratio to /healthz measured in the same run, searches
+// are timed at 1,000 clients and again at full size, and the targets of
+// issue 13 are checked: the exit code is 1 when one is missed.
+//
+// `--quick`: 1,000 clients and two seconds of load per figure, to keep the
+// bench working (tests/api/bench_quick_test.ts); its figures are printed and
+// written but no target is checked (at 1,000 clients there is no growth to
+// judge, and so little load on a shared machine is noise).
+//
+// Results: a table on stdout and BENCH_RESULTS (default bench/results.json).
 import { sql } from "kysely";
-import { loadConfig } from "../src/config/config.ts";
-import { openDatabase } from "../src/db/database.ts";
+import { join } from "node:path";
+import { type DatabaseHandle, openDatabase } from "../src/db/database.ts";
 import { migrateToLatest } from "../src/db/migrate.ts";
-import { readManifest } from "../src/assets/manifest.ts";
-import { createApp } from "../src/http/app.ts";
-import { PdfPool } from "../src/pdf/pdf_pool.ts";
-import { silentLogger } from "../src/http/logger.ts";
-import { seedDemoStore } from "../db/seed_data.ts";
 import { createSession, generateSessionToken } from "../src/auth/session.ts";
 import { insertUser } from "../src/users/users.ts";
+import { BUILD_DIR, readManifest } from "../src/assets/manifest.ts";
+import { BENCH_SHAPE, fillStore, lastNameOf, mobileDigitsOf } from "./store.ts";
+import { removeWrkScripts, runWrk, type WrkResult } from "./wrk.ts";
 
-const CLIENTS = Number(Deno.env.get("BENCH_CLIENTS") ?? 5000);
-const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? 200);
+const QUICK = Deno.args.includes("--quick");
+const CLIENTS = QUICK ? 1_000 : Number(Deno.env.get("BENCH_CLIENTS") ?? 100_000);
+const SMALL = Math.min(1_000, CLIENTS);
+const DATABASE_URL = Deno.env.get("BENCH_DATABASE_URL");
+const RESULTS = Deno.env.get("BENCH_RESULTS") ??
+  new URL("./results.json", import.meta.url).pathname;
+/** Seconds of load per throughput figure, and per search latency figure. */
+const LOAD_SECONDS = QUICK ? 2 : 8;
+const SEARCH_SECONDS = QUICK ? 1 : 5;
+/** Concurrent connections of the page loads (the issue's measurement used 16). */
+const CONNECTIONS = 16;
+/** Builder saves: one connection and one quote per wrk thread. */
+const SAVERS = 4;
+/** The client whose name and phone the searches look for: present at 1,000 and at full size. */
+const SEARCHED = 777;
 
-/** p95 latency targets in milliseconds, per request, one at a time. */
-const TARGETS: Record<string, number> = {
-  "GET /dashboard": 60,
-  "GET /clients": 80,
-  "GET /api/clients (first page)": 40,
-  "GET /api/clients/search?q=phone digits": 80,
-  "GET /api/clients/search?q=name": 80,
-  "GET /api/quotes/{id}": 30,
-  "PUT /api/quotes/{id} (builder save)": 80,
-  "GET /quote/{id}": 80,
-  "GET /staff (sign-in page)": 20,
+const TARGETS = {
+  dashboard: 0.30,
+  clients: 0.20,
+  quoteGet: 0.50,
+  searchGrowth: 1.5,
+  pdfMsPerOption: 50,
+  rssMiB: 250,
 };
 
-const config = await loadConfig({
-  DATABASE_URL: Deno.env.get("BENCH_DATABASE_URL") ?? "memory://",
-  LOG_REQUESTS: "0",
-  PORT: "0",
-});
-const database = await openDatabase(config.databaseUrl, config.dataDir);
-const db = database.db;
-await migrateToLatest(db);
-const seeded = await seedDemoStore(db);
-if (seeded.status !== "seeded") throw new Error("bench needs an empty database");
+const root = new URL("../", import.meta.url).pathname;
+const dataDir = await Deno.makeTempDir({ prefix: "lensdesk-bench-" });
+const engine = DATABASE_URL ? "server" : "embedded";
+const say = (line: string) => console.error(line);
 
-console.log(`Adding ${CLIENTS} clients...`);
-await sql`insert into clients (first_name, last_name, email, mobile_phone, created_at)
-  select 'First' || g, 'Last' || g, 'client' || g || '@example.com',
-    '(555) ' || lpad((g % 1000)::text, 3, '0') || '-' || lpad(g::text, 4, '0'),
-    now() - make_interval(mins => g)
-  from generate_series(1, ${CLIENTS}) g`.execute(db);
-await sql`insert into client_measurements (client_id, measurements_complete)
-  select id, (random() < 0.6) from clients on conflict do nothing`.execute(db);
+// ---- the store ----
 
-const user = await insertUser(db, { username: "bench", role: "OWNER", passwordHash: null });
-const token = generateSessionToken();
-await createSession(db, token, user.id);
-const cookie = `lensdesk_session=${token}`;
-
-const pdf = new PdfPool(config.pdf);
-const app = createApp({ db, config, manifest: await readManifest(), logger: silentLogger, pdf });
-const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, app.fetch);
-const base = `http://127.0.0.1:${server.addr.port}`;
-config.appUrl = base;
-
-const quote = await db.selectFrom("quotes").select("id").where("status", "=", "ACTIVE")
-  .executeTakeFirstOrThrow();
-
-async function timed(name: string, send: () => Promise<Response>) {
-  const samples: number[] = [];
-  for (let i = 0; i < ROUNDS + 10; i++) {
-    const start = performance.now();
-    const res = await send();
-    await res.arrayBuffer();
-    if (!res.ok) throw new Error(`${name}: ${res.status}`);
-    if (i >= 10) samples.push(performance.now() - start); // the first ten warm up
-  }
-  samples.sort((a, b) => a - b);
-  const pick = (p: number) => samples[Math.min(samples.length - 1, Math.floor(p * samples.length))];
-  return { name, p50: pick(0.5), p95: pick(0.95), max: samples[samples.length - 1] };
+async function openStore(): Promise<DatabaseHandle> {
+  return await openDatabase(DATABASE_URL, dataDir);
 }
 
-const get = (path: string) => () => fetch(base + path, { headers: { cookie } });
-const results = [];
-results.push(await timed("GET /staff (sign-in page)", () => fetch(base + "/staff")));
-results.push(await timed("GET /dashboard", get("/dashboard")));
-results.push(await timed("GET /clients", get("/clients")));
-results.push(await timed("GET /api/clients (first page)", get("/api/clients")));
-results.push(
-  await timed("GET /api/clients/search?q=phone digits", get("/api/clients/search?q=5550421")),
-);
-results.push(await timed("GET /api/clients/search?q=name", get("/api/clients/search?q=last42")));
-results.push(await timed("GET /api/quotes/{id}", get(`/api/quotes/${quote.id}`)));
-results.push(await timed("GET /quote/{id}", get(`/quote/${quote.id}`)));
+/** Fills clients from+1 … to, with a progress line, then brings statistics up to date. */
+async function grow(db: DatabaseHandle["db"], from: number, to: number) {
+  const started = performance.now();
+  const encoder = new TextEncoder();
+  await fillStore(db, from, to, BENCH_SHAPE, (done) => {
+    const s = ((performance.now() - started) / 1000).toFixed(0);
+    Deno.stderr.writeSync(
+      encoder.encode(
+        `\rfilling: ${(from + done).toLocaleString("en-US")} / ${
+          to.toLocaleString("en-US")
+        } clients (${s} s)`,
+      ),
+    );
+  });
+  Deno.stderr.writeSync(encoder.encode("\n"));
+  // A server's autovacuum would do this after a bulk load; the bench measures
+  // the settled store, not the minute after the load.
+  await sql`vacuum analyze`.execute(db);
+  return (performance.now() - started) / 1000;
+}
 
-// A builder save sends the quote back as loaded, each time from the new version.
-let bundle = await (await fetch(`${base}/api/quotes/${quote.id}`, { headers: { cookie } })).json();
-results.push(
-  await timed("PUT /api/quotes/{id} (builder save)", async () => {
-    const res = await fetch(`${base}/api/quotes/${quote.id}`, {
-      method: "PUT",
-      headers: { cookie, "content-type": "application/json" },
-      body: JSON.stringify({
-        version: bundle.quote.version,
-        opticianName: bundle.quote.opticianName || "Bench",
-        internalNotes: bundle.quote.internalNotes,
-        options: bundle.options.map((o: Record<string, unknown>) => ({
-          ...o,
-          segOc: (o.frameMeasurements as { segOc: string }).segOc,
-        })),
-      }),
+const setup = await openStore();
+await migrateToLatest(setup.db);
+const existing = await setup.db.selectFrom("clients").select((eb) => eb.fn.countAll().as("n"))
+  .executeTakeFirstOrThrow();
+if (Number(existing.n) > 0) {
+  throw new Error("The bench needs an empty database (it fills its own store).");
+}
+const user = await insertUser(setup.db, {
+  username: `bench-${crypto.randomUUID().slice(0, 8)}`,
+  role: "OWNER",
+  passwordHash: null,
+  firstName: "Bench",
+});
+const token = generateSessionToken();
+await createSession(setup.db, token, user.id);
+const cookie = `lensdesk_session=${token}`;
+// Mail to a port nobody listens on: the e-mail call renders, queues and
+// tries once, refused at once (the answer is 202, the outbox keeps it).
+const closedPort = (() => {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return port;
+})();
+await setup.db.updateTable("settings").set({
+  smtpHost: "127.0.0.1",
+  smtpPort: closedPort,
+  smtpFromEmail: "bench@example.com",
+  smtpAllowInsecure: true,
+}).where("id", "=", 1).execute();
+say(`Store: ${engine} database, ${CLIENTS.toLocaleString("en-US")} clients in the end`);
+const fillSmall = await grow(setup.db, 0, SMALL);
+await setup.close();
+
+// ---- the server, as its own process ----
+
+interface Server {
+  base: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+async function startServer(): Promise<Server> {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  const base = `http://127.0.0.1:${port}`;
+  const env: Record<string, string> = {
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    HOME: Deno.env.get("HOME") ?? dataDir,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    APP_URL: base,
+    LOG_REQUESTS: "0",
+    OWNER_USERNAME: "bench-owner",
+    OWNER_PASSWORD: crypto.randomUUID(),
+  };
+  if (DATABASE_URL) env.DATABASE_URL = DATABASE_URL;
+  for (const k of ["DENO_DIR", "TZ"]) if (Deno.env.get(k)) env[k] = Deno.env.get(k)!;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--cached-only", "--allow-all", "main.ts"],
+    cwd: root,
+    env,
+    clearEnv: true,
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const stderr = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let errors = "";
+  (async () => {
+    for (;;) {
+      const { value, done } = await stderr.read();
+      if (done) break;
+      errors = (errors + value).slice(-4000);
+    }
+  })();
+  for (let i = 0; i < 600; i++) {
+    const ok = await fetch(`${base}/healthz`).then((r) => r.body?.cancel().then(() => r.ok))
+      .catch(() => false);
+    if (ok) return { base, pid: child.pid, stop };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await stop();
+  throw new Error(`The server did not start:\n${errors}`);
+
+  async function stop() {
+    try {
+      child.kill("SIGTERM");
+    } catch { /* already gone */ }
+    await child.status;
+  }
+}
+
+const headers = { Cookie: cookie };
+
+interface Search {
+  name: string;
+  path: string;
+}
+const searchName = lastNameOf(SEARCHED).toLowerCase();
+const searchPhone = mobileDigitsOf(SEARCHED).slice(3);
+const SEARCHES: Search[] = [
+  { name: "client search, name", path: `/api/clients/search?q=${searchName}` },
+  { name: "client search, phone digits", path: `/api/clients/search?q=${searchPhone}` },
+  { name: "quotes list search", path: `/api/quotes?q=${searchName}` },
+  { name: "global search", path: `/api/search?q=${searchName}` },
+];
+
+/** One request at a time: latency without queueing. */
+async function timeSearches(base: string) {
+  const out: Record<string, WrkResult> = {};
+  for (const s of SEARCHES) {
+    // Warm-up: the first requests compile code paths and fill caches.
+    for (let i = 0; i < 5; i++) await expectOk(base, s.path);
+    out[s.name] = await runWrk(base + s.path, {
+      connections: 1,
+      threads: 1,
+      seconds: SEARCH_SECONDS,
+      headers,
     });
-    const copy = res.clone();
-    if (res.ok) bundle = await copy.json();
-    return res;
-  }),
-);
+  }
+  return out;
+}
 
-await server.shutdown();
-pdf.close();
-await database.close();
+async function expectOk(base: string, path: string, init: RequestInit = {}) {
+  const res = await fetch(base + path, {
+    ...init,
+    headers: { cookie, origin: base, ...init.headers },
+  });
+  const body = await res.text();
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${body.slice(0, 300)}`);
+  return body;
+}
 
-let failed = 0;
-console.log(`\n${CLIENTS} clients, ${ROUNDS} requests each, one at a time\n`);
+say("Searches at 1,000 clients");
+let server = await startServer();
+const small = await timeSearches(server.base);
+await server.stop();
+
+// ---- the full store ----
+
+let fillLarge = 0;
+if (CLIENTS > SMALL) {
+  const db = await openStore();
+  fillLarge = await grow(db.db, SMALL, CLIENTS);
+  await db.close();
+}
+const store = await openStore();
+const counts = await sql<{ quotes: string; options: string; items: string }>`select
+  (select count(*) from quotes) quotes, (select count(*) from quote_options) options,
+  (select count(*) from option_items) items`.execute(store.db);
+const picked = await store.db.selectFrom("quotes").select("id").where("status", "=", "ACTIVE")
+  .where("expiresAt", ">", new Date()).orderBy("createdAt", "desc").limit(SAVERS + 1).execute();
+await store.close();
+if (picked.length < SAVERS + 1) throw new Error("The store has too few active quotes.");
+const quoteId = picked[0].id;
+
+say("Load at full size");
+server = await startServer();
+const base = server.base;
+
+interface Throughput {
+  name: string;
+  path: string;
+  result: WrkResult;
+  ratio: number;
+  /** Connections: the ratio is to /healthz at the same number. */
+  connections: number;
+}
+const throughput: Throughput[] = [];
+async function load(name: string, path: string, healthz: WrkResult) {
+  await expectOk(base, path);
+  // A short warm-up, so the first compilations are not part of the figure.
+  await runWrk(base + path, { connections: 4, threads: 2, seconds: 1, headers });
+  const result = await runWrk(base + path, {
+    connections: CONNECTIONS,
+    threads: 2,
+    seconds: LOAD_SECONDS,
+    headers,
+  });
+  throughput.push({
+    name,
+    path,
+    result,
+    ratio: result.rps / healthz.rps,
+    connections: CONNECTIONS,
+  });
+}
+
+await runWrk(`${base}/healthz`, { connections: 4, threads: 2, seconds: 1 });
+const healthz = await runWrk(`${base}/healthz`, {
+  connections: CONNECTIONS,
+  threads: 2,
+  seconds: LOAD_SECONDS,
+});
+throughput.push({
+  name: "GET /healthz",
+  path: "/healthz",
+  result: healthz,
+  ratio: 1,
+  connections: CONNECTIONS,
+});
+await load("GET /dashboard", "/dashboard", healthz);
+await load("GET /clients", "/clients", healthz);
+await load("GET /quote/{id}", `/quote/${quoteId}`, healthz);
+await load("GET /api/quotes/{id}", `/api/quotes/${quoteId}`, healthz);
+
+// Builder saves, each thread on its own quote, against /healthz at as many connections.
+const saveEnv: Record<string, string> = { BENCH_COOKIE: cookie, BENCH_ORIGIN: base };
+for (let i = 1; i <= SAVERS; i++) {
+  const id = picked[i].id;
+  const bundle = JSON.parse(await expectOk(base, `/api/quotes/${id}`));
+  const body = JSON.stringify({
+    version: "__V__",
+    opticianName: bundle.quote.opticianName || "Bench",
+    internalNotes: bundle.quote.internalNotes,
+    options: bundle.options.map((o: { frameMeasurements: { segOc: string } }) => ({
+      ...o,
+      segOc: o.frameMeasurements.segOc,
+    })),
+  }).replace('"__V__"', "__VERSION__");
+  // One save by hand first: the body is one the API accepts, not a string of 400s.
+  await expectOk(base, `/api/quotes/${id}`, {
+    method: "PUT",
+    headers: { "content-type": "application/json" },
+    body: body.replace("__VERSION__", String(bundle.quote.version)),
+  });
+  saveEnv[`BENCH_SAVE_ID_${i}`] = id;
+  saveEnv[`BENCH_SAVE_BODY_${i}`] = body;
+  saveEnv[`BENCH_SAVE_VERSION_${i}`] = String(bundle.quote.version + 1);
+}
+const healthzSavers = await runWrk(`${base}/healthz`, {
+  connections: SAVERS,
+  threads: SAVERS,
+  seconds: LOAD_SECONDS,
+});
+const saves = await runWrk(`${base}/api/quotes/${picked[1].id}`, {
+  connections: SAVERS,
+  threads: SAVERS,
+  seconds: LOAD_SECONDS,
+  kind: "save",
+  env: saveEnv,
+});
+throughput.push({
+  name: "PUT /api/quotes/{id} (builder save)",
+  path: "/api/quotes/{id}",
+  result: saves,
+  ratio: saves.rps / healthzSavers.rps,
+  connections: SAVERS,
+});
+
+say("Searches at full size");
+const large = await timeSearches(base);
+
+say("PDF and e-mail");
+const bundle = JSON.parse(await expectOk(base, `/api/quotes/${quoteId}`));
+const optionCount = bundle.options.length as number;
+// One at a time, timed here: a PDF takes long enough that a short wrk run may finish none.
+const pdfTimes: number[] = [];
+for (let i = 0; i < (QUICK ? 3 : 10); i++) {
+  const started = performance.now();
+  await expectOk(base, `/api/quotes/${quoteId}/pdf`);
+  pdfTimes.push(performance.now() - started);
+}
+pdfTimes.sort((a, b) => a - b);
+const pdf = { p50ms: pdfTimes[Math.floor(pdfTimes.length / 2)], errors: 0 };
+// Each e-mail renders the PDF, queues the message and tries the (closed) server once.
+const emailTimes: number[] = [];
+for (let i = 0; i < (QUICK ? 3 : 10); i++) {
+  const started = performance.now();
+  const res = await fetch(`${base}/api/quotes/${quoteId}/email`, {
+    method: "POST",
+    headers: { cookie, origin: base, "content-type": "application/json" },
+    body: JSON.stringify({ email: "client@example.com", note: "" }),
+  });
+  await res.body?.cancel();
+  if (res.status !== 202 && res.status !== 200) throw new Error(`e-mail: ${res.status}`);
+  emailTimes.push(performance.now() - started);
+}
+emailTimes.sort((a, b) => a - b);
+
+const rssMiB = await rssOf(server.pid);
+
+// ---- JavaScript each page loads, from the manifest's files as built ----
+
+const manifest = await readManifest();
+const PAGES = ["/dashboard", "/clients", `/quote/${quoteId}`, "/quotes", "/intake"];
+const jsPerPage = [];
+for (const page of PAGES) {
+  const html = await expectOk(base, page);
+  const roots = [...html.matchAll(/(?:src|href)="(\/static\/build\/[^"]+\.js)"/g)].map((m) => m[1]);
+  const files = await staticImports(roots.map((r) => r.slice("/static/build/".length)));
+  let br = 0;
+  let gz = 0;
+  for (const f of files) {
+    br += (await Deno.stat(join(BUILD_DIR.pathname, f + ".br"))).size;
+    gz += (await Deno.stat(join(BUILD_DIR.pathname, f + ".gz"))).size;
+  }
+  jsPerPage.push({ page: page.replace(quoteId, "{id}"), files: files.length, br, gz });
+}
+await server.stop();
+await removeWrkScripts();
+await Deno.remove(dataDir, { recursive: true });
+
+/** A page's scripts and every chunk they import statically (dynamic imports load later). */
+async function staticImports(start: string[]) {
+  const seen = new Set<string>();
+  const queue = [...start];
+  while (queue.length) {
+    const file = queue.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const text = await Deno.readTextFile(join(BUILD_DIR.pathname, file));
+    for (const m of text.matchAll(/(?:from|import)\s*"\.\/([^"]+\.js)"/g)) queue.push(m[1]);
+  }
+  return [...seen].sort();
+}
+
+async function rssOf(pid: number): Promise<number> {
+  const status = await Deno.readTextFile(`/proc/${pid}/status`);
+  const kb = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN);
+  return kb / 1024;
+}
+
+// ---- the table, the file, the targets ----
+
+const searches = SEARCHES.map((s) => ({
+  name: s.name,
+  path: s.path,
+  small: { p50ms: small[s.name].p50ms, p95ms: small[s.name].p95ms },
+  large: { p50ms: large[s.name].p50ms, p95ms: large[s.name].p95ms },
+  growth: large[s.name].p95ms / small[s.name].p95ms,
+}));
+const pdfMsPerOption = pdf.p50ms / optionCount;
+const emailMs = emailTimes[Math.floor(emailTimes.length / 2)];
+const byName = (n: string) => throughput.find((t) => t.name === n)!.ratio;
+
+const targets = [
+  { name: "GET /dashboard ÷ /healthz", value: byName("GET /dashboard"), min: TARGETS.dashboard },
+  { name: "GET /clients ÷ /healthz", value: byName("GET /clients"), min: TARGETS.clients },
+  {
+    name: "GET /api/quotes/{id} ÷ /healthz",
+    value: byName("GET /api/quotes/{id}"),
+    min: TARGETS.quoteGet,
+  },
+  ...searches.map((s) => ({
+    name: `${s.name}: p95 at ${CLIENTS / 1000}k ÷ p95 at 1k`,
+    value: s.growth,
+    max: TARGETS.searchGrowth,
+  })),
+  { name: "PDF ms per option (p50)", value: pdfMsPerOption, max: TARGETS.pdfMsPerOption },
+  ...(engine === "server"
+    ? [{ name: "server RSS after the load, MiB", value: rssMiB, max: TARGETS.rssMiB }]
+    : []),
+].map((t) => ({
+  ...t,
+  met: "min" in t ? t.value >= t.min! : t.value <= (t as { max: number }).max,
+}));
+const errors = [
+  ...throughput.map((t) => t.result),
+  ...Object.values(small),
+  ...Object.values(large),
+  pdf,
+].reduce((n, r) => n + r.errors, 0);
+
+const results = {
+  at: new Date().toISOString(),
+  quick: QUICK,
+  engine,
+  store: {
+    clients: CLIENTS,
+    quotes: Number(counts.rows[0].quotes),
+    options: Number(counts.rows[0].options),
+    items: Number(counts.rows[0].items),
+    fillSeconds: { small: fillSmall, large: fillLarge },
+  },
+  machine: { cpus: navigator.hardwareConcurrency, loadAverage: Deno.loadavg() },
+  throughput: throughput.map((t) => ({
+    name: t.name,
+    connections: t.connections,
+    rps: t.result.rps,
+    p50ms: t.result.p50ms,
+    p95ms: t.result.p95ms,
+    ratio: t.ratio,
+    errors: t.result.errors,
+  })),
+  searches,
+  pdf: { optionsPerQuote: optionCount, p50ms: pdf.p50ms, msPerOption: pdfMsPerOption },
+  email: { p50ms: emailMs, samples: emailTimes.length },
+  rssMiB,
+  jsPerPage,
+  entry: manifest.entry,
+  errors,
+  targets: QUICK ? [] : targets,
+};
+await Deno.writeTextFile(RESULTS, JSON.stringify(results, null, 2) + "\n");
+
+const f1 = (n: number) => n.toFixed(1);
+const f2 = (n: number) => n.toFixed(2);
+const row = (cells: string[], widths: number[]) =>
+  cells.map((c, i) => i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])).join("  ");
 console.log(
-  "request".padEnd(44) + "p50 ms".padStart(8) + "p95 ms".padStart(8) + "target".padStart(8),
+  `\n${CLIENTS.toLocaleString("en-US")} clients, ${
+    results.store.quotes.toLocaleString("en-US")
+  } quotes, ` +
+    `${results.store.items.toLocaleString("en-US")} items; ${engine} database; ` +
+    `load average ${
+      results.machine.loadAverage.map(f1).join(" ")
+    } on ${results.machine.cpus} CPUs\n`,
 );
-for (const r of results) {
-  const target = TARGETS[r.name];
-  const ok = r.p95 <= target;
-  if (!ok) failed++;
+let w = [38, 6, 9, 8, 8, 8];
+console.log(row(["throughput (wrk)", "conns", "req/s", "p50 ms", "p95 ms", "÷ healthz"], w));
+for (const t of throughput) {
+  console.log(row([
+    t.name,
+    String(t.connections),
+    f1(t.result.rps),
+    f1(t.result.p50ms),
+    f1(t.result.p95ms),
+    f2(t.ratio),
+  ], w));
+}
+w = [30, 9, 9, 10, 10, 8];
+console.log("");
+console.log(row([
+  "search, one at a time",
+  "p50 1k",
+  "p95 1k",
+  `p50 ${CLIENTS / 1000}k`,
+  `p95 ${CLIENTS / 1000}k`,
+  "p95 ×",
+], w));
+for (const s of searches) {
   console.log(
-    r.name.padEnd(44) + r.p50.toFixed(1).padStart(8) + r.p95.toFixed(1).padStart(8) +
-      `${target}`.padStart(8) + (ok ? "" : "  MISSED"),
+    row([
+      s.name,
+      f1(s.small.p50ms),
+      f1(s.small.p95ms),
+      f1(s.large.p50ms),
+      f1(s.large.p95ms),
+      f2(s.growth),
+    ], w),
   );
 }
-console.log(failed ? `\n${failed} target(s) missed` : "\nAll targets met");
-Deno.exit(failed ? 1 : 0);
+console.log(
+  `\nPDF: ${f1(pdf.p50ms)} ms for ${optionCount} options, ${
+    f1(pdfMsPerOption)
+  } ms per option (p50)`,
+);
+console.log(`E-mail (render, queue, one refused delivery): ${f1(emailMs)} ms (median)`);
+console.log(`Server RSS after the load: ${f1(rssMiB)} MiB`);
+console.log("\nJavaScript per page (brotli / gzip, entry and statically imported chunks):");
+for (const j of jsPerPage) {
+  console.log(
+    `  ${j.page.padEnd(14)} ${(j.br / 1024).toFixed(1).padStart(6)} KiB br  ${
+      (j.gz / 1024).toFixed(1).padStart(6)
+    } KiB gz  (${j.files} files)`,
+  );
+}
+if (errors) console.log(`\n${errors} failed requests: the figures above are not valid`);
+if (QUICK) {
+  console.log(`\nQuick run: no targets checked. Results in ${RESULTS}`);
+  Deno.exit(errors ? 1 : 0);
+}
+console.log("\ntargets");
+for (const t of targets) {
+  const limit = "min" in t ? `≥ ${t.min}` : `≤ ${(t as { max: number }).max}`;
+  console.log(
+    `  ${t.met ? "met   " : "MISSED"}  ${t.name.padEnd(52)} ${f2(t.value).padStart(8)}  ${limit}`,
+  );
+}
+const missed = targets.filter((t) => !t.met).length;
+console.log(
+  missed ? `\n${missed} target(s) missed. Results in ${RESULTS}` : `\nAll targets met. ${RESULTS}`,
+);
+Deno.exit(missed || errors ? 1 : 0);

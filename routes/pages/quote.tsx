@@ -7,7 +7,7 @@ import QuoteBuilder, { type QuoteBuilderProps } from "../../islands/QuoteBuilder
 import { findQuoteBundle } from "../../src/quotes/quote_store.ts";
 import { loadBuilderCatalog } from "../../src/catalog/catalog.ts";
 import { renderNotFound } from "./not_found.tsx";
-import { isMailConfigured } from "../../src/mail/mail_settings.ts";
+import { pageSettings } from "../../src/http/page_settings.ts";
 
 export function quotePages(manifest: AssetManifest) {
   const app = new Hono<AppEnv>();
@@ -20,16 +20,16 @@ export function quotePages(manifest: AssetManifest) {
   // paint is the finished form, not a spinner waiting on two calls.
   app.get("/quote/:id", async (c) => {
     const db = c.var.db;
-    const [bundle, catalog, emailConfigured] = await Promise.all([
+    const [bundle, catalog, settings] = await Promise.all([
       findQuoteBundle(db, c.req.param("id")),
       loadBuilderCatalog(db),
-      isMailConfigured(db),
+      pageSettings(c),
     ]);
     if (!bundle) return renderNotFound(c, manifest);
     const props: QuoteBuilderProps = {
       bundle,
       catalog,
-      emailConfigured,
+      emailConfigured: settings.mailConfigured,
       userRole: c.var.user!.role,
     };
     return renderPage(

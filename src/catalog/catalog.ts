@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { jsonArrayFrom } from "kysely/helpers/postgres";
 import type { DB } from "../db/database.ts";
 import type { CatalogTableName } from "./default_catalog.ts";
 
@@ -29,23 +30,27 @@ export interface CatalogItem {
 
 /** Active items of one section in the store's order; prices as decimal strings. */
 export async function listActiveCatalog(db: DB, table: CatalogTableName): Promise<CatalogItem[]> {
+  return await activeCatalogQuery(db, table).execute();
+}
+
+function activeCatalogQuery(db: DB, table: CatalogTableName) {
   if (table === "lensPackages") {
-    return await db.selectFrom("lensPackages").select([
+    return db.selectFrom("lensPackages").select([
       "id",
       "name",
       "description",
       sql<string>`price::text`.as("price"),
       "active",
       "sortOrder",
-    ]).where("active", "=", true).orderBy("sortOrder").orderBy("name").execute();
+    ]).where("active", "=", true).orderBy("sortOrder").orderBy("name");
   }
-  return await db.selectFrom(table).select([
+  return db.selectFrom(table).select([
     "id",
     "name",
     sql<string>`price::text`.as("price"),
     "active",
     "sortOrder",
-  ]).where("active", "=", true).orderBy("sortOrder").orderBy("name").execute();
+  ]).where("active", "=", true).orderBy("sortOrder").orderBy("name");
 }
 
 export interface BuilderCatalog {
@@ -56,13 +61,14 @@ export interface BuilderCatalog {
   addOns: CatalogItem[];
 }
 
+/** The five sections for the quote builder, in one statement (the builder page opens often). */
 export async function loadBuilderCatalog(db: DB): Promise<BuilderCatalog> {
-  const [packages, lensTypes, materials, arCoatings, addOns] = await Promise.all([
-    listActiveCatalog(db, "lensPackages"),
-    listActiveCatalog(db, "lensTypes"),
-    listActiveCatalog(db, "materials"),
-    listActiveCatalog(db, "arCoatings"),
-    listActiveCatalog(db, "addOns"),
-  ]);
-  return { packages, lensTypes, materials, arCoatings, addOns };
+  const row = await db.selectNoFrom([
+    jsonArrayFrom(activeCatalogQuery(db, "lensPackages")).as("packages"),
+    jsonArrayFrom(activeCatalogQuery(db, "lensTypes")).as("lensTypes"),
+    jsonArrayFrom(activeCatalogQuery(db, "materials")).as("materials"),
+    jsonArrayFrom(activeCatalogQuery(db, "arCoatings")).as("arCoatings"),
+    jsonArrayFrom(activeCatalogQuery(db, "addOns")).as("addOns"),
+  ]).executeTakeFirstOrThrow();
+  return row as BuilderCatalog;
 }

@@ -94,6 +94,12 @@ export async function listClients(
   db: DB,
   options: Page & { filter?: "missing" } = {},
 ): Promise<ClientSummary[]> {
+  const rows = await listClientsQuery(db, options).execute();
+  return rows.map(toSummary);
+}
+
+/** The query of listClients, apart so tests can look at its plan. */
+export function listClientsQuery(db: DB, options: Page & { filter?: "missing" } = {}) {
   const { limit, offset } = pageOf(options);
   let q = summaryQuery(db);
   if (options.filter === "missing") {
@@ -101,9 +107,8 @@ export async function listClients(
       eb.or([eb("m.clientId", "is", null), eb("m.measurementsComplete", "=", false)])
     );
   }
-  const rows = await q.orderBy("clients.createdAt", "desc").orderBy("clients.id", "desc")
-    .limit(limit).offset(offset).execute();
-  return rows.map(toSummary);
+  return q.orderBy("clients.createdAt", "desc").orderBy("clients.id", "desc")
+    .limit(limit).offset(offset);
 }
 
 /**

@@ -5,10 +5,9 @@ import type { AppEnv } from "./app_env.ts";
 import { IslandCollector } from "../../components/island_context.ts";
 import { isAdminRole, StaffNav } from "../../components/StaffNav.tsx";
 import { EMAIL_BANNER_COOKIE, EmailBanner } from "../../components/EmailBanner.tsx";
-import { isMailConfigured } from "../mail/mail_settings.ts";
 import { getCookie } from "hono/cookie";
 import { displayName } from "../users/users.ts";
-import { findBranding } from "../settings/settings.ts";
+import { pageSettings } from "./page_settings.ts";
 import type { AssetManifest } from "../assets/manifest.ts";
 
 export interface PageOptions {
@@ -35,13 +34,13 @@ export async function renderPage(
   content: ReactNode,
   options: PageOptions,
 ): Promise<Response> {
-  const branding = await findBranding(c.var.db);
+  const { branding, mailConfigured } = await pageSettings(c);
   // A kiosk (a browser handed to a client) has no user, so no staff bar and no
   // banner; it also gets no skip link, there being no navigation to skip.
   const kiosk = c.var.kiosk;
   const user = c.var.user;
   const showEmailBanner = !!user && options.chrome !== false && isAdminRole(user.role) &&
-    getCookie(c, EMAIL_BANNER_COOKIE) !== "dismissed" && !await isMailConfigured(c.var.db);
+    getCookie(c, EMAIL_BANNER_COOKIE) !== "dismissed" && !mailConfigured;
   const islands = new Set<string>();
   const body = renderToString(
     <IslandCollector.Provider value={islands}>

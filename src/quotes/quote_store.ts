@@ -1,8 +1,9 @@
 import { sql } from "kysely";
+import { jsonArrayFrom } from "kysely/helpers/postgres";
 import type { DB } from "../db/database.ts";
 import { quoteMatches, searchWords } from "../search/match.ts";
 import type { QuoteStatus } from "../../db/schema.ts";
-import { findMeasurements, isUuid } from "../clients/clients.ts";
+import { isUuid } from "../clients/clients.ts";
 import type { SaveQuoteInput, SelectionInput } from "../schemas/quote.ts";
 import {
   closeBlocker,
@@ -25,12 +26,18 @@ import { type OptionState, quoteTotalDecimal, summarizeOptionChanges } from "./h
 
 const money = (col: string) => sql<string>`${sql.ref(col)}::text`;
 
+/**
+ * A quote with its client, options, items and the client's measurements, in
+ * one statement (the options and their items as nested JSON arrays, in order):
+ * the builder and GET /api/quotes/{id} are opened all day.
+ */
 export async function findQuoteBundle(db: DB, id: string): Promise<QuoteBundle | undefined> {
   if (!isUuid(id)) return undefined;
   const row = await db.selectFrom("quotes")
     .innerJoin("clients", "clients.id", "quotes.clientId")
     .leftJoin("heardHowOptions as h", "h.id", "clients.heardHowId")
-    .select([
+    .leftJoin("clientMeasurements as m", "m.clientId", "quotes.clientId")
+    .select((eb) => [
       "quotes.id",
       "quotes.quoteNumber",
       "quotes.clientId",
@@ -59,46 +66,58 @@ export async function findQuoteBundle(db: DB, id: string): Promise<QuoteBundle |
       "clients.emailConsent",
       "clients.heardHowText",
       "h.label as heardHowLabel",
+      // trim_scale as findMeasurements: 62.0 reads "62".
+      sql<string | null>`trim_scale(m.pd_binocular)::text`.as("pdBinocular"),
+      sql<string | null>`trim_scale(m.pd_near)::text`.as("pdNear"),
+      "m.measurementsComplete",
+      "m.extras",
+      jsonArrayFrom(
+        eb.selectFrom("quoteOptions")
+          .leftJoin("optionFrameMeasurements as f", "f.optionId", "quoteOptions.id")
+          .select((oe) => [
+            "quoteOptions.id",
+            "quoteOptions.label",
+            "quoteOptions.notes",
+            "quoteOptions.isChosen",
+            money("quoteOptions.shipping").as("shipping"),
+            money("quoteOptions.adjustmentAmount").as("adjustmentAmount"),
+            "quoteOptions.adjustmentReason",
+            money("quoteOptions.subtotal").as("subtotal"),
+            "f.segOc",
+            jsonArrayFrom(
+              oe.selectFrom("optionItems")
+                .select([
+                  "optionItems.id",
+                  "optionItems.kind",
+                  "optionItems.name",
+                  "optionItems.sku",
+                  money("optionItems.unitPrice").as("unitPrice"),
+                  "optionItems.qty",
+                  "optionItems.notes",
+                  "optionItems.catalogId",
+                ])
+                .whereRef("optionItems.optionId", "=", "quoteOptions.id")
+                .orderBy("optionItems.position"),
+            ).as("items"),
+          ])
+          .whereRef("quoteOptions.quoteId", "=", "quotes.id")
+          .orderBy("quoteOptions.position"),
+      ).as("options"),
     ])
     .where("quotes.id", "=", id).executeTakeFirst();
   if (!row) return undefined;
-  const [options, items, measurements, carryOver] = await Promise.all([
-    db.selectFrom("quoteOptions")
-      .leftJoin("optionFrameMeasurements as f", "f.optionId", "quoteOptions.id")
-      .select([
-        "quoteOptions.id",
-        "quoteOptions.label",
-        "quoteOptions.notes",
-        "quoteOptions.isChosen",
-        money("quoteOptions.shipping").as("shipping"),
-        money("quoteOptions.adjustmentAmount").as("adjustmentAmount"),
-        "quoteOptions.adjustmentReason",
-        money("quoteOptions.subtotal").as("subtotal"),
-        "f.segOc",
-      ])
-      .where("quoteOptions.quoteId", "=", id).orderBy("quoteOptions.position").execute(),
-    db.selectFrom("optionItems")
-      .innerJoin("quoteOptions", "quoteOptions.id", "optionItems.optionId")
-      .select([
-        "optionItems.id",
-        "optionItems.optionId",
-        "optionItems.kind",
-        "optionItems.name",
-        "optionItems.sku",
-        money("optionItems.unitPrice").as("unitPrice"),
-        "optionItems.qty",
-        "optionItems.notes",
-        "optionItems.catalogId",
-      ])
-      .where("quoteOptions.quoteId", "=", id).orderBy("optionItems.position").execute(),
-    findMeasurements(db, row.clientId),
-    findCarryOver(db, id),
-  ]);
-  const optionViews = options.map(({ segOc, ...o }) => ({
+  // Only a returning client's new quote has one (a second, indexed lookup by quote id).
+  const carryOver = await findCarryOver(db, id);
+  const optionViews = row.options.map(({ segOc, ...o }) => ({
     ...o,
-    items: items.filter((i) => i.optionId === o.id).map(({ optionId: _, ...i }) => i),
     frameMeasurements: { segOc: segOc ?? "" },
   }));
+  const measurements = row.measurementsComplete === null ? undefined : {
+    pdBinocular: row.pdBinocular ?? "0",
+    pdNear: row.pdNear ?? "0",
+    measurementsComplete: row.measurementsComplete,
+    extras: row.extras,
+  };
   return {
     quote: {
       id: row.id,
@@ -538,22 +557,30 @@ export const ACTIVE_STATUSES: QuoteStatus[] = [
   "ACCEPTED",
 ];
 
+const recentQuotes = (db: DB, limit: number) =>
+  summaries(db).orderBy("quotes.updatedAt", "desc").orderBy("quotes.id", "desc").limit(limit);
+
+const expiredQuotes = (db: DB, limit: number, now: Date) =>
+  summaries(db).where("quotes.status", "!=", "CLOSED")
+    .where("quotes.expiresAt", "<", now).orderBy("quotes.expiresAt", "desc")
+    .orderBy("quotes.id", "desc").limit(limit);
+
+const expiredCount = (db: DB, now: Date) =>
+  db.selectFrom("quotes").select((eb) => eb.fn.countAll<string>().as("n"))
+    .where("status", "!=", "CLOSED").where("expiresAt", "<", now);
+
 export async function listRecentQuotes(db: DB, limit = DASHBOARD_LIST_SIZE) {
-  const rows = await summaries(db).orderBy("quotes.updatedAt", "desc").orderBy("quotes.id", "desc")
-    .limit(limit).execute();
+  const rows = await recentQuotes(db, limit).execute();
   return rows.map(toSummary);
 }
 
 export async function listExpiredQuotes(db: DB, limit = DASHBOARD_LIST_SIZE, now = new Date()) {
-  const rows = await summaries(db).where("quotes.status", "!=", "CLOSED")
-    .where("quotes.expiresAt", "<", now).orderBy("quotes.expiresAt", "desc")
-    .orderBy("quotes.id", "desc").limit(limit).execute();
+  const rows = await expiredQuotes(db, limit, now).execute();
   return rows.map(toSummary);
 }
 
 export async function countExpiredQuotes(db: DB, now = new Date()): Promise<number> {
-  const row = await db.selectFrom("quotes").select((eb) => eb.fn.countAll<string>().as("n"))
-    .where("status", "!=", "CLOSED").where("expiresAt", "<", now).executeTakeFirstOrThrow();
+  const row = await expiredCount(db, now).executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -564,16 +591,85 @@ export function startOfToday(now = new Date()): Date {
   return d;
 }
 
+const activeCount = (db: DB, now: Date) =>
+  db.selectFrom("quotes").select((eb) => eb.fn.countAll<string>().as("n"))
+    .where("status", "in", ACTIVE_STATUSES)
+    .where((eb) => eb.or([eb("expiresAt", "is", null), eb("expiresAt", ">=", now)]));
+
+// Bounded on both sides (no client is created tomorrow): a closed range is
+// what the planner, without statistics yet, reads through the index.
+const newClientsCount = (db: DB, now: Date) => {
+  const today = startOfToday(now);
+  const tomorrow = new Date(today);
+  tomorrow.setDate(tomorrow.getDate() + 1);
+  return db.selectFrom("clients").select((eb) => eb.fn.countAll<string>().as("n"))
+    .where("createdAt", ">=", today).where("createdAt", "<", tomorrow);
+};
+
 export async function findStats(db: DB, now = new Date()): Promise<Stats> {
   const [active, clients] = await Promise.all([
-    db.selectFrom("quotes").select((eb) => eb.fn.countAll<string>().as("n"))
-      .where("status", "in", ACTIVE_STATUSES)
-      .where((eb) => eb.or([eb("expiresAt", "is", null), eb("expiresAt", ">=", now)]))
-      .executeTakeFirstOrThrow(),
-    db.selectFrom("clients").select((eb) => eb.fn.countAll<string>().as("n"))
-      .where("createdAt", ">=", startOfToday(now)).executeTakeFirstOrThrow(),
+    activeCount(db, now).executeTakeFirstOrThrow(),
+    newClientsCount(db, now).executeTakeFirstOrThrow(),
   ]);
   return { activeQuotes: Number(active.n), newClients: Number(clients.n) };
+}
+
+/** Everything the dashboard shows. */
+export interface Dashboard {
+  stats: Stats;
+  recent: QuoteSummary[];
+  expired: QuoteSummary[];
+  expiredCount: number;
+}
+
+/** JSON hands timestamps back as text; the summaries carry them as ISO strings. */
+type JsonSummary = Omit<QuoteSummary, "createdAt" | "expiresAt"> & {
+  createdAt: string;
+  expiresAt: string | null;
+};
+const fromJson = (r: JsonSummary): QuoteSummary => ({
+  ...r,
+  createdAt: new Date(r.createdAt).toISOString(),
+  expiresAt: r.expiresAt ? new Date(r.expiresAt).toISOString() : null,
+});
+
+/**
+ * The dashboard in one round trip: the same counts and lists as findStats,
+ * listRecentQuotes, listExpiredQuotes and countExpiredQuotes, as subqueries of
+ * one statement. The lists and the active count are served by indexes of
+ * migration 0015 (tests/api/hot_plan_test.ts checks the plans); the expired
+ * count reads every open expired quote, through the index or a scan as the
+ * planner finds cheaper: counting N rows costs N rows (README, Performance).
+ */
+export function dashboardParts(db: DB, now = new Date()) {
+  return {
+    activeQuotes: activeCount(db, now),
+    newClients: newClientsCount(db, now),
+    expiredCount: expiredCount(db, now),
+    recent: recentQuotes(db, DASHBOARD_LIST_SIZE),
+    expired: expiredQuotes(db, DASHBOARD_LIST_SIZE, now),
+  };
+}
+
+export function dashboardQuery(db: DB, now = new Date()) {
+  const parts = dashboardParts(db, now);
+  return db.selectNoFrom([
+    parts.activeQuotes.as("activeQuotes"),
+    parts.newClients.as("newClients"),
+    parts.expiredCount.as("expiredCount"),
+    jsonArrayFrom(parts.recent).as("recent"),
+    jsonArrayFrom(parts.expired).as("expired"),
+  ]);
+}
+
+export async function loadDashboard(db: DB, now = new Date()): Promise<Dashboard> {
+  const row = await dashboardQuery(db, now).executeTakeFirstOrThrow();
+  return {
+    stats: { activeQuotes: Number(row.activeQuotes), newClients: Number(row.newClients) },
+    recent: (row.recent as JsonSummary[]).map(fromJson),
+    expired: (row.expired as JsonSummary[]).map(fromJson),
+    expiredCount: Number(row.expiredCount),
+  };
 }
 
 export type { SaveResult };

@@ -29,18 +29,19 @@ export interface Branding {
   faviconUrl: string;
 }
 
-export async function findBranding(db: DB): Promise<Branding> {
-  const s = await db.selectFrom("settings")
-    .select([
-      "storeName",
-      "storePhone",
-      "storeEmail",
-      "storeAddress",
-      "storeWebsite",
-      "logoUrl",
-      "faviconUrl",
-    ])
-    .where("id", "=", 1).executeTakeFirstOrThrow();
+const BRANDING_COLUMNS = [
+  "storeName",
+  "storePhone",
+  "storeEmail",
+  "storeAddress",
+  "storeWebsite",
+  "logoUrl",
+  "faviconUrl",
+] as const;
+
+type BrandingRow = { [K in (typeof BRANDING_COLUMNS)[number]]: string | null };
+
+function brandingFrom(s: BrandingRow): Branding {
   return {
     storeName: s.storeName?.trim() || STORE_FALLBACKS.storeName,
     storePhone: s.storePhone?.trim() || STORE_FALLBACKS.storePhone,
@@ -49,5 +50,28 @@ export async function findBranding(db: DB): Promise<Branding> {
     storeWebsite: s.storeWebsite?.trim() ?? "",
     logoUrl: s.logoUrl?.trim() || STORE_FALLBACKS.logoUrl,
     faviconUrl: s.faviconUrl?.trim() || STORE_FALLBACKS.faviconUrl,
+  };
+}
+
+export async function findBranding(db: DB): Promise<Branding> {
+  const s = await db.selectFrom("settings").select(BRANDING_COLUMNS).where("id", "=", 1)
+    .executeTakeFirstOrThrow();
+  return brandingFrom(s);
+}
+
+/** What every page needs of the settings, read in one statement. */
+export interface PageSettings {
+  branding: Branding;
+  /** A mail server and sender are set (the same rule as isMailConfigured). */
+  mailConfigured: boolean;
+}
+
+export async function findPageSettings(db: DB): Promise<PageSettings> {
+  const s = await db.selectFrom("settings")
+    .select([...BRANDING_COLUMNS, "smtpHost", "smtpFromEmail", "smtpUser"])
+    .where("id", "=", 1).executeTakeFirstOrThrow();
+  return {
+    branding: brandingFrom(s),
+    mailConfigured: !!s.smtpHost?.trim() && !!(s.smtpFromEmail?.trim() || s.smtpUser?.trim()),
   };
 }

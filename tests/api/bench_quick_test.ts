@@ -1,0 +1,66 @@
+// `deno task bench --quick` keeps working: a 1,000-client store, the real
+// server under wrk for a second per figure, every figure in the results file.
+// No target is checked here (the full bench does that); only that the run
+// completes, every request answered, and the results are whole.
+import { describe, it } from "node:test";
+import { expect } from "expect";
+import { createTestDatabase } from "../helpers/database.ts";
+
+describe("deno task bench --quick", () => {
+  it("runs end to end and writes every figure", async () => {
+    const results = await Deno.makeTempFile({ suffix: ".json" });
+    try {
+      const env: Record<string, string> = { BENCH_RESULTS: results };
+      // The bench follows the suite's engine: a server database when the suite has one.
+      const server = !!Deno.env.get("TEST_DATABASE_URL");
+      const db = await createTestDatabase();
+      if (server) env.BENCH_DATABASE_URL = db.url;
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: ["run", "--allow-all", "bench/bench.ts", "--quick"],
+        cwd: new URL("../../", import.meta.url).pathname,
+        env,
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      await db.drop();
+      const text = new TextDecoder().decode(out.stdout);
+      if (out.code !== 0) {
+        const err = new TextDecoder().decode(out.stderr);
+        throw new Error(
+          `bench --quick exited ${out.code}:\n${text.slice(-3000)}\n${err.slice(-3000)}`,
+        );
+      }
+      expect(text).toContain("GET /dashboard");
+      const r = JSON.parse(await Deno.readTextFile(results));
+      expect(r.quick).toBe(true);
+      expect(r.engine).toBe(server ? "server" : "embedded");
+      expect(r.store).toMatchObject({ clients: 1000, quotes: 3000, options: 6000, items: 18000 });
+      expect(r.errors).toBe(0);
+      expect(r.throughput.map((t: { name: string }) => t.name)).toEqual([
+        "GET /healthz",
+        "GET /dashboard",
+        "GET /clients",
+        "GET /quote/{id}",
+        "GET /api/quotes/{id}",
+        "PUT /api/quotes/{id} (builder save)",
+      ]);
+      // Every path answered 2xx before its load (the bench checks), and none failed under it;
+      // how many completed in a second or two depends on the machine.
+      for (const t of r.throughput) expect(t.errors).toBe(0);
+      expect(r.searches.map((s: { name: string }) => s.name)).toEqual([
+        "client search, name",
+        "client search, phone digits",
+        "quotes list search",
+        "global search",
+      ]);
+      expect(r.pdf.optionsPerQuote).toBe(2);
+      expect(r.pdf.msPerOption).toBeGreaterThan(0);
+      expect(r.email.p50ms).toBeGreaterThan(0);
+      expect(r.rssMiB).toBeGreaterThan(0);
+      expect(r.jsPerPage.find((j: { page: string }) => j.page === "/dashboard").br)
+        .toBeGreaterThan(0);
+    } finally {
+      await Deno.remove(results);
+    }
+  });
+});
