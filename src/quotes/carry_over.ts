@@ -72,26 +72,47 @@ export async function carryOverLastMeasurements(
   return await findCarryOver(trx, quoteId);
 }
 
-export async function findCarryOver(db: DB, quoteId: string): Promise<CarryOverView | undefined> {
-  if (!isUuid(quoteId)) return undefined;
-  const row = await db.selectFrom("quoteCarryOvers").select([
-    "sourceQuoteId",
-    "sourceQuoteNumber",
-    "sourceDate",
-    sql<string>`trim_scale(pd_binocular)::text`.as("pdBinocular"),
-    sql<string>`trim_scale(pd_near)::text`.as("pdNear"),
-    "segOc",
-    "extras",
-    "confirmedAt",
-    "confirmedBy",
-  ]).where("quoteId", "=", quoteId).executeTakeFirst();
-  if (!row) return undefined;
+/** The carry-over columns of a quote (findQuoteBundle nests the same ones as JSON). */
+function carryOverQuery(db: DB) {
+  return db.selectFrom("quoteCarryOvers as co").select([
+    "co.sourceQuoteId",
+    "co.sourceQuoteNumber",
+    "co.sourceDate",
+    sql<string>`trim_scale(co.pd_binocular)::text`.as("pdBinocular"),
+    sql<string>`trim_scale(co.pd_near)::text`.as("pdNear"),
+    "co.segOc",
+    "co.extras",
+    "co.confirmedAt",
+    "co.confirmedBy",
+  ]);
+}
+
+type CarryOverRow = {
+  sourceQuoteId: string | null;
+  sourceQuoteNumber: string;
+  sourceDate: Date | string;
+  pdBinocular: string;
+  pdNear: string;
+  segOc: string;
+  extras: unknown;
+  confirmedAt: Date | string | null;
+  confirmedBy: string | null;
+};
+
+/** A row of carryOverQuery, read directly (Dates) or nested as JSON (ISO strings). */
+export function carryOverView(row: CarryOverRow): CarryOverView {
   return {
     ...row,
     extras: (row.extras as Record<string, string>) ?? {},
-    sourceDate: row.sourceDate.toISOString(),
-    confirmedAt: row.confirmedAt?.toISOString() ?? null,
+    sourceDate: new Date(row.sourceDate).toISOString(),
+    confirmedAt: row.confirmedAt === null ? null : new Date(row.confirmedAt).toISOString(),
   };
+}
+
+export async function findCarryOver(db: DB, quoteId: string): Promise<CarryOverView | undefined> {
+  if (!isUuid(quoteId)) return undefined;
+  const row = await carryOverQuery(db).where("co.quoteId", "=", quoteId).executeTakeFirst();
+  return row ? carryOverView(row) : undefined;
 }
 
 export type ConfirmResult =

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { jsonArrayFrom } from "kysely/helpers/postgres";
+import { jsonArrayFrom, jsonObjectFrom } from "kysely/helpers/postgres";
 import type { DB } from "../db/database.ts";
 import { quoteMatches, searchWords } from "../search/match.ts";
 import type { QuoteStatus } from "../../db/schema.ts";
@@ -18,7 +18,7 @@ import {
   subtotalDecimal,
 } from "./rules.ts";
 import { quoteExpiry } from "./quotes.ts";
-import { findCarryOver } from "./carry_over.ts";
+import { carryOverView } from "./carry_over.ts";
 import type { QuoteBundle, QuoteSummary, SaveResult, Stats } from "./views.ts";
 import { type AuditActor, recordAudit } from "../audit/audit_log.ts";
 import { diffFields } from "../audit/describe.ts";
@@ -103,11 +103,25 @@ export async function findQuoteBundle(db: DB, id: string): Promise<QuoteBundle |
           .whereRef("quoteOptions.quoteId", "=", "quotes.id")
           .orderBy("quoteOptions.position"),
       ).as("options"),
+      // Only a returning client's new quote has one; same statement, by its key.
+      // (The columns of carryOverQuery in src/quotes/carry_over.ts, nested as JSON.)
+      jsonObjectFrom(
+        eb.selectFrom("quoteCarryOvers as co").select([
+          "co.sourceQuoteId",
+          "co.sourceQuoteNumber",
+          "co.sourceDate",
+          sql<string>`trim_scale(co.pd_binocular)::text`.as("pdBinocular"),
+          sql<string>`trim_scale(co.pd_near)::text`.as("pdNear"),
+          "co.segOc",
+          "co.extras",
+          "co.confirmedAt",
+          "co.confirmedBy",
+        ]).whereRef("co.quoteId", "=", "quotes.id"),
+      ).as("carryOver"),
     ])
     .where("quotes.id", "=", id).executeTakeFirst();
   if (!row) return undefined;
-  // Only a returning client's new quote has one (a second, indexed lookup by quote id).
-  const carryOver = await findCarryOver(db, id);
+  const carryOver = row.carryOver ? carryOverView(row.carryOver) : undefined;
   const optionViews = row.options.map(({ segOc, ...o }) => ({
     ...o,
     frameMeasurements: { segOc: segOc ?? "" },
