@@ -89,6 +89,9 @@ const RELATIONS_SQL = `
   SELECT c.relkind::text AS kind, c.relname AS name
   FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
   WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p', 'v', 'm', 'S', 'f')
+    -- An identity column's sequence belongs to its table (DROP SEQUENCE refuses it; the
+    -- table's DROP takes it along).
+    AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = c.oid AND d.deptype = 'i')
   ORDER BY 1, 2`;
 
 /** DROP statements for every table, view, sequence, type and routine of the schema. */
