@@ -4,10 +4,11 @@
 // Search plans are checked in search_plan_test.ts.
 import { after, before, describe, it } from "node:test";
 import { expect } from "expect";
-import { type Compilable, CompiledQuery, sql } from "kysely";
+import { sql } from "kysely";
 import { type DatabaseHandle, openDatabase } from "../../src/db/database.ts";
 import { migrateToLatest } from "../../src/db/migrate.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
+import { planOf } from "../helpers/explain.ts";
 import { dashboardParts, loadDashboard } from "../../src/quotes/quote_store.ts";
 import {
   countExpiredQuotes,
@@ -37,32 +38,6 @@ after(async () => {
   await handle.close();
   await testDb.drop();
 });
-
-interface PlanNode {
-  "Node Type": string;
-  "Relation Name"?: string;
-  "Index Name"?: string;
-  Plans?: PlanNode[];
-}
-
-async function planOf(query: Compilable) {
-  const compiled = query.compile();
-  const { rows } = await handle.db.executeQuery<Record<string, unknown>>(
-    CompiledQuery.raw(`EXPLAIN (FORMAT JSON) ${compiled.sql}`, [...compiled.parameters]),
-  );
-  const raw = Object.values(rows[0])[0];
-  const json = typeof raw === "string" ? JSON.parse(raw) : raw;
-  const nodes: PlanNode[] = [];
-  const walk = (node: PlanNode) => {
-    nodes.push(node);
-    node.Plans?.forEach(walk);
-  };
-  walk((json as { Plan: PlanNode }[])[0].Plan);
-  return {
-    indexes: new Set(nodes.map((n) => n["Index Name"]).filter(Boolean)),
-    seqScans: nodes.filter((n) => n["Node Type"] === "Seq Scan").map((n) => n["Relation Name"]),
-  };
-}
 
 /*
  * Each part of the dashboard's statement and the clients page. The expired
@@ -95,7 +70,7 @@ function hotQueries() {
 
 async function expectIndexServed() {
   for (const { name, query, uses } of hotQueries()) {
-    const plan = await planOf(query);
+    const plan = await planOf(handle.db, query);
     expect({ name, uses: uses.filter((i) => plan.indexes.has(i)), seqScans: plan.seqScans })
       .toEqual({ name, uses, seqScans: [] });
   }

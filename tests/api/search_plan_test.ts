@@ -5,10 +5,11 @@
 // autovacuum, so an embedded store may never have any) and after ANALYZE.
 import { after, before, describe, it } from "node:test";
 import { expect } from "expect";
-import { type Compilable, CompiledQuery, sql } from "kysely";
+import { sql } from "kysely";
 import { type DatabaseHandle, openDatabase } from "../../src/db/database.ts";
 import { listMigrationNames, migrateTo, migrateToLatest } from "../../src/db/migrate.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
+import { planOf } from "../helpers/explain.ts";
 import { searchClientsQuery } from "../../src/clients/clients.ts";
 import { countQuotesQuery, listQuotesQuery } from "../../src/quotes/quote_store.ts";
 import { searchClientResultsQuery, searchQuoteResultsQuery } from "../../src/search/search.ts";
@@ -53,33 +54,6 @@ after(async () => {
   await handle.close();
   await testDb.drop();
 });
-
-interface PlanNode {
-  "Node Type": string;
-  "Relation Name"?: string;
-  "Index Name"?: string;
-  Plans?: PlanNode[];
-}
-
-async function planOf(query: Compilable) {
-  const compiled = query.compile();
-  const { rows } = await handle.db.executeQuery<Record<string, unknown>>(
-    CompiledQuery.raw(`EXPLAIN (FORMAT JSON) ${compiled.sql}`, [...compiled.parameters]),
-  );
-  // postgres.js parses the JSON column; PGlite may hand back the text.
-  const raw = Object.values(rows[0])[0];
-  const json = typeof raw === "string" ? JSON.parse(raw) : raw;
-  const nodes: PlanNode[] = [];
-  const walk = (node: PlanNode) => {
-    nodes.push(node);
-    node.Plans?.forEach(walk);
-  };
-  walk((json as { Plan: PlanNode }[])[0].Plan);
-  return {
-    indexes: new Set(nodes.map((n) => n["Index Name"]).filter(Boolean)),
-    seqScans: nodes.filter((n) => n["Node Type"] === "Seq Scan").map((n) => n["Relation Name"]),
-  };
-}
 
 /** The queries behind each search, with the trigram indexes each must use. */
 function searches() {
@@ -144,7 +118,7 @@ function searches() {
 
 async function expectIndexServed() {
   for (const { name, query, uses } of searches()) {
-    const plan = await planOf(query);
+    const plan = await planOf(handle.db, query);
     expect({ name, uses: uses.filter((i) => plan.indexes.has(i)), seqScans: plan.seqScans })
       .toEqual({ name, uses, seqScans: [] });
   }
