@@ -1,5 +1,5 @@
 import { useMemo } from "react";
-import type { z } from "zod";
+import type * as z from "zod";
 import { formErrors } from "../src/schemas/form_errors.ts";
 import { useCheckedForm } from "./use_checked_form.ts";
 

@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useId, useMemo, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { z } from "zod";
+import * as z from "zod";
 import { ApiError, apiRequest, isUnauthorized } from "../components/api_client.ts";
 import { toast } from "../components/toast.tsx";
 import { useValidatedForm } from "../components/use_validated_form.ts";

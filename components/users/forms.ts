@@ -2,7 +2,7 @@
 // API's own schema from src/schemas/users.ts, so the browser and the server
 // agree on every rule; the confirmation fields the API never sees are checked
 // first, with the spec's wording.
-import { z } from "zod";
+import * as z from "zod";
 import {
   changePasswordSchema,
   newUserSchema,

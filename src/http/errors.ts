@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { z } from "zod";
+import type * as z from "zod";
 import { formErrors, summaryMessage } from "../schemas/form_errors.ts";
 
 /** An expected failure with the status and message the caller should see. */

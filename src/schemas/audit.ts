@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { AUDIT_KINDS } from "../audit/kinds.ts";
 import { dayField, rangeIsOrdered, rangeOrderMessage } from "./date_range.ts";
 

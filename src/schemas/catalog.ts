@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { centsToDecimal, parseCents } from "../quotes/money.ts";
 import { multilineText, safeText } from "./text.ts";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { US_STATE_CODES } from "./us_states.ts";
 import { multilineText, safeText, uuidField } from "./text.ts";
 import {

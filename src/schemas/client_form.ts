@@ -3,7 +3,7 @@
 // light. The full rules are the schemas in client.ts, which the server runs on
 // every save and whose 400 answer names the field (shown under it).
 import type { clientFieldsSchema } from "./client.ts";
-import type { z } from "zod";
+import type * as z from "zod";
 
 export const FIRST_NAME_REQUIRED = "First name is required";
 export const LAST_NAME_REQUIRED = "Last name is required";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** A calendar day as the date input sends it; blank means "not set". */
 export const dayField = z.string().trim().optional().transform((v, ctx) => {

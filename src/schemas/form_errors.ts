@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type * as z from "zod";
 import { CONTROL_CHARS_PARAM } from "./text.ts";
 
 type Issue = z.core.$ZodIssue;

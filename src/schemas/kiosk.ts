@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { staffLoginSchema } from "./auth.ts";
 
 /** "Hand to client": the quote whose options the client picks, or a new intake. */

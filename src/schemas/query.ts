@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { QuoteStatus } from "../../db/schema.ts";
 import { QUOTE_STATUSES } from "../quotes/rules.ts";
 import { safeText } from "./text.ts";

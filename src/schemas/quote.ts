@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { centsToDecimal, parseCents } from "../quotes/money.ts";
 import { parseQty, qtyProblem } from "../quotes/rules.ts";
 import { multilineText, safeText, uuidField } from "./text.ts";

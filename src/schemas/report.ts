@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { dayField, rangeIsOrdered, rangeOrderMessage } from "./date_range.ts";
 
 /** The conversion report's choices, from its query string (page, JSON and CSV alike). */

@@ -1,6 +1,6 @@
 // The reset-password form's checks in the spec's words, ending in the API's
 // own schema so the browser and the server agree on every rule.
-import { z } from "zod";
+import * as z from "zod";
 import { safeText } from "./text.ts";
 import { resetPasswordWithTokenSchema } from "./password_recovery.ts";
 

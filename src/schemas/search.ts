@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { SEARCH_MAX_CHARS } from "../search/views.ts";
 
 /** GET /api/search?q=: the text typed in the staff bar (short ones give no results). */

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { multilineText, safeText } from "./text.ts";
 
 const text = (max: number, multiline = false) =>

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 // The one building block for every string the app accepts (bodies, query
 // strings, ids): PostgreSQL refuses a NUL in text, so without this a NUL

@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
-import { z } from "zod";
+import * as z from "zod";
 import { CONTROL_CHARS_MESSAGE, hasForbiddenChars, multilineText, safeText } from "./text.ts";
 import { formErrors, summaryMessage } from "./form_errors.ts";
 import { passwordField } from "./users.ts";

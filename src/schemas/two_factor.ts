@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { safeText } from "./text.ts";
 
 export const CODE_REQUIRED = "Please enter the code from your authenticator app";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** POST /api/objects/upload: what the file is for decides its size limit (default 10 MB). */
 export const uploadRequestSchema = z.object({

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { safeText } from "./text.ts";
 
 const role = z.enum(["AUTHORIZED_USER", "ADMIN", "OWNER"], { error: "Please choose a role" });
