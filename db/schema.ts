@@ -369,6 +369,17 @@ export interface QuoteCarryOversTable {
   confirmedBy: string | null;
 }
 
+/**
+ * How many quotes have each status and expiry day (UTC; 'infinity' for none),
+ * kept by triggers on quotes (migration 0016) for the dashboard's counts.
+ */
+export interface QuoteExpiryCountsTable {
+  status: string;
+  /** YYYY-MM-DD, or 'infinity'. */
+  expiresOn: string;
+  n: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -397,4 +408,5 @@ export interface Database {
   passwordCheckFailures: PasswordCheckFailuresTable;
   prescriptions: PrescriptionsTable;
   quoteCarryOvers: QuoteCarryOversTable;
+  quoteExpiryCounts: QuoteExpiryCountsTable;
 }
