@@ -118,8 +118,11 @@ export default function CatalogAdmin({ section: key, initialItems }: CatalogAdmi
         </div>
       </div>
 
-      <div className="catalog-table-wrap">
-        <table className="catalog-table" aria-labelledby="catalog-admin-title">
+      <div className="data-table-wrap">
+        <table
+          className="data-table data-table-actions catalog-table"
+          aria-labelledby="catalog-admin-title"
+        >
           <thead>
             <tr>
               <th scope="col">Name</th>

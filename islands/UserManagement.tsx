@@ -89,12 +89,15 @@ export default function UserManagement({ initialUsers, currentUser }: UserManage
       </div>
 
       <div
-        className="users-table-wrap"
+        className="data-table-wrap"
         tabIndex={0}
         role="region"
         aria-label="Users table"
       >
-        <table className="users-table" aria-busy={users.isFetching ? true : undefined}>
+        <table
+          className="data-table data-table-actions data-table-roomy users-table"
+          aria-busy={users.isFetching ? true : undefined}
+        >
           <thead>
             <tr>
               <th scope="col">First Name</th>

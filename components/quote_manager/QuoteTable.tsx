@@ -30,12 +30,15 @@ export function QuoteTable(
     // The table scrolls inside this box on narrow screens, never the page;
     // focusable so keyboard users can scroll it too.
     <div
-      className="quote-table-wrap"
+      className="data-table-wrap"
       tabIndex={0}
       role="region"
       aria-label="Quotes table"
     >
-      <table className="quote-table" aria-busy={busy ? true : undefined}>
+      <table
+        className="data-table data-table-actions data-table-roomy quote-table"
+        aria-busy={busy ? true : undefined}
+      >
         <thead>
           <tr>
             <th scope="col">Quote #</th>

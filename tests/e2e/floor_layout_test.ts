@@ -4,7 +4,7 @@
 // screens laid out without sideways page scroll from 1440 px down to a phone.
 import { after, before, describe, it } from "node:test";
 import { expect } from "expect";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import {
   createTestUser,
   kioskCookieFor,
@@ -186,9 +186,8 @@ describe("staff screens without sideways scroll", () => {
   }
 
   /** How far a table's own scroll box overflows, and whether its last column is in view. */
-  async function tableFit(page: Page, table: string) {
-    return await page.evaluate((selector) => {
-      const el = document.querySelector<HTMLElement>(selector)!;
+  async function tableFit(scrollBox: Locator) {
+    return await scrollBox.evaluate((el) => {
       const box = el.getBoundingClientRect();
       const last = el.querySelector("thead th:last-child")!.getBoundingClientRect();
       return {
@@ -196,7 +195,7 @@ describe("staff screens without sideways scroll", () => {
         lastColumn: el.querySelector("thead th:last-child")!.textContent?.trim(),
         lastColumnInView: last.right <= box.right + 0.5 && last.left >= box.left - 0.5,
       };
-    }, table);
+    });
   }
 
   it("the quotes list shows its Actions column at 1440 px without scrolling the table", async () => {
@@ -205,8 +204,10 @@ describe("staff screens without sideways scroll", () => {
     const { context, page } = await openAs("owner", WIDE);
     await page.goto("/quotes");
     await hydrated(page);
-    await page.locator(".quote-table tbody tr").first().waitFor();
-    await expect(tableFit(page, ".quote-table-wrap")).resolves.toEqual({
+    // The scroll box is the focusable region the table sits in; row 0 is the header.
+    const region = page.getByRole("region", { name: "Quotes table" });
+    await region.getByRole("row").nth(1).waitFor();
+    await expect(tableFit(region)).resolves.toEqual({
       overflow: 0,
       lastColumn: "Actions",
       lastColumnInView: true,
@@ -218,8 +219,9 @@ describe("staff screens without sideways scroll", () => {
     const { context, page } = await openAs("owner", TABLET_LANDSCAPE);
     await page.goto("/admin/users");
     await hydrated(page);
-    await page.locator(".users-table tbody tr").first().waitFor();
-    const fit = await tableFit(page, ".users-table-wrap");
+    const region = page.getByRole("region", { name: "Users table" });
+    await region.getByRole("row").nth(1).waitFor();
+    const fit = await tableFit(region);
     expect([fit.overflow, fit.lastColumnInView]).toEqual([0, true]);
     await context.close();
   });
