@@ -215,13 +215,21 @@ describe("staff screens without sideways scroll", () => {
     await context.close();
   });
 
-  it("the admin users table fits a 1024 px screen", async () => {
+  it("the admin users table fits a 1024 px screen, with a user at the field limits", async () => {
+    // 60 characters, the username limit, and a long address: no spaces to wrap at.
+    await createTestUser(app.db, {
+      username: `sam.the.longest.username.${"x".repeat(35)}`,
+      firstName: "Maximiliana-Alexandrina Bartholomew",
+      email: `sam.the.longest.email.address.${"y".repeat(60)}@example.com`,
+    });
     const { context, page } = await openAs("owner", TABLET_LANDSCAPE);
     await page.goto("/admin/users");
     await hydrated(page);
     const region = page.getByRole("region", { name: "Users table" });
     await region.getByRole("row").nth(1).waitFor();
     const fit = await tableFit(region);
+    const shot = screenshotPath("users-1024-field-limits");
+    if (shot) await page.screenshot({ path: shot, fullPage: true });
     expect([fit.overflow, fit.lastColumnInView]).toEqual([0, true]);
     await context.close();
   });
