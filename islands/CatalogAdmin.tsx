@@ -131,7 +131,7 @@ export default function CatalogAdmin({ section: key, initialItems }: CatalogAdmi
               <th scope="col" className="num">Sort Order</th>
               <th scope="col">Status</th>
               <th scope="col">
-                <span className="catalog-sr-only">Actions</span>
+                <span className="sr-only">Actions</span>
               </th>
             </tr>
           </thead>

@@ -9,7 +9,7 @@ export function PriceTable(
   return (
     <>
       <table className="print-prices">
-        <caption className="print-sr-only">{caption}</caption>
+        <caption className="sr-only">{caption}</caption>
         <tbody>
           {prices.lines.map((line, i) => (
             <tr key={i}>

@@ -124,7 +124,7 @@ export function OptionEditor(
             id={`${p}-frame-price`}
             label={
               <>
-                <span className="qb-sr-only">Frame</span> Price
+                <span className="sr-only">Frame</span> Price
               </>
             }
             error={itemErr(frame, "unitPrice")}
@@ -141,7 +141,7 @@ export function OptionEditor(
             id={`${p}-frame-qty`}
             label={
               <>
-                <span className="qb-sr-only">Frame</span> Quantity
+                <span className="sr-only">Frame</span> Quantity
               </>
             }
           >
@@ -253,7 +253,7 @@ export function OptionEditor(
                   id={`${r}-name`}
                   label={
                     <>
-                      Name<span className="qb-sr-only">, {row}</span>
+                      Name<span className="sr-only">, {row}</span>
                     </>
                   }
                   error={itemErr(item, "name")}
@@ -272,7 +272,7 @@ export function OptionEditor(
                   id={`${r}-price`}
                   label={
                     <>
-                      Price<span className="qb-sr-only">, {row}</span>
+                      Price<span className="sr-only">, {row}</span>
                     </>
                   }
                   error={itemErr(item, "unitPrice")}
@@ -290,7 +290,7 @@ export function OptionEditor(
                   id={`${r}-qty`}
                   label={
                     <>
-                      Qty<span className="qb-sr-only">, {row}</span>
+                      Qty<span className="sr-only">, {row}</span>
                     </>
                   }
                   className="qb-row-qty"
@@ -307,7 +307,7 @@ export function OptionEditor(
                   id={`${r}-notes`}
                   label={
                     <>
-                      Notes<span className="qb-sr-only">, {row}</span>
+                      Notes<span className="sr-only">, {row}</span>
                     </>
                   }
                   error={itemErr(item, "notes")}

@@ -57,13 +57,13 @@ export function OptionTabs(
             {option.isChosen && (
               <span className="qb-tab-mark" title="Selected - Internal Print">
                 <span aria-hidden="true">✓</span>
-                <span className="qb-sr-only">(selected)</span>
+                <span className="sr-only">(selected)</span>
               </span>
             )}
             {problem && (
               <span className="qb-tab-alert">
                 <span aria-hidden="true">!</span>
-                <span className="qb-sr-only">(needs attention)</span>
+                <span className="sr-only">(needs attention)</span>
               </span>
             )}
           </button>

@@ -16,7 +16,7 @@ export function SummaryMoney({ cents }: { cents: number | null }) {
     return (
       <span className="qb-debit" title="An amount in this option cannot be read">
         <span aria-hidden="true">?</span>
-        <span className="qb-sr-only">cannot be read</span>
+        <span className="sr-only">cannot be read</span>
       </span>
     );
   }

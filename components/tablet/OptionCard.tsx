@@ -48,7 +48,7 @@ export function OptionCard({ option, selected, locked, onToggle }: OptionCardPro
         </span>
       </div>
       <table className="tablet-prices">
-        <caption className="tablet-sr-only">{`Price breakdown for ${option.title}`}</caption>
+        <caption className="sr-only">{`Price breakdown for ${option.title}`}</caption>
         <tbody>
           {option.lines.map((line, i) => (
             <tr key={i}>
