@@ -1,4 +1,4 @@
-import type { KeyboardEvent } from "react";
+import { moveBetweenTabs } from "./tab_keys.ts";
 
 export interface TabInfo<K extends string> {
   key: K;
@@ -25,22 +25,6 @@ export function TabList<K extends string>(
     label: string;
   },
 ) {
-  function onKeyDown(event: KeyboardEvent<HTMLButtonElement>, index: number) {
-    const last = tabs.length - 1;
-    const target = event.key === "ArrowRight"
-      ? (index === last ? 0 : index + 1)
-      : event.key === "ArrowLeft"
-      ? (index === 0 ? last : index - 1)
-      : event.key === "Home"
-      ? 0
-      : event.key === "End"
-      ? last
-      : undefined;
-    if (target === undefined) return;
-    event.preventDefault();
-    onSelect(tabs[target].key);
-    document.getElementById(tabIds(idPrefix, tabs[target].key).tab)?.focus();
-  }
   return (
     <div role="tablist" aria-label={label} className="tabs-list">
       {tabs.map((tab, index) => {
@@ -57,7 +41,13 @@ export function TabList<K extends string>(
             tabIndex={active ? 0 : -1}
             className="tabs-tab"
             onClick={() => onSelect(tab.key)}
-            onKeyDown={(e) => onKeyDown(e, index)}
+            onKeyDown={(e) =>
+              moveBetweenTabs(e, {
+                keys: tabs.map((t) => t.key),
+                index,
+                select: onSelect,
+                tabId: (key) => tabIds(idPrefix, key).tab,
+              })}
           >
             {tab.label}
           </button>

@@ -9,7 +9,7 @@ import {
   maximalClient,
   maximalOption,
   maximalOptions,
-} from "../../tests/helpers/quote_fixtures.ts";
+} from "../../tests/helpers/quote_fixture.ts";
 import type { OptionInput } from "../../src/schemas/quote.ts";
 
 const branding: Branding = {

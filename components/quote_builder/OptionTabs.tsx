@@ -1,4 +1,4 @@
-import type { KeyboardEvent } from "react";
+import { moveBetweenTabs } from "../tab_keys.ts";
 import { type DraftOption, optionTabLabel } from "../../src/quotes/rules.ts";
 
 export const tabId = (optionId: string) => `qb-tab-${optionId}`;
@@ -17,24 +17,6 @@ export function OptionTabs(
     onSelect: (id: string) => void;
   },
 ) {
-  function onKeyDown(event: KeyboardEvent<HTMLButtonElement>, index: number) {
-    const last = options.length - 1;
-    const target = event.key === "ArrowRight"
-      ? (index === last ? 0 : index + 1)
-      : event.key === "ArrowLeft"
-      ? (index === 0 ? last : index - 1)
-      : event.key === "Home"
-      ? 0
-      : event.key === "End"
-      ? last
-      : undefined;
-    if (target === undefined) return;
-    event.preventDefault();
-    const id = options[target].id;
-    onSelect(id);
-    document.getElementById(tabId(id))?.focus();
-  }
-
   return (
     <div role="tablist" aria-label="Quote options" className="qb-tabs">
       {options.map((option, index) => {
@@ -51,7 +33,13 @@ export function OptionTabs(
             tabIndex={active ? 0 : -1}
             className={`qb-tab${problem ? " qb-tab-problem" : ""}`}
             onClick={() => onSelect(option.id)}
-            onKeyDown={(e) => onKeyDown(e, index)}
+            onKeyDown={(e) =>
+              moveBetweenTabs(e, {
+                keys: options.map((o) => o.id),
+                index,
+                select: onSelect,
+                tabId,
+              })}
           >
             <span className="qb-tab-label">{optionTabLabel(option, index)}</span>
             {option.isChosen && (

@@ -4,7 +4,7 @@ import { PDFDocument } from "pdf-lib";
 import { PdfPool, PdfUnavailableError } from "./pdf_pool.ts";
 import { clientCopy } from "../print/print_model.ts";
 import type { Branding } from "../settings/settings.ts";
-import { bundleFrom, maximalClient, maximalOptions } from "../../tests/helpers/quote_fixtures.ts";
+import { bundleFrom, maximalClient, maximalOptions } from "../../tests/helpers/quote_fixture.ts";
 
 const branding: Branding = {
   storeName: "Northside Eyewear",

@@ -14,7 +14,7 @@ import {
   maximalClient,
   maximalOption,
   maximalOptionTotal,
-} from "../../tests/helpers/quote_fixtures.ts";
+} from "../../tests/helpers/quote_fixture.ts";
 import type { QuoteBundle, QuoteItemView, QuoteOptionView } from "../quotes/views.ts";
 import type { Branding } from "../settings/settings.ts";
 

@@ -15,7 +15,7 @@ import {
   waitUntil,
 } from "../helpers/test_app.ts";
 import { startSmtpServer } from "../helpers/smtp.ts";
-import { createQuoteThroughApi, maximalClient, maximalOptions } from "../helpers/quote_fixtures.ts";
+import { createQuoteThroughApi, maximalClient, maximalOptions } from "../helpers/quote_fixture.ts";
 
 let app: TestApp;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;

@@ -14,7 +14,7 @@ import {
   maximalClient,
   maximalOptions,
   maximalOptionTotal,
-} from "../helpers/quote_fixtures.ts";
+} from "../helpers/quote_fixture.ts";
 import { pdfPageTexts, squash } from "../../src/pdf/pdf_text.ts";
 
 let app: TestApp;

@@ -20,7 +20,7 @@ import {
   LIMITS,
   maximalClient,
   maximalOptions,
-} from "../helpers/quote_fixtures.ts";
+} from "../helpers/quote_fixture.ts";
 import type { OptionInput } from "../../src/schemas/quote.ts";
 import { CONTINUED_IN_SYSTEM } from "../../src/print/print_model.ts";
 

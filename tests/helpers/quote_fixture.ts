@@ -1,6 +1,16 @@
+// Quote fixtures for the HTTP, browser and PDF tests, two kinds:
+// - a saved quote written straight to the database (insertSavedQuote), with
+//   staff-only words a test can look for on pages that must not show them;
+// - quotes at the largest size the API accepts, saved through the API or built
+//   without a database (maximalClient, maximalOptions, bundleFrom).
 import type { DB } from "../../src/db/database.ts";
 import type { QuoteStatus } from "../../db/schema.ts";
-import { subtotalDecimal } from "../../src/quotes/rules.ts";
+import { MAX_AMOUNT_CENTS, subtotalDecimal } from "../../src/quotes/rules.ts";
+import type { QuoteBundle, QuoteItemView, QuoteOptionView } from "../../src/quotes/views.ts";
+import type { OptionInput } from "../../src/schemas/quote.ts";
+import type { CreateClientInput } from "../../src/schemas/client.ts";
+import { call, type TestApp } from "./test_app.ts";
+import { formatMoney } from "../../src/quotes/money.ts";
 
 /**
  * Words a quote fixture carries that the tablet never shows. The internal
@@ -67,4 +77,203 @@ export async function insertSavedQuote(
       .execute();
   }
   return { quoteId: quote.id, clientId: client.id, optionIds };
+}
+
+// Quotes for the PDF tests, up to the largest one the API accepts. "Maximal"
+// is read off the schemas (src/schemas/quote.ts, client.ts, settings.ts): 20
+// options of 50 items with 200-character descriptions at quantity 999, 2,000
+// characters of option notes, 100-character labels and names, 200-character
+// address lines and adjustment reasons, a 1,000-character footer. Prices are
+// the largest the save accepts: all options together must fit a quote's
+// amount (NUMERIC(12,2), MAX_AMOUNT_CENTS in the quote rules).
+
+/** `text` repeated and cut to exactly `length` characters. */
+export const fill = (text: string, length: number) =>
+  text.repeat(Math.ceil(length / text.length)).slice(0, length);
+
+export const LIMITS = {
+  options: 20,
+  items: 50,
+  itemName: 200,
+  sku: 100,
+  qty: 999,
+  notes: 2000,
+  label: 100,
+  reason: 200,
+  name: 100,
+  addressLine: 200,
+  city: 100,
+  footer: 1000,
+} as const;
+
+/**
+ * The largest unit price for a quote of `optionCount` maximal options: their
+ * totals added up stay within MAX_AMOUNT_CENTS (one option: $200,200.20 a
+ * unit; twenty: $10,010.01).
+ */
+export function maximalUnitPrice(optionCount: number): string {
+  return (maximalUnitCents(optionCount) / 100).toFixed(2);
+}
+
+const maximalUnitCents = (optionCount: number) =>
+  Math.floor(Math.floor(MAX_AMOUNT_CENTS / optionCount) / (LIMITS.items * LIMITS.qty));
+
+/** What a maximal option's total prints as (its shipping and discount cancel out). */
+export const maximalOptionTotal = (optionCount = 1) =>
+  formatMoney(maximalUnitCents(optionCount) * LIMITS.items * LIMITS.qty);
+
+/** The client fields at their longest, as the intake and client forms accept them. */
+export function maximalClient(): CreateClientInput {
+  return {
+    firstName: fill("Łukasiewicz-Wolff ", LIMITS.name),
+    middleName: null,
+    lastName: fill("Παπαδόπουλος Иванова ", LIMITS.name),
+    dob: null,
+    // 64-character local part, 63-character labels: the longest valid shape.
+    email: `${fill("a", 64)}@${fill("b", 63)}.${fill("c", 63)}.example`,
+    homePhone: null,
+    mobilePhone: "(555) 010-9999",
+    address1: fill("1234 Long Street Name ", LIMITS.addressLine),
+    address2: fill("Building and Suite ", LIMITS.addressLine),
+    city: fill("Greater Springfield ", LIMITS.city),
+    state: "TX",
+    zip: "78701-1234",
+    heardHowId: null,
+    heardHowText: null,
+    smsConsent: false,
+    emailConsent: false,
+  };
+}
+
+/**
+ * One option at every limit; `index` tells options apart (#1, #2, …), and
+ * `optionCount` is how many the quote has (the price depends on it).
+ */
+export function maximalOption(index: number, optionCount = 1): OptionInput {
+  return {
+    id: `temp-${index}`,
+    label: fill(`Option #${index} with a long label `, LIMITS.label),
+    notes: fill(`Notes of option #${index}: the client asked about coatings. `, LIMITS.notes),
+    isChosen: index === 1,
+    shipping: "999999.99",
+    adjustmentAmount: "-999999.99",
+    adjustmentReason: fill("Loyalty and referral discount ", LIMITS.reason),
+    // A save needs a frame with a SKU; it names the option, so it is long too.
+    items: Array.from({ length: LIMITS.items }, (_, i) => ({
+      kind: i === 0 ? "FRAME" as const : "OTHER" as const,
+      // "Item#N" first, so a test can tell which lines a page shows.
+      name: fill(`Item#${i + 1} custom line with a descriptive name `, LIMITS.itemName),
+      sku: i === 0 ? fill(`SKU-${index}-`, LIMITS.sku) : null,
+      unitPrice: maximalUnitPrice(optionCount),
+      qty: LIMITS.qty,
+      notes: "",
+      catalogId: null,
+    })),
+    segOc: "",
+  };
+}
+
+export const maximalOptions = (count: number = LIMITS.options) =>
+  Array.from({ length: count }, (_, i) => maximalOption(i + 1, count));
+
+/**
+ * A quote as the API returns it, built from save inputs without a database:
+ * for the renderer's unit tests. Subtotals are left to the renderer's own
+ * arithmetic (price_breakdown.ts), as in the app.
+ */
+export function bundleFrom(
+  client: CreateClientInput,
+  options: OptionInput[],
+  footerMessage = fill("Thank you for your visit. ", LIMITS.footer),
+): QuoteBundle {
+  let itemId = 0;
+  return {
+    quote: {
+      id: "00000000-0000-4000-8000-00000000feed",
+      quoteNumber: "Q-009999",
+      clientId: "c",
+      clientName: `${client.firstName} ${client.lastName}`,
+      opticianName: fill("Maria ", 100),
+      status: "ACTIVE",
+      internalNotes: "",
+      createdAt: "2026-11-02T15:00:00Z",
+      updatedAt: "2026-11-02T15:00:00Z",
+      expiresAt: null,
+      isExpired: false,
+      isClosed: false,
+      closureReason: null,
+      footerMessage,
+      version: 2,
+    },
+    client: {
+      id: "c",
+      firstName: client.firstName,
+      middleName: client.middleName,
+      lastName: client.lastName,
+      email: client.email,
+      mobilePhone: client.mobilePhone,
+      homePhone: client.homePhone,
+      dob: client.dob,
+      address1: client.address1,
+      address2: client.address2,
+      city: client.city,
+      state: client.state,
+      zip: client.zip,
+      smsConsent: client.smsConsent,
+      emailConsent: client.emailConsent,
+      heardHow: null,
+    },
+    options: options.map((option, i): QuoteOptionView => ({
+      id: `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`,
+      label: option.label,
+      notes: option.notes,
+      isChosen: option.isChosen,
+      shipping: option.shipping,
+      adjustmentAmount: option.adjustmentAmount,
+      adjustmentReason: option.adjustmentReason,
+      subtotal: "0.00",
+      items: option.items.map((item): QuoteItemView => ({ ...item, id: `item-${++itemId}` })),
+      frameMeasurements: { segOc: option.segOc ?? "" },
+    })),
+    clientMeasurements: {
+      pdBinocular: "",
+      pdNear: "",
+      measurementsComplete: false,
+      extras: {},
+    },
+    frameMeasurements: {},
+  } as QuoteBundle;
+}
+
+/**
+ * Makes a client and saves a quote for it through the API, as the intake and
+ * the builder do, so every field has passed the real validation: a fixture
+ * the API would refuse cannot sneak into a test.
+ */
+export async function createQuoteThroughApi(
+  app: TestApp,
+  cookie: string,
+  client: CreateClientInput,
+  options: OptionInput[],
+): Promise<{ id: string; quoteNumber: string }> {
+  const created = await call<{ quote: { id: string } }>(app, "POST", "/api/clients", {
+    cookie,
+    body: client,
+  });
+  if (created.status !== 201) {
+    throw new Error(`client: ${created.status} ${created.text.slice(0, 300)}`);
+  }
+  const id = created.body.quote.id;
+  const loaded = await call<QuoteBundle>(app, "GET", `/api/quotes/${id}`, { cookie });
+  const saved = await call<QuoteBundle>(app, "PUT", `/api/quotes/${id}`, {
+    cookie,
+    body: {
+      version: loaded.body.quote.version,
+      opticianName: fill("Maria ", 100),
+      internalNotes: "STAFF-ONLY-NOTE",
+      options,
+    },
+  });
+  if (saved.status !== 200) throw new Error(`save: ${saved.status} ${saved.text.slice(0, 300)}`);
+  return { id, quoteNumber: saved.body.quote.quoteNumber };
 }
