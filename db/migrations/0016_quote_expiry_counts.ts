@@ -27,15 +27,33 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     CREATE FUNCTION quote_expiry_counts_bump() RETURNS trigger
     LANGUAGE plpgsql AS $$
     BEGIN
-      IF TG_OP IN ('UPDATE', 'DELETE') THEN
-        UPDATE quote_expiry_counts SET n = n - 1
-          WHERE status = OLD.status AND expires_on = quote_expiry_day(OLD.expires_at);
-      END IF;
-      IF TG_OP IN ('INSERT', 'UPDATE') THEN
-        INSERT INTO quote_expiry_counts AS c (status, expires_on, n)
-          VALUES (NEW.status, quote_expiry_day(NEW.expires_at), 1)
-          ON CONFLICT (status, expires_on) DO UPDATE SET n = c.n + 1;
-      END IF;
+      UPDATE quote_expiry_counts SET n = n - 1
+        WHERE status = OLD.status AND expires_on = quote_expiry_day(OLD.expires_at);
+      INSERT INTO quote_expiry_counts AS c (status, expires_on, n)
+        VALUES (NEW.status, quote_expiry_day(NEW.expires_at), 1)
+        ON CONFLICT (status, expires_on) DO UPDATE SET n = c.n + 1;
+      RETURN NULL;
+    END $$`.execute(db);
+  // Inserts and deletes are counted per statement, one change per status and
+  // day however many rows: a bulk load (or a client's deletion taking their
+  // quotes along) writes a few counts, not one per quote.
+  await sql`
+    CREATE FUNCTION quote_expiry_counts_add() RETURNS trigger
+    LANGUAGE plpgsql AS $$
+    BEGIN
+      INSERT INTO quote_expiry_counts AS c (status, expires_on, n)
+        SELECT status, quote_expiry_day(expires_at), count(*) FROM new_rows GROUP BY 1, 2
+        ON CONFLICT (status, expires_on) DO UPDATE SET n = c.n + excluded.n;
+      RETURN NULL;
+    END $$`.execute(db);
+  await sql`
+    CREATE FUNCTION quote_expiry_counts_remove() RETURNS trigger
+    LANGUAGE plpgsql AS $$
+    BEGIN
+      UPDATE quote_expiry_counts c SET n = c.n - d.n
+        FROM (SELECT status, quote_expiry_day(expires_at) AS expires_on, count(*) AS n
+              FROM old_rows GROUP BY 1, 2) d
+        WHERE c.status = d.status AND c.expires_on = d.expires_on;
       RETURN NULL;
     END $$`.execute(db);
   await sql`
@@ -46,10 +64,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       RETURN NULL;
     END $$`.execute(db);
   await sql`
-    CREATE TRIGGER quotes_expiry_counts_row AFTER INSERT OR DELETE ON quotes
-    FOR EACH ROW EXECUTE FUNCTION quote_expiry_counts_bump()`.execute(db);
-  // Most saves change neither column: they leave the counts (and their row
-  // locks) alone.
+    CREATE TRIGGER quotes_expiry_counts_insert AFTER INSERT ON quotes
+    REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION quote_expiry_counts_add()`.execute(db);
+  await sql`
+    CREATE TRIGGER quotes_expiry_counts_delete AFTER DELETE ON quotes
+    REFERENCING OLD TABLE AS old_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION quote_expiry_counts_remove()`.execute(db);
+  // Updates per row: PostgreSQL allows no transition tables on a trigger with
+  // a column list, and this one's list and condition let most saves, which
+  // change neither column, leave the counts (and their row locks) alone.
   await sql`
     CREATE TRIGGER quotes_expiry_counts_update AFTER UPDATE OF status, expires_at ON quotes
     FOR EACH ROW WHEN (OLD.status IS DISTINCT FROM NEW.status
@@ -66,9 +90,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`DROP TRIGGER IF EXISTS quotes_expiry_counts_truncate ON quotes`.execute(db);
   await sql`DROP TRIGGER IF EXISTS quotes_expiry_counts_update ON quotes`.execute(db);
-  await sql`DROP TRIGGER IF EXISTS quotes_expiry_counts_row ON quotes`.execute(db);
+  await sql`DROP TRIGGER IF EXISTS quotes_expiry_counts_delete ON quotes`.execute(db);
+  await sql`DROP TRIGGER IF EXISTS quotes_expiry_counts_insert ON quotes`.execute(db);
   await sql`DROP FUNCTION IF EXISTS quote_expiry_counts_clear()`.execute(db);
   await sql`DROP FUNCTION IF EXISTS quote_expiry_counts_bump()`.execute(db);
+  await sql`DROP FUNCTION IF EXISTS quote_expiry_counts_remove()`.execute(db);
+  await sql`DROP FUNCTION IF EXISTS quote_expiry_counts_add()`.execute(db);
   await sql`DROP FUNCTION IF EXISTS quote_expiry_day(timestamptz)`.execute(db);
   await sql`DROP TABLE IF EXISTS quote_expiry_counts`.execute(db);
 }
