@@ -597,9 +597,9 @@ function utcDay(now: Date): { day: string; start: Date } {
  */
 const expiredCount = (db: DB, now: Date) => {
   const { day, start } = utcDay(now);
-  // The statuses by name, not `<> 'CLOSED'`: the counts' primary key then
-  // serves the sum, which never reads the table's dead rows (each count
-  // change leaves one).
+  // The statuses by name, not `<> 'CLOSED'`, so the counts' primary key can
+  // serve the sum where that is cheaper than reading the small table whole
+  // (for the days before today, most of its rows, the planner reads it whole).
   const before = db.selectFrom("quoteExpiryCounts").select(sql<string>`coalesce(sum(n), 0)`.as("n"))
     .where("status", "in", OPEN_STATUSES).where("expiresOn", "<", sql<string>`${day}::date`);
   const today = db.selectFrom("quotes").select((eb) => eb.fn.countAll<string>().as("n"))
