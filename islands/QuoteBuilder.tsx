@@ -43,7 +43,8 @@ import {
   ReopenQuoteDialog,
 } from "../components/quote_builder/dialogs.tsx";
 import { type SegOcStatus, useSegOcSync } from "../components/quote_builder/use_seg_oc_sync.ts";
-import { DayText, pdText } from "../components/quote_builder/format.tsx";
+import { pdText } from "../components/quote_builder/format.tsx";
+import { DateText } from "../components/client_manager/format.tsx";
 import { invalidProps } from "../components/quote_builder/fields.tsx";
 import { EmailQuoteDialog, type EmailRequest } from "../components/quote_builder/email_dialog.tsx";
 import {
@@ -450,7 +451,7 @@ export default function QuoteBuilder(
               <div>
                 <strong>This quote has expired.</strong>
                 <p className="qb-banner-text">
-                  It expired on <DayText iso={quote.expiresAt} />. {canReactivate
+                  It expired on <DateText iso={quote.expiresAt} />. {canReactivate
                     ? "Reactivate it to give the client a new expiry date."
                     : "A finalized quote keeps its dates."}
                 </p>

@@ -26,6 +26,13 @@ export function useHydrated(): boolean {
 }
 
 const DATE_FORMAT: Intl.DateTimeFormatOptions = { month: "short", day: "numeric", year: "numeric" };
+/**
+ * One formatter per zone, made once: `toLocaleDateString` with options builds
+ * a new formatter on every call, which was a fifth of the server's time
+ * rendering a page of 50 clients.
+ */
+const utcDay = new Intl.DateTimeFormat("en-US", { ...DATE_FORMAT, timeZone: "UTC" });
+let localDay: Intl.DateTimeFormat | undefined;
 
 /** A moment in time (ISO timestamp) shown as the day it fell on, where the reader is. */
 export function DateText({ iso }: { iso: string | null | undefined }) {
@@ -33,11 +40,8 @@ export function DateText({ iso }: { iso: string | null | undefined }) {
   if (!iso) return <>—</>;
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return <>{iso}</>;
-  const text = date.toLocaleDateString("en-US", {
-    ...DATE_FORMAT,
-    timeZone: hydrated ? undefined : "UTC",
-  });
-  return <time dateTime={iso}>{text}</time>;
+  const format = hydrated ? (localDay ??= new Intl.DateTimeFormat("en-US", DATE_FORMAT)) : utcDay;
+  return <time dateTime={iso}>{format.format(date)}</time>;
 }
 
 /** A calendar date (YYYY-MM-DD, e.g. a birthday): no time zone applies. */
@@ -48,7 +52,7 @@ export function CalendarDate({ value }: { value: string | null | undefined }) {
   if (Number.isNaN(date.getTime())) return <>{value}</>;
   return (
     <time dateTime={day}>
-      {date.toLocaleDateString("en-US", { ...DATE_FORMAT, timeZone: "UTC" })}
+      {utcDay.format(date)}
     </time>
   );
 }

@@ -3,7 +3,8 @@ import { useMutation } from "@tanstack/react-query";
 import { apiRequest, errorDetail, isUnauthorized } from "../api_client.ts";
 import { toast } from "../toast.tsx";
 import type { CarryOverView } from "../../src/quotes/carry_over.ts";
-import { DayText, pdText } from "./format.tsx";
+import { pdText } from "./format.tsx";
+import { DateText } from "../client_manager/format.tsx";
 
 /**
  * A returning client's new quote started from the last quote's measurements:
@@ -40,7 +41,7 @@ export function CarryOverNotice(
   if (!carry) return null;
   const source = (
     <>
-      carried over from {carry.sourceQuoteNumber}, <DayText iso={carry.sourceDate} />
+      carried over from {carry.sourceQuoteNumber}, <DateText iso={carry.sourceDate} />
     </>
   );
   if (carry.confirmedAt) {
