@@ -1,5 +1,6 @@
 import {
   CamelCasePlugin,
+  type CompiledQuery,
   type DatabaseConnection,
   type Dialect,
   type Driver,
@@ -14,6 +15,7 @@ import { PostgresJSDialect } from "kysely-postgres-js";
 import postgres from "postgres";
 import { join } from "node:path";
 import type { Database } from "../../db/schema.ts";
+import { ConnectionWrites, TableWrites } from "./table_writes.ts";
 import { ensurePrivateDir, restrictTree } from "../config/private_files.ts";
 
 export type DB = Kysely<Database>;
@@ -36,7 +38,16 @@ export interface DatabaseHandle {
   kind: "server" | "embedded" | "memory";
   pool: PoolStats;
   raw: RawClient;
+  /** What this process and, on a server, every other process wrote (see table_writes.ts). */
+  writes: TableWrites;
   close(): Promise<void>;
+}
+
+const writesOf = new WeakMap<DB, TableWrites>();
+
+/** The write counters of a database opened by openDatabase (undefined for a transaction). */
+export function tableWritesOf(db: DB): TableWrites | undefined {
+  return writesOf.get(db);
 }
 
 /** Connections of one app process to a PostgreSQL server. */
@@ -52,23 +63,30 @@ export async function openDatabase(
 ): Promise<DatabaseHandle> {
   const plugins = [new CamelCasePlugin()];
   if (databaseUrl && databaseUrl !== "memory://") {
+    // Unique to this pool, so the notices of its own writes can be told apart.
+    const applicationName = `lensdesk ${crypto.randomUUID().slice(0, 8)}`;
     const client = postgres(databaseUrl, {
       max: POOL_MAX,
       onnotice: () => {},
       // Dates stay Date objects; NUMERIC stays a string (postgres.js default).
-      connection: { application_name: "lensdesk" },
+      connection: { application_name: applicationName },
     });
     const pool: PoolStats = { inUse: 0, waiting: 0, max: POOL_MAX };
+    const writes = new TableWrites();
     const db = new Kysely<Database>({
-      dialect: countingDialect(new PostgresJSDialect({ postgres: client }), pool),
+      dialect: countingDialect(new PostgresJSDialect({ postgres: client }), pool, writes),
       plugins,
     });
+    writesOf.set(db, writes);
+    const stopListening = listenForWrites(client, applicationName, writes);
     return {
       db,
       kind: "server",
       pool,
       raw: { engine: "postgres", sql: client },
+      writes,
       async close() {
+        await stopListening();
         await db.destroy();
         // Kysely ends the client only when it ran a query; a backup uses the client alone.
         await client.end();
@@ -95,15 +113,20 @@ export async function openDatabase(
   if (kind === "embedded") await restrictTree(join(dataDir, "pgdata"));
   // PGlite is one connection: Kysely's driver queues every query behind a mutex.
   const pool: PoolStats = { inUse: 0, waiting: 0, max: 1 };
+  // One process holds the data directory (lockDataDir), so every write goes
+  // through this handle's driver: no notifications are needed.
+  const writes = new TableWrites();
   const db = new Kysely<Database>({
-    dialect: countingDialect(new PGliteDialect({ pglite: pg }), pool),
+    dialect: countingDialect(new PGliteDialect({ pglite: pg }), pool, writes),
     plugins,
   });
+  writesOf.set(db, writes);
   return {
     db,
     kind,
     pool,
     raw: { engine: "pglite", pglite: pg },
+    writes,
     async close() {
       await db.destroy();
       if (!pg.closed) await pg.close();
@@ -145,18 +168,78 @@ async function lockDataDir(dataDir: string): Promise<() => void> {
   return () => file.close();
 }
 
-/** Wraps a dialect so its driver counts the connections taken and waited for. */
-function countingDialect(inner: Dialect, pool: PoolStats): Dialect {
+/** The channel of migration 0017's triggers: the payload is the written table's name. */
+export const TABLE_WRITES_CHANNEL = "lensdesk_table_writes";
+
+/**
+ * Writes of other processes on the same server (replicas, CLIs, a restore)
+ * arrive as notifications of migration 0017's triggers, "<table>
+ * <application_name>". Whenever the listening connection (re)connects,
+ * notifications may have been missed meanwhile, so every kept read is
+ * dropped; if it cannot listen at all, nothing is kept.
+ */
+function listenForWrites(
+  client: postgres.Sql,
+  applicationName: string,
+  writes: TableWrites,
+): () => Promise<void> {
+  const listening = client.listen(
+    TABLE_WRITES_CHANNEL,
+    (payload) => {
+      const space = payload.indexOf(" ");
+      const table = space < 0 ? payload : payload.slice(0, space);
+      // This pool's own writes were recorded when their connection came back.
+      if (space >= 0 && payload.slice(space + 1) === applicationName) return;
+      writes.record([table]);
+    },
+    () => writes.record("all"),
+  ).catch(() => {
+    writes.keepNothing();
+    return undefined;
+  });
+  return async () => {
+    const listener = await listening;
+    await listener?.unlisten().catch(() => {});
+  };
+}
+
+/**
+ * Wraps a dialect so its driver counts the connections taken and waited for,
+ * and records which tables each connection wrote once it is handed back.
+ */
+function countingDialect(inner: Dialect, pool: PoolStats, writes: TableWrites): Dialect {
   return {
     createAdapter: () => inner.createAdapter(),
     createIntrospector: (db) => inner.createIntrospector(db),
     createQueryCompiler: () => inner.createQueryCompiler(),
-    createDriver: () => new CountingDriver(inner.createDriver(), pool),
+    createDriver: () => new CountingDriver(inner.createDriver(), pool, writes),
   };
 }
 
+/** A pooled connection that notes the tables its statements may write. */
+class WatchedConnection implements DatabaseConnection {
+  readonly writes = new ConnectionWrites();
+  constructor(readonly inner: DatabaseConnection) {}
+
+  executeQuery<R>(query: CompiledQuery) {
+    this.writes.note(query.sql);
+    return this.inner.executeQuery<R>(query);
+  }
+
+  streamQuery<R>(query: CompiledQuery, chunkSize: number) {
+    this.writes.note(query.sql);
+    return this.inner.streamQuery<R>(query, chunkSize);
+  }
+}
+
+const innerOf = (c: DatabaseConnection) => c instanceof WatchedConnection ? c.inner : c;
+
 class CountingDriver implements Driver {
-  constructor(private readonly inner: Driver, private readonly pool: PoolStats) {}
+  constructor(
+    private readonly inner: Driver,
+    private readonly pool: PoolStats,
+    private readonly writes: TableWrites,
+  ) {}
 
   init() {
     return this.inner.init();
@@ -167,7 +250,7 @@ class CountingDriver implements Driver {
     try {
       const connection = await this.inner.acquireConnection();
       this.pool.inUse++;
-      return connection;
+      return new WatchedConnection(connection);
     } finally {
       this.pool.waiting--;
     }
@@ -175,34 +258,36 @@ class CountingDriver implements Driver {
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
     try {
-      await this.inner.releaseConnection(connection);
+      await this.inner.releaseConnection(innerOf(connection));
     } finally {
       this.pool.inUse--;
+      // After the commit or rollback: a read that starts now sees the write.
+      if (connection instanceof WatchedConnection) connection.writes.flushTo(this.writes);
     }
   }
 
   beginTransaction(connection: DatabaseConnection, settings: TransactionSettings) {
-    return this.inner.beginTransaction(connection, settings);
+    return this.inner.beginTransaction(innerOf(connection), settings);
   }
 
   commitTransaction(connection: DatabaseConnection) {
-    return this.inner.commitTransaction(connection);
+    return this.inner.commitTransaction(innerOf(connection));
   }
 
   rollbackTransaction(connection: DatabaseConnection) {
-    return this.inner.rollbackTransaction(connection);
+    return this.inner.rollbackTransaction(innerOf(connection));
   }
 
   savepoint(c: DatabaseConnection, name: string, compile: QueryCompiler["compileQuery"]) {
-    return this.inner.savepoint!(c, name, compile);
+    return this.inner.savepoint!(innerOf(c), name, compile);
   }
 
   rollbackToSavepoint(c: DatabaseConnection, name: string, compile: QueryCompiler["compileQuery"]) {
-    return this.inner.rollbackToSavepoint!(c, name, compile);
+    return this.inner.rollbackToSavepoint!(innerOf(c), name, compile);
   }
 
   releaseSavepoint(c: DatabaseConnection, name: string, compile: QueryCompiler["compileQuery"]) {
-    return this.inner.releaseSavepoint!(c, name, compile);
+    return this.inner.releaseSavepoint!(innerOf(c), name, compile);
   }
 
   destroy() {
