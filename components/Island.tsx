@@ -14,6 +14,44 @@ export function serializeProps(props: unknown): string {
     .replace(/\u2029/g, "\\u2029");
 }
 
+interface Rendered {
+  html: string;
+  json: string;
+}
+
+/**
+ * Renderings of props objects that are kept between requests (a page's props
+ * read through src/db/read_through.ts are the same object until a table they
+ * come from is written): an island renders from its props alone, so the same
+ * object, name and id prefix give the same markup, and it is made once. Fresh
+ * props objects of other pages are simply never found again.
+ */
+const renderings = new WeakMap<object, Map<string, Rendered>>();
+
+function renderIsland<P extends object>(
+  name: string,
+  Component: ComponentType<P>,
+  props: P,
+  idPrefix: string,
+): Rendered {
+  const key = `${name}:${idPrefix}`;
+  const kept = renderings.get(props)?.get(key);
+  if (kept) return kept;
+  const rendered = {
+    html: renderToString(
+      <IslandRoot client={makeQueryClient()}>
+        <Component {...props} />
+      </IslandRoot>,
+      { identifierPrefix: idPrefix },
+    ),
+    json: serializeProps(props),
+  };
+  let byKey = renderings.get(props);
+  if (!byKey) renderings.set(props, byKey = new Map());
+  byKey.set(key, rendered);
+  return rendered;
+}
+
 /**
  * Renders an island on the server and leaves what the browser needs to
  * hydrate it: the island name on the wrapper and its props as JSON beside it.
@@ -33,12 +71,7 @@ export function Island<P extends object>(
   // Rendered as a root of its own, exactly as the browser hydrates it, with a
   // prefix so two islands on one page never produce the same ids.
   const idPrefix = `${key}-`;
-  const html = renderToString(
-    <IslandRoot client={makeQueryClient()}>
-      <Component {...props} />
-    </IslandRoot>,
-    { identifierPrefix: idPrefix },
-  );
+  const { html, json } = renderIsland(name, Component, props, idPrefix);
   return (
     <>
       <div
@@ -51,7 +84,7 @@ export function Island<P extends object>(
       <script
         type="application/json"
         id={id}
-        dangerouslySetInnerHTML={{ __html: serializeProps(props) }}
+        dangerouslySetInnerHTML={{ __html: json }}
       />
     </>
   );

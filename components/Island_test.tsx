@@ -27,4 +27,23 @@ describe("Island", () => {
     expect(html).toMatch(/<script type="application\/json" id="island-[^"]+">\{"name":"Ana"\}/);
     expect([...seen]).toEqual(["Hello"]);
   });
+
+  it("renders the same props object once, however many pages show it", () => {
+    let renders = 0;
+    const Counted = ({ name }: { name: string }) => {
+      renders++;
+      return <p>Hi {name}</p>;
+    };
+    const page = (props: { name: string }) =>
+      renderToString(<Island name="Counted" component={Counted} props={props} />);
+    const kept = { name: "Ana" };
+    const first = page(kept);
+    expect(page(kept)).toBe(first);
+    expect(renders).toBe(1);
+    // Equal but fresh props (every page that does not keep its reads) render anew.
+    expect(page({ name: "Ana" })).toBe(first);
+    expect(renders).toBe(2);
+    expect(page({ name: "Bo" })).toContain("Bo");
+    expect(renders).toBe(3);
+  });
 });

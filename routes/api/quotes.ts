@@ -26,6 +26,7 @@ import {
   listQuotes,
   listRecentQuotes,
   reactivateQuote,
+  readQuoteBundle,
   reopenQuote,
   saveQuote,
   saveSelection,
@@ -95,7 +96,16 @@ quotesApi.delete("/quotes/:id", async (c) => {
   return c.json({ message: "Quote deleted" });
 });
 
-quotesApi.get("/quotes/:id", async (c) => c.json(await bundleOrThrow(c, c.req.param("id"))));
+/** The JSON of kept bundles (readQuoteBundle): written once per bundle, not per request. */
+const bundleJson = new WeakMap<object, string>();
+
+quotesApi.get("/quotes/:id", async (c) => {
+  const bundle = await readQuoteBundle(c.var.db, c.req.param("id"));
+  if (!bundle) throw notFound("Quote not found");
+  let json = bundleJson.get(bundle);
+  if (json === undefined) bundleJson.set(bundle, json = JSON.stringify(bundle));
+  return c.body(json, 200, { "content-type": "application/json" });
+});
 
 /**
  * The builder sends the whole quote (with opticianName); the tablet sends only

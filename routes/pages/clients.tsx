@@ -10,6 +10,38 @@ import { listHeardHowOptions } from "../../src/settings/heard_how.ts";
 import { findConsentTexts } from "../../src/settings/consent_texts.ts";
 import { readQuery } from "../../src/http/errors.ts";
 import { clientsPageQuery } from "../../src/schemas/query.ts";
+import type { DB } from "../../src/db/database.ts";
+import { readThrough } from "../../src/db/read_through.ts";
+
+/** Everything the page's props are read from. */
+const CLIENTS_PAGE_TABLES = [
+  "clients",
+  "client_measurements",
+  "quotes",
+  "heard_how_options",
+  "settings",
+];
+
+async function loadProps(
+  db: DB,
+  filter: "missing" | null,
+  openClientId: string | null,
+): Promise<ClientManagerProps> {
+  const [initialClients, initialDetail, heardHowOptions, consentTexts] = await Promise.all([
+    listClients(db, { filter: filter ?? undefined, limit: CLIENT_PAGE_SIZE, offset: 0 }),
+    openClientId ? findClientDetail(db, openClientId) : undefined,
+    listHeardHowOptions(db),
+    findConsentTexts(db),
+  ]);
+  return {
+    initialFilter: filter,
+    initialClients,
+    openClientId,
+    initialDetail: initialDetail ?? null,
+    heardHowOptions,
+    consentTexts,
+  };
+}
 
 export function clientsPages(manifest: AssetManifest) {
   const app = new Hono<AppEnv>();
@@ -22,20 +54,15 @@ export function clientsPages(manifest: AssetManifest) {
     const query = readQuery(c, clientsPageQuery);
     const filter = query.filter === "missing" ? "missing" : null;
     const openClientId = query.id?.trim() || null;
-    const [initialClients, initialDetail, heardHowOptions, consentTexts] = await Promise.all([
-      listClients(db, { filter: filter ?? undefined, limit: CLIENT_PAGE_SIZE, offset: 0 }),
-      openClientId ? findClientDetail(db, openClientId) : undefined,
-      listHeardHowOptions(db),
-      findConsentTexts(db),
-    ]);
-    const props: ClientManagerProps = {
-      initialFilter: filter,
-      initialClients,
-      openClientId,
-      initialDetail: initialDetail ?? null,
-      heardHowOptions,
-      consentTexts,
-    };
+    // Without an open client the page is the same for everyone: its props are
+    // kept while no table they come from is written, and the same props
+    // object lets Island reuse its rendering (components/Island.tsx).
+    const props = openClientId ? await loadProps(db, filter, openClientId) : await readThrough(db, {
+      key: `clients-page:${filter ?? "all"}`,
+      tables: CLIENTS_PAGE_TABLES,
+      maxAgeMs: 60_000,
+      load: () => loadProps(db, filter, null),
+    });
     return renderPage(
       c,
       manifest,

@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
 import type { AssetManifest } from "../../src/assets/manifest.ts";
 import { renderPage } from "../../src/http/render.tsx";
-import { DASHBOARD_LIST_SIZE, loadDashboard } from "../../src/quotes/quote_store.ts";
+import { DASHBOARD_LIST_SIZE, readDashboard } from "../../src/quotes/quote_store.ts";
 import type { QuoteSummary } from "../../src/quotes/views.ts";
 import { statusText } from "../../src/quotes/rules.ts";
 import { formatDecimal } from "../../src/quotes/money.ts";
@@ -38,8 +38,8 @@ function StatusBadge({ status }: { status: QuoteSummary["status"] }) {
 
 /** The staff dashboard: counts and the two quote lists, all rendered on the server. */
 export async function renderDashboard(c: Context<AppEnv>, manifest: AssetManifest) {
-  // One round trip for the counts and both lists.
-  const { stats, recent, expired, expiredCount } = await loadDashboard(c.var.db);
+  // One round trip for the counts and both lists, kept while nothing they show changes.
+  const { stats, recent, expired, expiredCount } = await readDashboard(c.var.db);
   return renderPage(
     c,
     manifest,

@@ -4,7 +4,7 @@ import type { AssetManifest } from "../../src/assets/manifest.ts";
 import { renderPage } from "../../src/http/render.tsx";
 import { Island } from "../../components/Island.tsx";
 import QuoteBuilder, { type QuoteBuilderProps } from "../../islands/QuoteBuilder.tsx";
-import { findQuoteBundle } from "../../src/quotes/quote_store.ts";
+import { readQuoteBundle } from "../../src/quotes/quote_store.ts";
 import { loadBuilderCatalog } from "../../src/catalog/catalog.ts";
 import { renderNotFound } from "./not_found.tsx";
 import { pageSettings } from "../../src/http/page_settings.ts";
@@ -21,7 +21,7 @@ export function quotePages(manifest: AssetManifest) {
   app.get("/quote/:id", async (c) => {
     const db = c.var.db;
     const [bundle, catalog, settings] = await Promise.all([
-      findQuoteBundle(db, c.req.param("id")),
+      readQuoteBundle(db, c.req.param("id")),
       loadBuilderCatalog(db),
       pageSettings(c),
     ]);

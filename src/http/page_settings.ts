@@ -1,23 +1,30 @@
 import type { Context } from "hono";
 import type { AppEnv } from "./app_env.ts";
 import { findPageSettings, type PageSettings } from "../settings/settings.ts";
+import { readThrough } from "../db/read_through.ts";
 
 /*
- * The settings a page shows (branding, whether mail is configured), read once
- * per request however many parts of the page ask: the route's own content and
- * renderPage's chrome share one statement.
+ * The settings every page shows (branding, whether mail is configured).
  *
- * Not kept across requests: an admin's save, a restore or a second app
- * process may change the row at any time, and a stale store name or mail
- * banner after a save is a bug people see, while the read is one primary-key
- * lookup (see the README's Performance section for what it costs).
+ * Kept between requests and dropped as soon as the settings row is written, by
+ * this process or, through migration 0017's notifications, by another: an
+ * admin's save shows on the very next page. The age limit only covers a
+ * notification that never arrived. Within a request it is read once however
+ * many parts of the page ask (the route's content and renderPage's chrome),
+ * also where nothing is kept (a database handle wrapped by a test).
  */
 const perRequest = new WeakMap<Request, Promise<PageSettings>>();
 
 export function pageSettings(c: Context<AppEnv>): Promise<PageSettings> {
   let settings = perRequest.get(c.req.raw);
   if (!settings) {
-    settings = findPageSettings(c.var.db);
+    const db = c.var.db;
+    settings = readThrough(db, {
+      key: "page-settings",
+      tables: ["settings"],
+      maxAgeMs: 5_000,
+      load: () => findPageSettings(db),
+    });
     perRequest.set(c.req.raw, settings);
   }
   return settings;

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { jsonArrayFrom, jsonObjectFrom } from "kysely/helpers/postgres";
 import type { DB } from "../db/database.ts";
+import { readThrough } from "../db/read_through.ts";
 import { quoteMatches, searchWords } from "../search/match.ts";
 import type { QuoteStatus } from "../../db/schema.ts";
 import { isUuid } from "../clients/clients.ts";
@@ -187,6 +188,32 @@ export async function findQuoteBundle(db: DB, id: string): Promise<QuoteBundle |
     // Only when there is one: the answer keeps the spec's shape for every other quote.
     ...(carryOver ? { carryOver } : {}),
   };
+}
+
+/** What findQuoteBundle reads. */
+const BUNDLE_TABLES = [
+  "quotes",
+  "clients",
+  "heard_how_options",
+  "client_measurements",
+  "quote_options",
+  "option_frame_measurements",
+  "option_items",
+  "quote_carry_overs",
+];
+
+/**
+ * findQuoteBundle, kept while none of its tables is written (src/db/read_through.ts)
+ * and for at most a second, the time `isExpired` may show late.
+ */
+export function readQuoteBundle(db: DB, id: string): Promise<QuoteBundle | undefined> {
+  if (!isUuid(id)) return Promise.resolve(undefined);
+  return readThrough(db, {
+    key: `quote-bundle:${id.toLowerCase()}`,
+    tables: BUNDLE_TABLES,
+    maxAgeMs: 1_000,
+    load: () => findQuoteBundle(db, id),
+  });
 }
 
 export type WriteResult<T> =
@@ -718,6 +745,24 @@ export async function loadDashboard(db: DB, now = new Date()): Promise<Dashboard
     expired: (row.expired as JsonSummary[]).map(fromJson),
     expiredCount: Number(row.expiredCount),
   };
+}
+
+/** What the dashboard reads (quote_expiry_counts is kept by triggers on quotes). */
+const DASHBOARD_TABLES = ["quotes", "quote_options", "clients"];
+
+/**
+ * The dashboard as every staff member sees it, kept between views while no
+ * quote, option or client is written (src/db/read_through.ts) and for at most
+ * a second: quotes expire with time alone, and the counts show that at most a
+ * second late.
+ */
+export function readDashboard(db: DB): Promise<Dashboard> {
+  return readThrough(db, {
+    key: "dashboard",
+    tables: DASHBOARD_TABLES,
+    maxAgeMs: 1_000,
+    load: () => loadDashboard(db),
+  });
 }
 
 export type { SaveResult };
