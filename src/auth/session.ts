@@ -2,6 +2,7 @@ import { sha256 } from "@oslojs/crypto/sha2";
 import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import type { CompiledQuery } from "kysely";
 import type { DB } from "../db/database.ts";
 import type { Role } from "../../db/schema.ts";
 
@@ -66,13 +67,8 @@ export async function createSession(
   return session;
 }
 
-export async function validateSessionToken(
-  db: DB,
-  token: string,
-  now = new Date(),
-): Promise<SessionValidationResult> {
-  const sessionId = hashToken(token);
-  const row = await db.selectFrom("sessions")
+function lookupQuery(db: DB, sessionId: string) {
+  return db.selectFrom("sessions")
     .innerJoin("users", "users.id", "sessions.userId")
     .select([
       "sessions.id as sessionId",
@@ -86,8 +82,35 @@ export async function validateSessionToken(
       "users.role",
       "users.isExternal",
     ])
-    .where("sessions.id", "=", sessionId)
-    .executeTakeFirst();
+    .where("sessions.id", "=", sessionId);
+}
+
+type LookupRow = Awaited<ReturnType<ReturnType<typeof lookupQuery>["executeTakeFirstOrThrow"]>>;
+const compiledLookups = new WeakMap<DB, CompiledQuery<LookupRow>>();
+
+/**
+ * The lookup runs on every signed-in request and only its parameter changes:
+ * it is built and compiled once per database handle, not per request.
+ */
+function compiledLookup(db: DB, sessionId: string): CompiledQuery<LookupRow> {
+  let compiled = compiledLookups.get(db);
+  if (!compiled) {
+    compiled = lookupQuery(db, "").compile();
+    if (compiled.parameters.length !== 1) {
+      throw new Error("The session lookup takes one parameter.");
+    }
+    compiledLookups.set(db, compiled);
+  }
+  return { ...compiled, parameters: [sessionId] };
+}
+
+export async function validateSessionToken(
+  db: DB,
+  token: string,
+  now = new Date(),
+): Promise<SessionValidationResult> {
+  const sessionId = hashToken(token);
+  const row = (await db.executeQuery(compiledLookup(db, sessionId))).rows[0];
   if (!row) return { session: null, user: null };
   const nowMs = now.getTime();
   if (nowMs >= row.expiresAt.getTime() || nowMs >= row.absoluteExpiresAt.getTime()) {
