@@ -5,9 +5,8 @@
 import { after, before, describe, it } from "node:test";
 import { expect } from "expect";
 import { sql } from "kysely";
-import { type DatabaseHandle, openDatabase } from "../../src/db/database.ts";
-import { migrateToLatest } from "../../src/db/migrate.ts";
-import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
+import type { DatabaseHandle } from "../../src/db/database.ts";
+import { type MigratedTestDatabase, openMigratedTestDatabase } from "../helpers/database.ts";
 import { planOf } from "../helpers/explain.ts";
 import { dashboardParts, loadDashboard } from "../../src/quotes/quote_store.ts";
 import {
@@ -21,23 +20,19 @@ import { fillStore } from "../../bench/store.ts";
 
 const CLIENTS = 10_000;
 
-let testDb: TestDatabase;
+let testDb: MigratedTestDatabase;
 let handle: DatabaseHandle;
 
 before(async () => {
-  testDb = await createTestDatabase();
-  handle = await openDatabase(testDb.url, "/nonexistent");
-  await migrateToLatest(handle.db);
+  testDb = await openMigratedTestDatabase();
+  handle = testDb.handle;
   await fillStore(handle.db, 0, CLIENTS, {
     quotesPerClient: 3,
     optionsPerQuote: 1,
     itemsPerOption: 1,
   });
 });
-after(async () => {
-  await handle.close();
-  await testDb.drop();
-});
+after(() => testDb.close());
 
 /*
  * Each part of the dashboard's statement and the clients page. The two counts

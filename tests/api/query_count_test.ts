@@ -6,13 +6,12 @@ import { after, before, describe, it } from "node:test";
 import { expect } from "expect";
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs } from "kysely";
 import { loadConfig } from "../../src/config/config.ts";
-import { type DatabaseHandle, openDatabase } from "../../src/db/database.ts";
-import { migrateToLatest } from "../../src/db/migrate.ts";
+import type { DatabaseHandle } from "../../src/db/database.ts";
 import { readManifest } from "../../src/assets/manifest.ts";
 import { createApp } from "../../src/http/app.ts";
 import { silentLogger } from "../../src/http/logger.ts";
 import { PdfPool } from "../../src/pdf/pdf_pool.ts";
-import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
+import { type MigratedTestDatabase, openMigratedTestDatabase } from "../helpers/database.ts";
 import { createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
 import { insertSavedQuote } from "../helpers/quote_fixture.ts";
 
@@ -28,7 +27,7 @@ class QueryCounter implements KyselyPlugin {
   }
 }
 
-let testDb: TestDatabase;
+let testDb: MigratedTestDatabase;
 let database: DatabaseHandle;
 let server: Deno.HttpServer<Deno.NetAddr>;
 let pdf: PdfPool;
@@ -38,9 +37,8 @@ let adminCookie: string;
 const counter = new QueryCounter();
 
 before(async () => {
-  testDb = await createTestDatabase();
-  database = await openDatabase(testDb.url, "/nonexistent");
-  await migrateToLatest(database.db);
+  testDb = await openMigratedTestDatabase();
+  database = testDb.handle;
   const config = await loadConfig({ DATABASE_URL: testDb.url, PORT: "0", LOG_REQUESTS: "0" });
   pdf = new PdfPool(config.pdf);
   const app = createApp({
@@ -66,8 +64,7 @@ before(async () => {
 after(async () => {
   await server.shutdown();
   pdf.close();
-  await database.close();
-  await testDb.drop();
+  await testDb.close();
 });
 
 /** The statements one request ran (requests here go one at a time). */

@@ -6,9 +6,8 @@ import { after, before, describe, it } from "node:test";
 import { expect } from "expect";
 import { sql } from "kysely";
 import { type DatabaseHandle, openDatabase } from "../../src/db/database.ts";
-import { migrateToLatest } from "../../src/db/migrate.ts";
 import { readThrough } from "../../src/db/read_through.ts";
-import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
+import { type MigratedTestDatabase, openMigratedTestDatabase } from "../helpers/database.ts";
 import {
   createTestUser,
   sessionCookieFor,
@@ -20,17 +19,13 @@ import { insertSavedQuote } from "../helpers/quote_fixture.ts";
 const SERVER = Deno.env.get("TEST_DATABASE_URL");
 
 describe("readThrough", () => {
-  let testDb: TestDatabase;
+  let testDb: MigratedTestDatabase;
   let handle: DatabaseHandle;
   before(async () => {
-    testDb = await createTestDatabase();
-    handle = await openDatabase(testDb.url, "/nonexistent");
-    await migrateToLatest(handle.db);
+    testDb = await openMigratedTestDatabase();
+    handle = testDb.handle;
   });
-  after(async () => {
-    await handle.close();
-    await testDb.drop();
-  });
+  after(() => testDb.close());
 
   /** A read of the store name that counts its loads. */
   function storeNameRead(key: string, maxAgeMs = 60_000) {

@@ -1,24 +1,20 @@
 import { after, before, describe, it } from "node:test";
 import { expect } from "expect";
 import { sql } from "kysely";
-import { type DatabaseHandle, openDatabase } from "../../src/db/database.ts";
+import type { DatabaseHandle } from "../../src/db/database.ts";
 import { migrateToLatest } from "../../src/db/migrate.ts";
-import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
+import { type MigratedTestDatabase, openMigratedTestDatabase } from "../helpers/database.ts";
 import { ensureFirstOwner } from "../../src/auth/owner_bootstrap.ts";
 import { verifyPassword } from "../../src/auth/password.ts";
 
-let testDb: TestDatabase;
+let testDb: MigratedTestDatabase;
 let handle: DatabaseHandle;
 
 before(async () => {
-  testDb = await createTestDatabase();
-  handle = await openDatabase(testDb.url, "/nonexistent");
-  await migrateToLatest(handle.db);
+  testDb = await openMigratedTestDatabase();
+  handle = testDb.handle;
 });
-after(async () => {
-  await handle.close();
-  await testDb.drop();
-});
+after(() => testDb.close());
 
 async function makeClientWithQuote() {
   const db = handle.db;

@@ -1,11 +1,10 @@
 import { after, before, describe, it } from "node:test";
 import { expect } from "expect";
 import { sql } from "kysely";
-import { type DatabaseHandle, type DB, openDatabase } from "../../src/db/database.ts";
-import { migrateToLatest } from "../../src/db/migrate.ts";
+import type { DB } from "../../src/db/database.ts";
 import { verifyPassword } from "../../src/auth/password.ts";
 import { findUserByUsername } from "../../src/users/users.ts";
-import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
+import { type MigratedTestDatabase, openMigratedTestDatabase } from "../helpers/database.ts";
 import { createTestUser } from "../helpers/test_app.ts";
 import { DEMO_PASSWORD, DEMO_STAFF, seedDemoStore } from "../../db/seed_data.ts";
 import { DEFAULT_CATALOG } from "../../src/catalog/default_catalog.ts";
@@ -38,31 +37,20 @@ async function tableCounts(db: DB): Promise<Record<string, number>> {
   return counts;
 }
 
-async function openSeedDatabase(): Promise<{ testDb: TestDatabase; database: DatabaseHandle }> {
-  const testDb = await createTestDatabase();
-  const database = await openDatabase(testDb.url, "/nonexistent");
-  await migrateToLatest(database.db);
-  return { testDb, database };
-}
-
 describe("seedDemoStore on an empty database", () => {
-  let testDb: TestDatabase;
-  let database: DatabaseHandle;
+  let testDb: MigratedTestDatabase;
   let db: DB;
 
   before(async () => {
-    ({ testDb, database } = await openSeedDatabase());
-    db = database.db;
+    testDb = await openMigratedTestDatabase();
+    db = testDb.handle.db;
     // The app creates the first OWNER at start; the seed runs after that.
     await createTestUser(db, { role: "OWNER", username: "owner" });
     const result = await seedDemoStore(db);
     expect(result.status).toBe("seeded");
   });
 
-  after(async () => {
-    await database?.close();
-    await testDb?.drop();
-  });
+  after(() => testDb?.close());
 
   it("fills in the store settings", async () => {
     const settings = await db.selectFrom("settings").selectAll().where("id", "=", 1)
@@ -368,17 +356,13 @@ describe("seedDemoStore on an empty database", () => {
 });
 
 describe("seedDemoStore with existing data", () => {
-  let testDb: TestDatabase;
-  let database: DatabaseHandle;
+  let testDb: MigratedTestDatabase;
 
-  after(async () => {
-    await database?.close();
-    await testDb?.drop();
-  });
+  after(() => testDb?.close());
 
   it("keeps existing accounts, heard-how options and catalog rows", async () => {
-    ({ testDb, database } = await openSeedDatabase());
-    const db = database.db;
+    testDb = await openMigratedTestDatabase();
+    const db = testDb.handle.db;
     const maria = await createTestUser(db, {
       username: "Maria.Optician",
       password: "her-own-password",

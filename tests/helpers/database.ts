@@ -1,5 +1,6 @@
 import postgres from "postgres";
 import { type DatabaseHandle, openDatabase } from "../../src/db/database.ts";
+import { migrateToLatest } from "../../src/db/migrate.ts";
 
 export interface TestDatabase {
   url: string;
@@ -32,6 +33,28 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       } finally {
         await admin.end();
       }
+    },
+  };
+}
+
+export interface MigratedTestDatabase {
+  url: string;
+  handle: DatabaseHandle;
+  /** Closes the handle and drops the database. */
+  close(): Promise<void>;
+}
+
+/** A database of its own (createTestDatabase), opened in this process and migrated. */
+export async function openMigratedTestDatabase(): Promise<MigratedTestDatabase> {
+  const testDb = await createTestDatabase();
+  const handle = await openDatabase(testDb.url, "/nonexistent");
+  await migrateToLatest(handle.db);
+  return {
+    url: testDb.url,
+    handle,
+    async close() {
+      await handle.close();
+      await testDb.drop();
     },
   };
 }

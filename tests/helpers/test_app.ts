@@ -1,10 +1,9 @@
 import { type Config, loadConfig } from "../../src/config/config.ts";
-import { type DB, openDatabase } from "../../src/db/database.ts";
-import { migrateToLatest } from "../../src/db/migrate.ts";
+import type { DB } from "../../src/db/database.ts";
 import { readManifest } from "../../src/assets/manifest.ts";
 import { createApp } from "../../src/http/app.ts";
 import { type Logger, silentLogger } from "../../src/http/logger.ts";
-import { createTestDatabase } from "./database.ts";
+import { openMigratedTestDatabase } from "./database.ts";
 import { hashPassword } from "../../src/auth/password.ts";
 import { insertUser } from "../../src/users/users.ts";
 import { createSession, generateSessionToken } from "../../src/auth/session.ts";
@@ -41,9 +40,8 @@ export async function startTestApp(
   env: Record<string, string> = {},
   options: { logger?: Logger } = {},
 ): Promise<TestApp> {
-  const testDb = await createTestDatabase();
-  const database = await openDatabase(testDb.url, "/nonexistent");
-  await migrateToLatest(database.db);
+  const testDb = await openMigratedTestDatabase();
+  const database = testDb.handle;
   const config = await loadConfig({
     DATABASE_URL: testDb.url,
     PORT: "0",
@@ -71,8 +69,7 @@ export async function startTestApp(
     async close() {
       await server.shutdown();
       pdf.close();
-      await database.close();
-      await testDb.drop();
+      await testDb.close();
     },
   };
 }
