@@ -20,7 +20,6 @@ import {
   countExpiredQuotes,
   deleteQuote,
   finalizeQuote,
-  findQuoteBundle,
   findStats,
   listExpiredQuotes,
   listQuotes,
@@ -48,8 +47,12 @@ function unwrap<T>(result: WriteResult<T>): T {
   throw new HttpError(result.status, result.message, errors);
 }
 
+/**
+ * The quote as kept by readQuoteBundle: after a write of this request, the
+ * connection went back to the pool and the next read is afresh.
+ */
 async function bundleOrThrow(c: Context<AppEnv>, id: string) {
-  const bundle = await findQuoteBundle(c.var.db, id);
+  const bundle = await readQuoteBundle(c.var.db, id);
   if (!bundle) throw notFound("Quote not found");
   return bundle;
 }
@@ -100,8 +103,7 @@ quotesApi.delete("/quotes/:id", async (c) => {
 const bundleJson = new WeakMap<object, string>();
 
 quotesApi.get("/quotes/:id", async (c) => {
-  const bundle = await readQuoteBundle(c.var.db, c.req.param("id"));
-  if (!bundle) throw notFound("Quote not found");
+  const bundle = await bundleOrThrow(c, c.req.param("id"));
   let json = bundleJson.get(bundle);
   if (json === undefined) bundleJson.set(bundle, json = JSON.stringify(bundle));
   return c.body(json, 200, { "content-type": "application/json" });

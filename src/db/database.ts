@@ -61,7 +61,6 @@ export async function openDatabase(
   databaseUrl: string | undefined,
   dataDir: string,
 ): Promise<DatabaseHandle> {
-  const plugins = [new CamelCasePlugin()];
   if (databaseUrl && databaseUrl !== "memory://") {
     // Unique to this pool, so the notices of its own writes can be told apart.
     const applicationName = `lensdesk ${crypto.randomUUID().slice(0, 8)}`;
@@ -72,12 +71,7 @@ export async function openDatabase(
       connection: { application_name: applicationName },
     });
     const pool: PoolStats = { inUse: 0, waiting: 0, max: POOL_MAX };
-    const writes = new TableWrites();
-    const db = new Kysely<Database>({
-      dialect: countingDialect(new PostgresJSDialect({ postgres: client }), pool, writes),
-      plugins,
-    });
-    writesOf.set(db, writes);
+    const { db, writes } = watchedKysely(new PostgresJSDialect({ postgres: client }), pool);
     const stopListening = listenForWrites(client, applicationName, writes);
     return {
       db,
@@ -115,12 +109,7 @@ export async function openDatabase(
   const pool: PoolStats = { inUse: 0, waiting: 0, max: 1 };
   // One process holds the data directory (lockDataDir), so every write goes
   // through this handle's driver: no notifications are needed.
-  const writes = new TableWrites();
-  const db = new Kysely<Database>({
-    dialect: countingDialect(new PGliteDialect({ pglite: pg }), pool, writes),
-    plugins,
-  });
-  writesOf.set(db, writes);
+  const { db, writes } = watchedKysely(new PGliteDialect({ pglite: pg }), pool);
   return {
     db,
     kind,
@@ -168,8 +157,8 @@ async function lockDataDir(dataDir: string): Promise<() => void> {
   return () => file.close();
 }
 
-/** The channel of migration 0017's triggers: the payload is the written table's name. */
-export const TABLE_WRITES_CHANNEL = "lensdesk_table_writes";
+/** The channel of migration 0017's triggers. */
+const TABLE_WRITES_CHANNEL = "lensdesk_table_writes";
 
 /**
  * Writes of other processes on the same server (replicas, CLIs, a restore)
@@ -201,6 +190,17 @@ function listenForWrites(
     const listener = await listening;
     await listener?.unlisten().catch(() => {});
   };
+}
+
+/** Kysely over `inner` (CamelCase names), with its write counters registered for tableWritesOf. */
+function watchedKysely(inner: Dialect, pool: PoolStats): { db: DB; writes: TableWrites } {
+  const writes = new TableWrites();
+  const db = new Kysely<Database>({
+    dialect: countingDialect(inner, pool, writes),
+    plugins: [new CamelCasePlugin()],
+  });
+  writesOf.set(db, writes);
+  return { db, writes };
 }
 
 /**
