@@ -80,5 +80,7 @@ STOPSIGNAL SIGTERM
 # --no-config: the probe needs neither deno.json nor node_modules.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["deno", "eval", "--no-config", "const r = await fetch(`http://127.0.0.1:${Deno.env.get('PORT') || 8000}/healthz`); Deno.exit(r.ok ? 0 : 1)"]
-# Same permissions as `deno task start`, without its rebuild; --cached-only: no network at boot.
-CMD ["deno", "run", "--cached-only", "--allow-net", "--allow-read", "--allow-write", "--allow-env", "--allow-run", "--allow-sys", "--allow-ffi", "main.ts"]
+# Same V8 flags and permissions as `deno task start` (tests/unit/deploy_test.ts
+# holds them equal), without its rebuild; --cached-only: no network at boot.
+# The flags keep the heap near what is live (README, Performance).
+CMD ["deno", "run", "--cached-only", "--v8-flags=--heap-growing-percent=20", "--allow-net", "--allow-read", "--allow-write", "--allow-env", "--allow-run", "--allow-sys", "--allow-ffi", "main.ts"]

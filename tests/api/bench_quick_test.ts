@@ -57,6 +57,8 @@ describe("deno task bench --quick", () => {
       expect(r.pdf.msPerOption).toBeGreaterThan(0);
       expect(r.email.p50ms).toBeGreaterThan(0);
       expect(r.rssMiB).toBeGreaterThan(0);
+      expect(r.rssAfterPagesMiB).toBeGreaterThan(0);
+      expect(r.rssPeakMiB).toBeGreaterThanOrEqual(r.rssMiB);
       expect(r.jsPerPage.find((j: { page: string }) => j.page === "/dashboard").br)
         .toBeGreaterThan(0);
     } finally {

@@ -5,6 +5,7 @@ import { describe, it } from "node:test";
 import { expect } from "expect";
 import { parse } from "yaml";
 import { projectRoot } from "../helpers/process.ts";
+import { startRunFlags } from "../../bench/start_flags.ts";
 
 const read = (name: string) => Deno.readTextFileSync(`${projectRoot}${name}`);
 const compose = read("compose.yaml");
@@ -71,6 +72,15 @@ describe("Dockerfile", () => {
     expect(healthcheck).toContain("Deno.env.get('PORT')");
     expect(healthcheck).toContain("/healthz");
     expect(healthcheck).not.toMatch(/:8000\//);
+  });
+
+  it("runs main.ts with the V8 flags and permissions of `deno task start`", () => {
+    const cmd = JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)![1]) as string[];
+    expect(cmd.slice(0, 3)).toEqual(["deno", "run", "--cached-only"]);
+    expect(cmd.at(-1)).toBe("main.ts");
+    const flags = startRunFlags(read("deno.json"));
+    expect(flags.some((f) => f.startsWith("--v8-flags="))).toBe(true);
+    expect(cmd.slice(3, -1)).toEqual(flags);
   });
 
   it("drops exactly the imports only the tests use, and leaves the npm cache behind", async () => {
