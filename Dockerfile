@@ -47,9 +47,10 @@ COPY . .
 # The full deno.json/deno.lock just came back with the sources: keep the pruned ones.
 RUN cp /tmp/prod/deno.json /tmp/prod/deno.lock ./
 # build.ts fetches esbuild into DENO_DIR/dl for `deno bundle`; the runtime does not need it.
-# The PDF worker is started by URL, not imported: cache its graph too.
+# The PDF renderer is a process of its own (src/pdf/renderer_process.ts), not an
+# import: cache its graph too.
 RUN deno task build \
- && deno cache --frozen main.ts src/pdf/pdf_worker.ts db/migrations/*.ts db/migrate_cli.ts \
+ && deno cache --frozen main.ts src/pdf/pdf_renderer.ts db/migrations/*.ts db/migrate_cli.ts \
       db/seed.ts db/backup_cli.ts db/restore_cli.ts \
  && rm -rf /deno-dir/dl
 

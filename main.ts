@@ -61,7 +61,7 @@ if (config.oidc && config.oidc.ownerEmails.length === 0) {
 }
 
 const metrics = new Metrics();
-// Workers start on the first PDF, not here.
+// Renderer processes start on the first PDF, not here.
 const pdf = new PdfPool(config.pdf);
 const app = createApp({
   db: database.db,
@@ -102,11 +102,11 @@ async function shutdown(signal: string) {
   stopping = true;
   logger.log("info", "shutting down", { signal });
   clearInterval(sweep);
-  // In-flight requests finish first, PDFs they wait for included; then the workers end.
+  // In-flight requests finish first, PDFs they wait for included; then the PDF renderers end.
   await server.shutdown();
   const { workers } = pdf.stats();
   pdf.close();
-  logger.log("info", "pdf workers ended", { workers });
+  logger.log("info", "pdf renderers ended", { workers });
   await outbox.stop();
   await database.close();
   logger.log("info", "stopped");

@@ -24,6 +24,7 @@ import { BUILD_DIR, readManifest } from "../src/assets/manifest.ts";
 import { BENCH_SHAPE, fillStore, lastNameOf, mobileDigitsOf } from "./store.ts";
 import { removeWrkScripts, runWrk, type WrkResult } from "./wrk.ts";
 import { startRunFlags } from "./start_flags.ts";
+import { anonymousOf, childPidsOf, rssOf } from "./proc.ts";
 
 const QUICK = Deno.args.includes("--quick");
 const CLIENTS = QUICK ? 1_000 : Number(Deno.env.get("BENCH_CLIENTS") ?? 100_000);
@@ -373,6 +374,13 @@ emailTimes.sort((a, b) => a - b);
 
 const rssMiB = await rssOf(server.pid);
 const rssPeakMiB = await rssOf(server.pid, "VmHWM");
+// The PDF renderer: a process of its own, alive until PDF_IDLE_MS without a PDF.
+const rendererPids = await childPidsOf(server.pid);
+const renderer = {
+  processes: rendererPids.length,
+  rssMiB: (await Promise.all(rendererPids.map((p) => rssOf(p)))).reduce((a, b) => a + b, 0),
+  anonymousMiB: (await Promise.all(rendererPids.map(anonymousOf))).reduce((a, b) => a + b, 0),
+};
 
 // ---- JavaScript each page loads, from the manifest's files as built ----
 
@@ -407,13 +415,6 @@ async function staticImports(start: string[]) {
     for (const m of text.matchAll(/(?:from|import)\s*"\.\/([^"]+\.js)"/g)) queue.push(m[1]);
   }
   return [...seen].sort();
-}
-
-/** Resident memory now (VmRSS), or the most it has been (VmHWM), in MiB. */
-async function rssOf(pid: number, field = "VmRSS"): Promise<number> {
-  const status = await Deno.readTextFile(`/proc/${pid}/status`);
-  const kb = Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN);
-  return kb / 1024;
 }
 
 // ---- the table, the file, the targets ----
@@ -484,6 +485,7 @@ const results = {
   rssMiB,
   rssAfterPagesMiB,
   rssPeakMiB,
+  renderer,
   jsPerPage,
   entry: manifest.entry,
   errors,
@@ -548,6 +550,11 @@ console.log(
   `Server RSS after the load: ${f1(rssMiB)} MiB (${f1(rssAfterPagesMiB)} before the PDFs; peak ${
     f1(rssPeakMiB)
   })`,
+);
+console.log(
+  `PDF renderer (${renderer.processes} process, ended after PDF_IDLE_MS without a PDF): ` +
+    `RSS ${f1(renderer.rssMiB)} MiB, ${f1(renderer.anonymousMiB)} of it its own ` +
+    `(the rest is mapped files, the deno binary's pages shared with the server)`,
 );
 console.log("\nJavaScript per page (brotli / gzip, entry and statically imported chunks):");
 for (const j of jsPerPage) {

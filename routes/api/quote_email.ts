@@ -41,7 +41,7 @@ quoteEmailApi.post("/quotes/:id/email", requireUser(), async (c) => {
   }
   const branding = await findBranding(db);
   const composed = composeQuoteEmail(bundle, settings, branding, note);
-  // Made before anything is queued: when the PDF workers are full the call
+  // Made before anything is queued: when the PDF renderers are busy and the queue is full the call
   // answers 503 and nothing is sent or recorded.
   const attachment = await renderQuotePdf(c.var.db, c.var.pdf, bundle, branding);
   const user = c.var.user!;

@@ -28,8 +28,11 @@ export interface Config {
   outboxPollMs: number;
   /** Where `deno task backup` and the nightly backup write when no file is named. */
   backupDir: string;
-  /** The PDF workers: how many render at once, how many jobs may wait, the time limit per render. */
-  pdf: { workers: number; queue: number; timeoutMs: number };
+  /**
+   * The PDF renderers: how many render at once, how many jobs may wait, the
+   * time limit per render, and how long one may sit idle before it is ended.
+   */
+  pdf: { workers: number; queue: number; timeoutMs: number; idleMs: number };
 }
 
 type Env = Record<string, string | undefined>;
@@ -94,6 +97,7 @@ export async function loadConfig(env: Env = Deno.env.toObject()): Promise<Config
     workers: intSetting(env, "PDF_WORKERS", 1, 1, 16),
     queue: intSetting(env, "PDF_QUEUE", 8, 0, 1000),
     timeoutMs: intSetting(env, "PDF_TIMEOUT_MS", 30_000, 1, 3_600_000),
+    idleMs: intSetting(env, "PDF_IDLE_MS", 300_000, 1, 86_400_000),
   };
 
   return {

@@ -12,7 +12,7 @@ export interface AppEnv {
     db: DB;
     config: Config;
     logger: Logger;
-    /** The PDF workers (see src/pdf/pdf_pool.ts). */
+    /** The PDF renderer processes (see src/pdf/pdf_pool.ts). */
     pdf: PdfPool;
     publicLimits: PublicLimits;
     user: SessionUser | null;

@@ -1,4 +1,4 @@
-// Turns logo bytes into an image react-pdf can draw, inside the PDF worker.
+// Turns logo bytes into an image react-pdf can draw, inside the PDF renderer process.
 // react-pdf draws PNG and JPEG only; an SVG logo (the built-in one is) is
 // rasterized with resvg, a well-kept SVG renderer compiled to WebAssembly,
 // which draws from the file alone: it never loads what an SVG links to.
@@ -28,8 +28,8 @@ let wasmReady: Promise<void> | undefined;
 let fontBuffers: Promise<Uint8Array[]> | undefined;
 
 /**
- * Compiles resvg and reads the fonts it sets SVG text in (the worker has no
- * system fonts; the PDF's own typeface serves). A worker does this while it
+ * Compiles resvg and reads the fonts it sets SVG text in (the renderer has no
+ * system fonts; the PDF's own typeface serves). A renderer does this while it
  * starts, so no render's time limit pays for it.
  */
 export function prepareSvgRenderer(): Promise<Uint8Array[]> {

@@ -1,6 +1,6 @@
 // Where the quote PDF's logo comes from: branding.logoUrl to image bytes.
 // This runs in the request (it only reads a file); decoding, checking and
-// rasterizing the bytes happen in the PDF worker (logo_image.ts).
+// rasterizing the bytes happen in the PDF renderer process (logo_image.ts).
 import { resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { DB } from "../db/database.ts";
@@ -17,7 +17,7 @@ const STATIC_DIR = fileURLToPath(new URL("../../static/", import.meta.url));
 /** Larger files are not logos; reading them for every PDF would only cost memory. */
 export const MAX_LOGO_BYTES = 5 * 1024 * 1024;
 
-/** The image kinds the PDF can draw, by the name the worker uses. */
+/** The image kinds the PDF can draw, by the name the renderer uses. */
 const PDF_FORMATS = new Map<ImageKind, LogoBytes["format"]>([
   ["png", "png"],
   ["jpeg", "jpg"],

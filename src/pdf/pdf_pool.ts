@@ -1,21 +1,29 @@
-// The PDF workers. A quote PDF can take seconds to lay out (a maximal quote
+// The PDF pool. A quote PDF can take seconds to lay out (a maximal quote
 // has 20 options of 50 lines each), and on the server's own event loop every
-// other request, /healthz included, would wait that long. So PDFs are made in
-// Web Workers: started on first use and kept for the next jobs, at most
-// `size` at once, with a bounded queue in front (beyond it the caller is told
-// to come back later), and a time limit on each render: a worker that runs
-// over is terminated and a fresh one takes its place.
+// other request, /healthz included, would wait that long. So PDFs are made by
+// renderer processes (renderer_process.ts): started on first use and kept for
+// the next jobs, at most `workers` at once, with a bounded queue in front
+// (beyond it the caller is told to come back later), and a time limit on each
+// render: a renderer that runs over is ended and a fresh one takes its place.
+// A renderer idle for `idleMs` is ended too, which gives its memory back.
 import type { ClientCopy } from "../print/print_model.ts";
 import type { LogoBytes } from "./logo_source.ts";
-import type { RenderRequest, WorkerReply } from "./pdf_worker.ts";
+import type { RendererReply } from "./pdf_renderer.ts";
+import { RendererProcess } from "./renderer_process.ts";
 
 export interface PdfPoolOptions {
-  /** Renders at once: one worker each. */
+  /** Renders at once: one renderer process each (PDF_WORKERS). */
   workers: number;
-  /** Jobs that may wait for a worker; one more is refused at once. */
+  /** Jobs that may wait for a renderer; one more is refused at once. */
   queue: number;
   /** The most one render may take, and the most a job may wait in the queue. */
   timeoutMs: number;
+  /**
+   * How long a renderer may wait for its next job before it is ended. The
+   * next PDF then waits for a new one to start (about a second), so this is
+   * that second against 100-160 MiB kept while the store makes no PDFs.
+   */
+  idleMs: number;
 }
 
 /** Why a PDF could not be made now; the caller may try again after `retryAfterSeconds`. */
@@ -30,7 +38,7 @@ export class PdfUnavailableError extends Error {
 }
 
 interface Job {
-  request: Omit<RenderRequest, "id">;
+  request: { model: ClientCopy; logo?: LogoBytes };
   resolve(pdf: Uint8Array): void;
   reject(err: Error): void;
   /** The queue-wait limit, then the render limit. */
@@ -38,14 +46,14 @@ interface Job {
 }
 
 interface Slot {
-  worker: Worker;
+  renderer: RendererProcess;
   ready: boolean;
   job?: Job;
   jobId?: number;
   startedAt?: number;
+  /** Set while the renderer waits for a job: it ends the renderer when it fires. */
+  idleTimer?: ReturnType<typeof setTimeout>;
 }
-
-const WORKER_URL = new URL("./pdf_worker.ts", import.meta.url);
 
 /** What the caller is told, by reason. */
 const MESSAGES: Record<PdfUnavailableError["reason"], string> = {
@@ -56,9 +64,9 @@ const MESSAGES: Record<PdfUnavailableError["reason"], string> = {
 /** Render times remembered for the Retry-After estimate. */
 const RECENT = 20;
 /**
- * How long a new worker may take to load the renderer and fonts (a second or
+ * How long a new renderer may take to load its code and fonts (a second or
  * two) before its job is failed: apart from the render limit, so a short
- * render limit cannot stop every worker before it is ready.
+ * render limit cannot stop every renderer before it is ready.
  */
 const STARTUP_LIMIT_MS = 60_000;
 
@@ -72,13 +80,18 @@ export class PdfPool {
   #started = 0;
 
   constructor(options: PdfPoolOptions) {
-    if (!(options.workers >= 1 && options.queue >= 0 && options.timeoutMs > 0)) {
-      throw new Error("A PDF pool needs at least one worker, a queue limit and a time limit");
+    if (
+      !(options.workers >= 1 && options.queue >= 0 && options.timeoutMs > 0 &&
+        options.idleMs > 0)
+    ) {
+      throw new Error(
+        "A PDF pool needs at least one worker, a queue limit, a time limit and an idle limit",
+      );
     }
     this.#options = { ...options };
   }
 
-  /** Workers alive, renders running, jobs waiting, and workers started since the pool was made. */
+  /** Renderers alive, renders running, jobs waiting, and renderers started since the pool was made. */
   stats() {
     return {
       workers: this.#slots.length,
@@ -88,7 +101,12 @@ export class PdfPool {
     };
   }
 
-  /** The client copy as PDF bytes, rendered in a worker. Rejects with PdfUnavailableError when it cannot. */
+  /** The process ids of the renderers alive (for tests and the bench's memory figure). */
+  pids(): number[] {
+    return this.#slots.map((s) => s.renderer.pid);
+  }
+
+  /** The client copy as PDF bytes, rendered by a renderer. Rejects with PdfUnavailableError when it cannot. */
   render(model: ClientCopy, logo?: LogoBytes): Promise<Uint8Array> {
     if (this.#closed) return Promise.reject(this.#unavailable("closed"));
     return new Promise<Uint8Array>((resolve, reject) => {
@@ -110,7 +128,7 @@ export class PdfPool {
     });
   }
 
-  /** Refuses new jobs, fails the waiting and running ones, and ends every worker. */
+  /** Refuses new jobs, fails the waiting and running ones, and ends every renderer. */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
@@ -119,7 +137,8 @@ export class PdfPool {
       job.reject(this.#unavailable("closed"));
     }
     for (const slot of this.#slots.splice(0)) {
-      slot.worker.terminate();
+      clearTimeout(slot.idleTimer);
+      slot.renderer.end();
       if (slot.job) {
         clearTimeout(slot.job.timer);
         slot.job.reject(this.#unavailable("closed"));
@@ -127,7 +146,7 @@ export class PdfPool {
     }
   }
 
-  /** Gives waiting jobs to idle workers, starting workers up to the pool size. */
+  /** Gives waiting jobs to idle renderers, starting renderers up to the pool size. */
   #pump() {
     while (this.#queue.length > 0 && !this.#closed) {
       let slot = this.#slots.find((s) => !s.job);
@@ -137,6 +156,7 @@ export class PdfPool {
       }
       const job = this.#queue.shift()!;
       clearTimeout(job.timer);
+      clearTimeout(slot.idleTimer);
       slot.job = job;
       if (slot.ready) this.#dispatch(slot);
       else this.#awaitReady(slot);
@@ -144,17 +164,14 @@ export class PdfPool {
   }
 
   #spawn(): Slot {
-    const worker = new Worker(WORKER_URL, { type: "module" });
-    const slot: Slot = { worker, ready: false };
+    const slot = {
+      ready: false,
+      renderer: new RendererProcess({
+        reply: (reply, pdf) => this.#onReply(slot, reply, pdf),
+        lost: (error) => this.#retire(slot, error),
+      }),
+    } as Slot;
     this.#started += 1;
-    worker.onmessage = ({ data }: MessageEvent<WorkerReply>) => this.#onReply(slot, data);
-    worker.onerror = (event) => {
-      // Handled here: unhandled, a worker's error is thrown again in the server.
-      event.preventDefault();
-      this.#retire(slot, new Error(`PDF worker failed: ${event.message}`));
-    };
-    worker.onmessageerror = () =>
-      this.#retire(slot, new Error("PDF worker sent an unreadable message"));
     this.#slots.push(slot);
     return slot;
   }
@@ -176,10 +193,10 @@ export class PdfPool {
       () => this.#retire(slot, this.#unavailable("timeout")),
       this.#options.timeoutMs,
     );
-    slot.worker.postMessage({ id, ...job.request } satisfies RenderRequest);
+    slot.renderer.send(id, job.request.model, job.request.logo);
   }
 
-  #onReply(slot: Slot, reply: WorkerReply) {
+  #onReply(slot: Slot, reply: RendererReply, pdf?: Uint8Array) {
     if (reply.type === "ready") {
       slot.ready = true;
       if (slot.job) this.#dispatch(slot);
@@ -191,19 +208,26 @@ export class PdfPool {
     slot.job = slot.jobId = undefined;
     this.#recentMs.push(performance.now() - slot.startedAt!);
     if (this.#recentMs.length > RECENT) this.#recentMs.shift();
-    if (reply.type === "done") job.resolve(reply.pdf);
+    if (reply.type === "done") job.resolve(pdf ?? new Uint8Array(0));
     else job.reject(new Error(`PDF render failed: ${reply.error}`));
     this.#pump();
+    if (!slot.job && this.#slots.includes(slot)) {
+      slot.idleTimer = setTimeout(() => this.#retire(slot), this.#options.idleMs);
+    }
   }
 
-  /** Ends a worker that overran or broke, fails its job, and lets a fresh one take the queue. */
-  #retire(slot: Slot, error: Error) {
-    slot.worker.terminate();
+  /**
+   * Ends a renderer that overran, broke or sat idle, fails its job if it had
+   * one, and lets a fresh one take the queue.
+   */
+  #retire(slot: Slot, error?: Error) {
+    clearTimeout(slot.idleTimer);
+    slot.renderer.end();
     const at = this.#slots.indexOf(slot);
     if (at >= 0) this.#slots.splice(at, 1);
     if (slot.job) {
       clearTimeout(slot.job.timer);
-      slot.job.reject(error);
+      slot.job.reject(error ?? this.#unavailable("closed"));
       slot.job = undefined;
     }
     this.#pump();
@@ -213,7 +237,7 @@ export class PdfPool {
     return new PdfUnavailableError(reason, MESSAGES[reason], this.#retryAfter());
   }
 
-  /** Seconds until a worker is likely free: the work ahead of a new job at the recent pace. */
+  /** Seconds until a renderer is likely free: the work ahead of a new job at the recent pace. */
   #retryAfter(): number {
     const average = this.#recentMs.length
       ? this.#recentMs.reduce((a, b) => a + b, 0) / this.#recentMs.length

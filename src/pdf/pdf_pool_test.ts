@@ -5,6 +5,8 @@ import { PdfPool, PdfUnavailableError } from "./pdf_pool.ts";
 import { clientCopy } from "../print/print_model.ts";
 import type { Branding } from "../settings/settings.ts";
 import { bundleFrom, maximalClient, maximalOptions } from "../../tests/helpers/quote_fixture.ts";
+import { rendererArgs } from "./renderer_process.ts";
+import { isAlive } from "../../bench/proc.ts";
 
 const branding: Branding = {
   storeName: "Northside Eyewear",
@@ -20,6 +22,11 @@ const small = clientCopy(bundleFrom(maximalClient(), []), branding);
 /** The largest quote the API accepts: seconds of layout, far over the limits set below. */
 const maximal = clientCopy(bundleFrom(maximalClient(), maximalOptions()), branding);
 
+const until = async (done: () => boolean | Promise<boolean>) => {
+  for (let i = 0; i < 200 && !(await done()); i++) await new Promise((r) => setTimeout(r, 50));
+  return done();
+};
+
 const pageCount = async (pdf: Uint8Array) => (await PDFDocument.load(pdf)).getPageCount();
 
 let pool: PdfPool | undefined;
@@ -27,7 +34,7 @@ afterEach(() => pool?.close());
 
 describe("PdfPool", () => {
   it("starts no worker until the first PDF, then reuses it", async () => {
-    pool = new PdfPool({ workers: 2, queue: 2, timeoutMs: 60_000 });
+    pool = new PdfPool({ workers: 2, queue: 2, timeoutMs: 60_000, idleMs: 60_000 });
     expect(pool.stats()).toEqual({ workers: 0, busy: 0, queued: 0, started: 0 });
     expect(await pageCount(await pool.render(small))).toBe(1);
     expect(await pageCount(await pool.render(small))).toBe(1);
@@ -36,7 +43,7 @@ describe("PdfPool", () => {
 
   it("stops a render over the time limit and starts a fresh worker for the next job", async () => {
     // Far too short for the maximal quote, which takes seconds.
-    pool = new PdfPool({ workers: 1, queue: 1, timeoutMs: 1000 });
+    pool = new PdfPool({ workers: 1, queue: 1, timeoutMs: 1000, idleMs: 60_000 });
     const error = await pool.render(maximal).catch((err) => err);
     expect(error).toBeInstanceOf(PdfUnavailableError);
     expect(error.reason).toBe("timeout");
@@ -51,7 +58,7 @@ describe("PdfPool", () => {
   });
 
   it("queues up to its limit and refuses the next job at once", async () => {
-    pool = new PdfPool({ workers: 1, queue: 1, timeoutMs: 60_000 });
+    pool = new PdfPool({ workers: 1, queue: 1, timeoutMs: 60_000, idleMs: 60_000 });
     const running = pool.render(maximal);
     const waiting = pool.render(small);
     const refused = await pool.render(small).catch((err) => err);
@@ -68,9 +75,92 @@ describe("PdfPool", () => {
   });
 
   it("renders as many PDFs at once as it has workers", async () => {
-    pool = new PdfPool({ workers: 2, queue: 0, timeoutMs: 60_000 });
+    pool = new PdfPool({ workers: 2, queue: 0, timeoutMs: 60_000, idleMs: 60_000 });
     const pdfs = await Promise.all([pool.render(small), pool.render(small)]);
     for (const pdf of pdfs) expect(await pageCount(pdf)).toBe(1);
     expect(pool.stats()).toMatchObject({ workers: 2, started: 2 });
   });
+
+  it("ends a renderer that has waited idleMs for a job, and its process with it", async () => {
+    pool = new PdfPool({ workers: 1, queue: 1, timeoutMs: 60_000, idleMs: 300 });
+    expect(await pageCount(await pool.render(small))).toBe(1);
+    const [pid] = pool.pids();
+    expect(await isAlive(pid)).toBe(true);
+    expect(await until(() => pool!.stats().workers === 0)).toBe(true);
+    expect(await until(async () => !(await isAlive(pid)))).toBe(true);
+    // The next PDF starts a new renderer.
+    expect(await pageCount(await pool.render(small))).toBe(1);
+    expect(pool.stats()).toEqual({ workers: 1, busy: 0, queued: 0, started: 2 });
+  });
+
+  it("fails the job of a renderer that dies, and starts a fresh one for the next", async () => {
+    pool = new PdfPool({ workers: 1, queue: 1, timeoutMs: 60_000, idleMs: 60_000 });
+    await pool.render(small);
+    const running = pool.render(maximal);
+    Deno.kill(pool.pids()[0], "SIGKILL");
+    const error = await running.catch((err) => err);
+    expect(error.message).toMatch(/PDF renderer ended \(SIGKILL\)/);
+    expect(pool.stats()).toMatchObject({ workers: 0, busy: 0 });
+    expect(await pageCount(await pool.render(small))).toBe(1);
+    expect(pool.stats()).toMatchObject({ workers: 1, started: 2 });
+  });
+
+  it("ends every renderer process when the pool closes", async () => {
+    pool = new PdfPool({ workers: 2, queue: 0, timeoutMs: 60_000, idleMs: 60_000 });
+    await Promise.all([pool.render(small), pool.render(small)]);
+    const pids = pool.pids();
+    expect(pids).toHaveLength(2);
+    pool.close();
+    for (const pid of pids) expect(await until(async () => !(await isAlive(pid)))).toBe(true);
+  });
 });
+
+describe("a PDF renderer process", () => {
+  it("may read the app's files and nothing else: no network, writes, environment or programs", () => {
+    const args = rendererArgs();
+    const permissions = args.filter((a) => a.startsWith("--allow-"));
+    const root = new URL("../../", import.meta.url).pathname;
+    expect(permissions).toEqual([
+      `--allow-read=${root}`,
+      "--allow-sys=setPriority",
+      "--allow-env=NODE_ENV",
+    ]);
+    expect(args).not.toContain("-A");
+  });
+
+  it("cannot reach the network or write a file, whatever it is asked to run", async () => {
+    // The renderer's own flags around a script that tries what a hostile input
+    // breaking the renderer would try.
+    const script = await Deno.makeTempFile({ suffix: ".ts" });
+    await Deno.writeTextFile(
+      script,
+      `const tries = {
+        net: () => fetch("http://127.0.0.1:5432/"),
+        write: () => Deno.writeTextFile(${JSON.stringify(root())}+"pwned.txt", "x"),
+        env: async () => Deno.env.get("SECRET_KEY"),
+        run: () => new Deno.Command("id").output(),
+      };
+      for (const [name, attempt] of Object.entries(tries)) {
+        try { await attempt(); console.log(name + ": allowed"); }
+        catch (err) { console.log(name + ": " + err.name); }
+      }`,
+    );
+    const args = rendererArgs().slice(0, -1).filter((a) => !a.startsWith("--allow-read"));
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [...args, `--allow-read=${root()},${script}`, script],
+      env: { SECRET_KEY: "s3cret" },
+      stdout: "piped",
+    }).output();
+    await Deno.remove(script);
+    expect(new TextDecoder().decode(out.stdout).trim().split("\n")).toEqual([
+      "net: NotCapable",
+      "write: NotCapable",
+      "env: NotCapable",
+      "run: NotCapable",
+    ]);
+  });
+});
+
+function root() {
+  return new URL("../../", import.meta.url).pathname;
+}

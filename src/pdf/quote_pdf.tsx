@@ -2,7 +2,7 @@
 // browser in the container). Everything it shows comes from clientCopy(), the
 // same model as the printed client copy, so the two cannot disagree and no
 // staff-only field can leak in through here. This module does the rendering
-// itself and runs inside the PDF workers (pdf_pool.ts); requests go through
+// itself and runs inside the PDF renderer processes (pdf_pool.ts); requests go through
 // render_quote_pdf.ts, never here, so a long render cannot hold up the server.
 import type { ReactNode } from "react";
 import { Document, Image, Page, renderToBuffer, StyleSheet, Text, View } from "@react-pdf/renderer";

@@ -128,7 +128,7 @@ const threeOptions = () => [
   option("Reading", [item("FRAME", "House frame", "49.00")]),
 ];
 
-/** Renders in this process, as a PDF worker does. */
+/** Renders in this process, as a PDF renderer process does. */
 async function renderQuotePdf(bundle: QuoteBundle, brand: Branding, logoUrl = "") {
   const logo = await logoBytesFor(logoUrl);
   return await renderClientCopyPdf(

@@ -1,8 +1,8 @@
 // The one way a request gets a quote PDF (the PDF call and the quote e-mail):
 // the client copy model and the logo bytes are made here, the rendering is
-// done by a PDF worker, and a worker pool that is full or a render that ran
-// out of time becomes a 503 with Retry-After, never a hang. The server
-// itself never loads the renderer (react-pdf and its fonts): only workers do.
+// done by a renderer process of the PDF pool, and a pool that is full or a
+// render that ran out of time becomes a 503 with Retry-After, never a hang.
+// The server itself never loads react-pdf and its fonts: only renderers do.
 import type { DB } from "../db/database.ts";
 import type { QuoteBundle } from "../quotes/views.ts";
 import type { Branding } from "../settings/settings.ts";

@@ -149,7 +149,7 @@ describe(`deno task backup / restore (${ON_SERVER ? "server" : "PGlite"})`, () =
   it("gives a working store: the owner signs in and finds the clients and quotes", async () => {
     await withDatabase(target, async (database) => {
       const config = await loadConfig({ ...target.env, LOG_REQUESTS: "0" });
-      // No PDF is made here: the pool starts no worker unless asked.
+      // No PDF is made here: the pool starts no renderer unless asked.
       const pdf = new PdfPool(config.pdf);
       const app = createApp({
         db: database.db,

@@ -59,6 +59,10 @@ describe("deno task bench --quick", () => {
       expect(r.rssMiB).toBeGreaterThan(0);
       expect(r.rssAfterPagesMiB).toBeGreaterThan(0);
       expect(r.rssPeakMiB).toBeGreaterThanOrEqual(r.rssMiB);
+      // The PDFs were made by one renderer process, still alive and measured apart.
+      expect(r.renderer.processes).toBe(1);
+      expect(r.renderer.anonymousMiB).toBeGreaterThan(0);
+      expect(r.renderer.rssMiB).toBeGreaterThan(r.renderer.anonymousMiB);
       expect(r.jsPerPage.find((j: { page: string }) => j.page === "/dashboard").br)
         .toBeGreaterThan(0);
     } finally {

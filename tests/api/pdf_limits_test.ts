@@ -1,4 +1,4 @@
-// The PDF workers' limits, over HTTP: an app held to one worker, a queue of
+// The PDF pool's limits, over HTTP: an app held to one renderer, a queue of
 // one and a one-second time limit, far under the seconds the largest quote
 // the API accepts takes to lay out. Both callers of the renderer (the PDF
 // call and the quote e-mail) must answer 503 with Retry-After, never hang.
@@ -36,7 +36,7 @@ before(async () => {
 after(async () => {
   await app.close();
   await smtp.close();
-  // close() ended every worker.
+  // close() ended every renderer process.
   expect(app.pdf.stats()).toMatchObject({ workers: 0, busy: 0, queued: 0 });
 });
 
@@ -51,24 +51,24 @@ async function expect503(res: Response, message: string | RegExp) {
 }
 
 describe("PDF limits", () => {
-  it("cuts off a render over the time limit with a 503 and ends its worker", async () => {
+  it("cuts off a render over the time limit with a 503 and ends its renderer", async () => {
     await expect503(await getPdf(maximal.id), "took too long");
     expect(app.pdf.stats()).toMatchObject({ workers: 0, busy: 0, queued: 0 });
   });
 
   it("answers 503 at once to a PDF beyond the queue while others wait", async () => {
     const running = getPdf(maximal.id);
-    await waitUntil(() => app.pdf.stats().busy === 1, "the first PDF reaches the worker");
+    await waitUntil(() => app.pdf.stats().busy === 1, "the first PDF reaches the renderer");
     const waiting = getPdf(maximal.id);
     await waitUntil(() => app.pdf.stats().queued === 1, "the second PDF waits in the queue");
     await expect503(await getPdf(maximal.id), "Too many PDFs");
     await expect503(await running, "took too long");
     // The waiting one may wait no longer than a render may take: it either
-    // got a fresh worker and ran out of time too, or waited out its turn.
+    // got a fresh renderer and ran out of time too, or waited out its turn.
     await expect503(await waiting, /took too long|Too many PDFs/);
   });
 
-  it("e-mails make their PDF on the same workers: over the limit, nothing is queued or sent", async () => {
+  it("e-mails make their PDF on the same renderers: over the limit, nothing is queued or sent", async () => {
     const settings = await call(app, "PUT", "/api/admin/settings", {
       cookie: owner,
       body: {

@@ -1,6 +1,41 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
-import { startAppProcess } from "../helpers/process.ts";
+import { type AppProcess, startAppProcess } from "../helpers/process.ts";
+import { childPidsOf, isAlive } from "../../bench/proc.ts";
+
+/** Signs in as the owner and makes one quote PDF, which starts a renderer process. */
+async function makeQuotePdf(app: AppProcess) {
+  const base = app.baseUrl;
+  const json = { "content-type": "application/json", origin: base };
+  const login = await fetch(`${base}/api/staff/login`, {
+    method: "POST",
+    headers: json,
+    body: JSON.stringify({ username: "olivia", password: "s3cret-pass" }),
+  });
+  expect(login.status).toBe(200);
+  await login.body?.cancel();
+  const cookie = login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const created = await fetch(`${base}/api/clients`, {
+    method: "POST",
+    headers: { ...json, cookie },
+    body: JSON.stringify({ firstName: "Łukasiewicz", lastName: "Иванова" }),
+  });
+  const { quote } = await created.json();
+  const res = await fetch(`${base}/api/quotes/${quote.id}/pdf`, { headers: { cookie } });
+  expect(res.status).toBe(200);
+  expect(res.headers.get("content-type")).toBe("application/pdf");
+  await res.body?.cancel();
+}
+
+/** Polls until the process is gone; false if it outlives the wait. */
+async function ends(pid: number, ms = 10_000): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (!(await isAlive(pid))) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return false;
+}
 
 describe("main.ts as a process", () => {
   it("starts, creates the first owner once, logs requests, and stops cleanly on SIGTERM", async () => {
@@ -25,34 +60,37 @@ describe("main.ts as a process", () => {
       });
       expect(typeof log.ms).toBe("number");
 
-      // A quote PDF starts a PDF worker; SIGTERM ends it with the server.
-      const base = app.baseUrl;
-      const json = { "content-type": "application/json", origin: base };
-      const login = await fetch(`${base}/api/staff/login`, {
-        method: "POST",
-        headers: json,
-        body: JSON.stringify({ username: "olivia", password: "s3cret-pass" }),
-      });
-      expect(login.status).toBe(200);
-      await login.body?.cancel();
-      const cookie = login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-      const created = await fetch(`${base}/api/clients`, {
-        method: "POST",
-        headers: { ...json, cookie },
-        body: JSON.stringify({ firstName: "Łukasiewicz", lastName: "Иванова" }),
-      });
-      const { quote } = await created.json();
-      const res = await fetch(`${base}/api/quotes/${quote.id}/pdf`, { headers: { cookie } });
-      expect(res.status).toBe(200);
-      expect(res.headers.get("content-type")).toBe("application/pdf");
-      await res.body?.cancel();
+      // A quote PDF starts a PDF renderer process; SIGTERM ends it with the server.
+      await makeQuotePdf(app);
+      const renderers = await childPidsOf(app.child.pid);
+      expect(renderers).toHaveLength(1);
+      expect(await isAlive(renderers[0])).toBe(true);
       const status = await app.stop();
       const ended = JSON.parse(
-        await app.waitForLine((l) => l.includes('"msg":"pdf workers ended"')),
+        await app.waitForLine((l) => l.includes('"msg":"pdf renderers ended"')),
       );
       expect(ended.workers).toBe(1);
       await app.waitForLine((l) => l.includes('"msg":"stopped"'));
       expect(status.code).toBe(0);
+      expect(await isAlive(renderers[0])).toBe(false);
+    } finally {
+      await app.kill();
+    }
+  });
+
+  it("leaves no PDF renderer behind when the server is killed outright", async () => {
+    // SIGKILL runs no shutdown: the renderer sees its stdin close and exits by itself.
+    const app = await startAppProcess({
+      DATABASE_URL: "memory://",
+      OWNER_USERNAME: "olivia",
+      OWNER_PASSWORD: "s3cret-pass",
+    });
+    try {
+      await makeQuotePdf(app);
+      const [renderer] = await childPidsOf(app.child.pid);
+      expect(await isAlive(renderer)).toBe(true);
+      await app.kill();
+      expect(await ends(renderer)).toBe(true);
     } finally {
       await app.kill();
     }

@@ -227,11 +227,11 @@ describe("the quote PDF at the API's limits", () => {
   }
 
   it("answers /healthz within 100 ms while the largest quote's PDF renders", async () => {
-    // 20 options of 50 items: seconds of layout, on a PDF worker.
+    // 20 options of 50 items: seconds of layout, in a PDF renderer process.
     const { id } = await createQuoteThroughApi(app, cookie, maximalClient(), maximalOptions());
     let done = false;
     const pdf = getPdf(id).finally(() => done = true);
-    await waitUntil(() => app.pdf.stats().busy === 1 || done, "the PDF reaches a worker");
+    await waitUntil(() => app.pdf.stats().busy === 1 || done, "the PDF reaches a renderer");
     const latencies: number[] = [];
     while (!done && latencies.length < 500) {
       const started = performance.now();

@@ -19,7 +19,7 @@ export interface TestApp {
   app: ReturnType<typeof createApp>;
   db: DB;
   config: Config;
-  /** The app's PDF workers, closed with the app so no test leaks a worker. */
+  /** The app's PDF pool, closed with the app so no test leaks a renderer process. */
   pdf: PdfPool;
   close(): Promise<void>;
 }

@@ -6,6 +6,7 @@ import { expect } from "expect";
 import { parse } from "yaml";
 import { projectRoot } from "../helpers/process.ts";
 import { startRunFlags } from "../../bench/start_flags.ts";
+import { rendererArgs } from "../../src/pdf/renderer_process.ts";
 
 const read = (name: string) => Deno.readTextFileSync(`${projectRoot}${name}`);
 const compose = read("compose.yaml");
@@ -83,6 +84,17 @@ describe("Dockerfile", () => {
     expect(cmd.slice(3, -1)).toEqual(flags);
   });
 
+  it("caches the graph of the PDF renderer, the second process the server starts", () => {
+    // The server runs with --cached-only and so does the renderer: a module of
+    // its graph missing from the image's cache would fail every PDF at run time.
+    const entry = rendererArgs().at(-1)!;
+    expect(entry.startsWith(projectRoot)).toBe(true);
+    const cached = /deno cache --frozen ([^\n]*(?:\\\n[^\n]*)*)/.exec(dockerfile)![1]
+      .replaceAll("\\\n", " ").split(/\s+/);
+    expect(cached).toEqual(expect.arrayContaining(["main.ts", entry.slice(projectRoot.length)]));
+    expect(rendererArgs()).toContain("--cached-only");
+  });
+
   it("drops exactly the imports only the tests use, and leaves the npm cache behind", async () => {
     const dropped = /^ARG TEST_ONLY_IMPORTS="([^"]*)"$/m.exec(dockerfile)![1].split(/\s+/);
     const imports = Object.keys(JSON.parse(read("deno.json")).imports as Record<string, string>)
@@ -90,6 +102,7 @@ describe("Dockerfile", () => {
     // What the image runs: the app, the db/ commands, and the bundle build.
     const entrypoints = [
       "main.ts",
+      "src/pdf/pdf_renderer.ts",
       "db/migrate_cli.ts",
       "db/seed.ts",
       "db/backup_cli.ts",

@@ -1,0 +1,105 @@
+// A PDF renderer: a process of its own (`deno run` of this file, started by
+// pdf_pool.ts) that renders quote PDFs, so a long render never holds up the
+// server's event loop, and its memory (the renderer's code, fonts and heap,
+// 100-160 MiB) is the operating system's again when it ends. It lowers its
+// own priority, loads the renderer and the fonts once, says it is ready, then
+// answers one job at a time: frames (frames.ts) on stdin, frames on stdout.
+// It ends when its stdin closes, so it never outlives the server.
+import { setPriority } from "node:os";
+import type { ClientCopy } from "../print/print_model.ts";
+import type { LogoBytes } from "./logo_source.ts";
+import { encodeFrame, readFrames } from "./frames.ts";
+
+/** A job's header; the logo's bytes, if any, are the frame's body. */
+export interface RenderRequest {
+  id: number;
+  model: ClientCopy;
+  logoFormat?: LogoBytes["format"];
+}
+
+/** What the renderer answers; a finished PDF's bytes are the frame's body. */
+export type RendererReply =
+  | { type: "ready" }
+  | { type: "done"; id: number }
+  | { type: "failed"; id: number; error: string };
+
+/** The renderer's nice value: below every request, above idle work. */
+const PDF_NICE = 10;
+
+// Only when run as the renderer: the pool imports this module's types alone.
+if (import.meta.main) await serve();
+
+async function serve() {
+  // A PDF yields the CPU to requests. On Linux the nice value is per thread:
+  // this lowers the thread that renders; the runtime's helper threads (the
+  // garbage collector's) keep theirs.
+  try {
+    setPriority(PDF_NICE);
+  } catch {
+    // Not allowed here: render at the normal priority.
+  }
+
+  // Loaded after the priority is lowered: compiling the renderer is work too.
+  const { renderClientCopyPdf } = await import("./quote_pdf.tsx");
+  const { pdfImageFor, prepareSvgRenderer } = await import("./logo_image.ts");
+  const { textSanitizer } = await import("./fonts.ts");
+
+  const out = Deno.stdout.writable.getWriter();
+  const reply = (header: RendererReply, body?: Uint8Array) =>
+    out.write(encodeFrame({ header, body }));
+
+  // Fonts are parsed, the SVG rasterizer compiled and the renderer's code
+  // warmed up by one small render before the first job, so a job's time limit
+  // covers its own render only.
+  await Promise.all([textSanitizer(), prepareSvgRenderer()]);
+  await renderClientCopyPdf({
+    header: {
+      storeName: "Lensdesk",
+      logoUrl: "",
+      quoteNumber: "Q-000000",
+      date: "",
+      clientName: "",
+      opticianName: "",
+      status: "",
+    },
+    client: { name: "", email: "", phone: "", address: [] },
+    // One priced page, so the code every quote runs through is compiled.
+    pages: [{
+      optionId: "warm-up",
+      optionName: "Warm-up",
+      pageNumber: 1,
+      pageCount: 1,
+      notes: "Warm-up",
+      prices: {
+        lines: [{ kind: "FRAME", kindLabel: "Frame", name: "Frame", qty: 2, cents: 100 }],
+        subtotalCents: 100,
+        shippingCents: 100,
+        adjustment: { label: "Discount", cents: -100 },
+        totalCents: 100,
+      },
+    }],
+    validity: "",
+    footer: { storeAddress: "", storePhone: "", storeEmail: "", storeWebsite: "", message: "" },
+    emptyText: "",
+  });
+
+  await reply({ type: "ready" });
+
+  for await (const { header, body } of readFrames<RenderRequest>(Deno.stdin.readable)) {
+    const { id, model, logoFormat } = header;
+    try {
+      const image = logoFormat && body
+        ? await pdfImageFor({ format: logoFormat, bytes: body })
+        : undefined;
+      await reply({ type: "done", id }, await renderClientCopyPdf(model, image));
+    } catch (err) {
+      await reply({
+        type: "failed",
+        id,
+        error: err instanceof Error ? err.stack ?? err.message : String(err),
+      });
+    }
+  }
+  // stdin closed: the server has ended this renderer, or has ended itself.
+  Deno.exit(0);
+}

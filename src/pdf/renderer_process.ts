@@ -1,0 +1,124 @@
+// Starts one PDF renderer process (pdf_renderer.ts) and talks to it in frames.
+// A process rather than a Web Worker: when it ends, all of its memory goes
+// back to the operating system (a terminated worker gave back 40-60 of its
+// ~130 MiB), its heap has a limit of its own, and it runs with only the
+// permission it needs, reading the app's files, so a hostile quote or logo
+// that broke the renderer could reach no network, file write or secret.
+import { fileURLToPath } from "node:url";
+import type { LogoBytes } from "./logo_source.ts";
+import type { ClientCopy } from "../print/print_model.ts";
+import type { RendererReply, RenderRequest } from "./pdf_renderer.ts";
+import { encodeFrame, readFrames } from "./frames.ts";
+
+const APP_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const ENTRY = fileURLToPath(new URL("./pdf_renderer.ts", import.meta.url));
+/**
+ * The renderer's heap limit: the largest quote the API accepts (20 options of
+ * 50 lines) peaks far below it; a render that needs more is a broken one, and
+ * ends the renderer instead of growing the machine's memory.
+ */
+export const RENDERER_HEAP_MIB = 512;
+/** What the renderer's `deno run` needs to find its cache, and the time zone. */
+const PASSED_ENV = ["PATH", "HOME", "XDG_CACHE_HOME", "DENO_DIR", "TZ", "DENO_NO_UPDATE_CHECK"];
+
+/** The `deno run` arguments of a renderer (exported for the deploy test). */
+export function rendererArgs(): string[] {
+  return [
+    "run",
+    // Everything it loads was cached with the server's own graph: no network at start.
+    "--cached-only",
+    "--no-prompt",
+    `--v8-flags=--max-old-space-size=${RENDERER_HEAP_MIB}`,
+    // Fonts and the SVG rasterizer's wasm, under node_modules; nothing else.
+    `--allow-read=${APP_ROOT}`,
+    // Its own nice value (pdf_renderer.ts).
+    "--allow-sys=setPriority",
+    // React picks its build by it.
+    "--allow-env=NODE_ENV",
+    ENTRY,
+  ];
+}
+
+export interface RendererEvents {
+  /** A reply: ready, or a job done (with the PDF's bytes) or failed. */
+  reply(reply: RendererReply, pdf?: Uint8Array): void;
+  /** The process ended or its pipes broke; not called after `end()`. */
+  lost(error: Error): void;
+}
+
+export class RendererProcess {
+  readonly #child: Deno.ChildProcess;
+  readonly #input: WritableStreamDefaultWriter<Uint8Array>;
+  #ended = false;
+
+  constructor(events: RendererEvents) {
+    const env: Record<string, string> = {};
+    for (const name of PASSED_ENV) {
+      const value = Deno.env.get(name);
+      if (value !== undefined) env[name] = value;
+    }
+    // The server's own choice (src/http/react_production.ts): production unless set.
+    env.NODE_ENV = Deno.env.get("NODE_ENV") || "production";
+    const child = new Deno.Command(Deno.execPath(), {
+      args: rendererArgs(),
+      cwd: APP_ROOT,
+      env,
+      clearEnv: true,
+      stdin: "piped",
+      stdout: "piped",
+      // Its errors (a crash, the heap limit) land in the server's own log stream.
+      stderr: "inherit",
+    }).spawn();
+    this.#child = child;
+    this.#input = child.stdin.getWriter();
+    // A write to a renderer that has died fails here; `lost` reports it once.
+    this.#input.closed.catch(() => {});
+    const lost = (error: Error) => {
+      if (!this.#ended) {
+        this.#ended = true;
+        events.lost(error);
+      }
+    };
+    (async () => {
+      try {
+        for await (const { header, body } of readFrames<RendererReply>(child.stdout)) {
+          if (!this.#ended) events.reply(header, body);
+        }
+      } catch (err) {
+        lost(new Error(`PDF renderer sent an unreadable message: ${(err as Error).message}`));
+        this.end();
+        return;
+      }
+      // Its output ends when it does: say how it ended.
+      const { code, signal } = await child.status;
+      lost(new Error(`PDF renderer ended (${signal ?? `exit code ${code}`})`));
+    })();
+  }
+
+  get pid(): number {
+    return this.#child.pid;
+  }
+
+  /** Sends one job. A renderer that has died is reported through `lost`. */
+  send(id: number, model: ClientCopy, logo?: LogoBytes): void {
+    const header: RenderRequest = { id, model, logoFormat: logo?.format };
+    this.#input.write(encodeFrame({ header, body: logo?.bytes })).catch(() => {});
+  }
+
+  /** Ends the process now (a job it may be running is abandoned). */
+  end(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#input.close().catch(() => {});
+    try {
+      this.#child.kill("SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+
+  /** Resolves when the process has exited. */
+  get exited(): Promise<unknown> {
+    return this.#child.status;
+  }
+}
