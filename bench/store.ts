@@ -137,10 +137,9 @@ export async function fillStore(
   shape: StoreShape,
   progress: (done: number, total: number) => void = () => {},
 ): Promise<void> {
-  // Trigram entries go to each GIN index's pending list while filling and are
-  // merged once at the end, sorted: row-by-row insertion into the index (its
-  // setting for a store's day-to-day writes, migration 0007) is what made a
-  // fill take minutes.
+  // Trigram entries go to each GIN index's pending list while filling:
+  // row-by-row insertion into the index (its setting for a store's day-to-day
+  // writes, migration 0007) is what made a fill take minutes.
   for (const index of TRIGRAM_INDEXES) {
     await sql`alter index ${sql.id(index)} set (fastupdate = on)`.execute(db);
   }
@@ -206,8 +205,14 @@ export async function fillStore(
     });
     progress(end - from, to - from);
   }
+  // Then each is built afresh. Merging a pending list this large leaves the
+  // index half empty (at 100,000 clients: 10 MB for the clients' names, 22 MB
+  // for the quotes'), and every search then reads the extra pages. A store's
+  // own index, grown row by row, is as compact as a fresh build: the names'
+  // index filled row by row from the same 100,000 clients came to 6.2 MB, a
+  // rebuild to 6.1 MB.
   for (const index of TRIGRAM_INDEXES) {
-    await sql`select gin_clean_pending_list(${index}::regclass)`.execute(db);
     await sql`alter index ${sql.id(index)} set (fastupdate = off)`.execute(db);
+    await sql`reindex index ${sql.id(index)}`.execute(db);
   }
 }
