@@ -3,6 +3,7 @@
 // frame: two big-endian 32-bit lengths, then a JSON header and a binary body
 // of those lengths. The body carries bytes (the logo, the PDF) as they are:
 // as JSON they would be base64 and a third larger.
+import { Buffer } from "node:buffer";
 
 /** What one frame holds: a JSON-safe header and optional bytes. */
 export interface Frame<H> {
@@ -37,30 +38,37 @@ export function encodeFrame<H>({ header, body }: Frame<H>): Uint8Array {
 export async function* readFrames<H>(
   stream: ReadableStream<Uint8Array>,
 ): AsyncGenerator<Frame<H>> {
-  let buffered = new Uint8Array(0);
-  const take = (n: number) => {
-    const part = buffered.slice(0, n);
-    buffered = buffered.subarray(n);
-    return part;
-  };
+  // Chunks are kept as they come and joined only once the bytes needed next
+  // (a frame's lengths, then the whole frame) are there: a PDF arriving in a
+  // hundred reads is joined once, not once per read.
+  let chunks: Uint8Array[] = [];
+  let length = 0;
+  let parts: { head: number; body: number } | undefined;
+  let need = 8;
   for await (const chunk of stream) {
-    const joined = new Uint8Array(buffered.length + chunk.length);
-    joined.set(buffered);
-    joined.set(chunk, buffered.length);
-    buffered = joined;
-    while (buffered.length >= 8) {
-      const view = new DataView(buffered.buffer, buffered.byteOffset, 8);
-      const headLength = view.getUint32(0);
-      const bodyLength = view.getUint32(4);
-      if (headLength > MAX_FRAME_PART || bodyLength > MAX_FRAME_PART) {
-        throw new Error(`A frame announced ${headLength} + ${bodyLength} bytes`);
+    chunks.push(chunk);
+    length += chunk.length;
+    while (length >= need) {
+      const bytes = chunks.length > 1 ? new Uint8Array(Buffer.concat(chunks)) : chunks[0];
+      chunks = [bytes];
+      if (!parts) {
+        const view = new DataView(bytes.buffer, bytes.byteOffset, 8);
+        parts = { head: view.getUint32(0), body: view.getUint32(4) };
+        if (parts.head > MAX_FRAME_PART || parts.body > MAX_FRAME_PART) {
+          throw new Error(`A frame announced ${parts.head} + ${parts.body} bytes`);
+        }
+        need = 8 + parts.head + parts.body;
+        continue;
       }
-      if (buffered.length < 8 + headLength + bodyLength) break;
-      take(8);
-      const header = JSON.parse(decoder.decode(take(headLength))) as H;
-      const body = take(bodyLength);
-      yield bodyLength ? { header, body } : { header };
+      const header = JSON.parse(decoder.decode(bytes.subarray(8, 8 + parts.head))) as H;
+      const body = bytes.slice(8 + parts.head, need);
+      chunks = need < length ? [bytes.subarray(need)] : [];
+      length -= need;
+      const hasBody = parts.body > 0;
+      parts = undefined;
+      need = 8;
+      yield hasBody ? { header, body } : { header };
     }
   }
-  if (buffered.length) throw new Error("The stream ended inside a frame");
+  if (length) throw new Error("The stream ended inside a frame");
 }

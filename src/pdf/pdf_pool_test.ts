@@ -7,6 +7,7 @@ import type { Branding } from "../settings/settings.ts";
 import { bundleFrom, maximalClient, maximalOptions } from "../../tests/helpers/quote_fixture.ts";
 import { rendererArgs } from "./renderer_process.ts";
 import { isAlive } from "../../bench/proc.ts";
+import { waitUntil } from "../../tests/helpers/wait.ts";
 
 const branding: Branding = {
   storeName: "Northside Eyewear",
@@ -21,11 +22,6 @@ const branding: Branding = {
 const small = clientCopy(bundleFrom(maximalClient(), []), branding);
 /** The largest quote the API accepts: seconds of layout, far over the limits set below. */
 const maximal = clientCopy(bundleFrom(maximalClient(), maximalOptions()), branding);
-
-const until = async (done: () => boolean | Promise<boolean>) => {
-  for (let i = 0; i < 200 && !(await done()); i++) await new Promise((r) => setTimeout(r, 50));
-  return done();
-};
 
 const pageCount = async (pdf: Uint8Array) => (await PDFDocument.load(pdf)).getPageCount();
 
@@ -86,8 +82,8 @@ describe("PdfPool", () => {
     expect(await pageCount(await pool.render(small))).toBe(1);
     const [pid] = pool.pids();
     expect(await isAlive(pid)).toBe(true);
-    expect(await until(() => pool!.stats().workers === 0)).toBe(true);
-    expect(await until(async () => !(await isAlive(pid)))).toBe(true);
+    await waitUntil(() => pool!.stats().workers === 0, "the idle renderer is retired", 10_000);
+    await waitUntil(async () => !(await isAlive(pid)), "its process has ended", 10_000);
     // The next PDF starts a new renderer.
     expect(await pageCount(await pool.render(small))).toBe(1);
     expect(pool.stats()).toEqual({ workers: 1, busy: 0, queued: 0, started: 2 });
@@ -111,7 +107,9 @@ describe("PdfPool", () => {
     const pids = pool.pids();
     expect(pids).toHaveLength(2);
     pool.close();
-    for (const pid of pids) expect(await until(async () => !(await isAlive(pid)))).toBe(true);
+    for (const pid of pids) {
+      await waitUntil(async () => !(await isAlive(pid)), `renderer ${pid} has ended`, 10_000);
+    }
   });
 });
 

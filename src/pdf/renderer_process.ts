@@ -116,9 +116,4 @@ export class RendererProcess {
       // Already gone.
     }
   }
-
-  /** Resolves when the process has exited. */
-  get exited(): Promise<unknown> {
-    return this.#child.status;
-  }
 }

@@ -2,6 +2,7 @@ import { describe, it } from "node:test";
 import { expect } from "expect";
 import { type AppProcess, startAppProcess } from "../helpers/process.ts";
 import { childPidsOf, isAlive } from "../../bench/proc.ts";
+import { waitUntil } from "../helpers/wait.ts";
 
 /** Signs in as the owner and makes one quote PDF, which starts a renderer process. */
 async function makeQuotePdf(app: AppProcess) {
@@ -27,23 +28,16 @@ async function makeQuotePdf(app: AppProcess) {
   await res.body?.cancel();
 }
 
-/** Polls until the process is gone; false if it outlives the wait. */
-async function ends(pid: number, ms = 10_000): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (!(await isAlive(pid))) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return false;
-}
+/** An app on the embedded engine whose first owner makeQuotePdf signs in as. */
+const WITH_OWNER = {
+  DATABASE_URL: "memory://",
+  OWNER_USERNAME: "olivia",
+  OWNER_PASSWORD: "s3cret-pass",
+};
 
 describe("main.ts as a process", () => {
   it("starts, creates the first owner once, logs requests, and stops cleanly on SIGTERM", async () => {
-    const app = await startAppProcess({
-      DATABASE_URL: "memory://",
-      OWNER_USERNAME: "olivia",
-      OWNER_PASSWORD: "s3cret-pass",
-    });
+    const app = await startAppProcess(WITH_OWNER);
     try {
       expect(app.seen.some((l) => l.includes('"msg":"first owner account created"'))).toBe(true);
       const health = await fetch(`${app.baseUrl}/healthz`);
@@ -80,17 +74,13 @@ describe("main.ts as a process", () => {
 
   it("leaves no PDF renderer behind when the server is killed outright", async () => {
     // SIGKILL runs no shutdown: the renderer sees its stdin close and exits by itself.
-    const app = await startAppProcess({
-      DATABASE_URL: "memory://",
-      OWNER_USERNAME: "olivia",
-      OWNER_PASSWORD: "s3cret-pass",
-    });
+    const app = await startAppProcess(WITH_OWNER);
     try {
       await makeQuotePdf(app);
       const [renderer] = await childPidsOf(app.child.pid);
       expect(await isAlive(renderer)).toBe(true);
       await app.kill();
-      expect(await ends(renderer)).toBe(true);
+      await waitUntil(async () => !(await isAlive(renderer)), "the renderer has exited", 10_000);
     } finally {
       await app.kill();
     }

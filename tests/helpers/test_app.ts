@@ -12,6 +12,7 @@ import { createKioskSession } from "../../src/kiosk/kiosk_session.ts";
 import { request as httpRequest } from "node:http";
 import { Buffer } from "node:buffer";
 import { PdfPool } from "../../src/pdf/pdf_pool.ts";
+export { waitUntil } from "./wait.ts";
 
 export interface TestApp {
   baseUrl: string;
@@ -217,16 +218,4 @@ function requestFrom(
     req.on("error", reject);
     req.end(body);
   });
-}
-
-/**
- * Waits until `condition` holds, checking every few milliseconds: for state
- * the test cannot be told about (a job reaching a worker), instead of a sleep.
- */
-export async function waitUntil(condition: () => boolean, what: string, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
