@@ -3,6 +3,7 @@ import { jsonArrayFrom, jsonObjectFrom } from "kysely/helpers/postgres";
 import type { DB } from "../db/database.ts";
 import { readThrough } from "../db/read_through.ts";
 import { quoteMatches, searchWords } from "../search/match.ts";
+import { totalFromPage } from "../db/page_total.ts";
 import type { QuoteStatus } from "../../db/schema.ts";
 import { isUuid } from "../clients/clients.ts";
 import type { SaveQuoteInput, SelectionInput } from "../schemas/quote.ts";
@@ -790,9 +791,15 @@ function listFilter(db: DB, query: QuoteListQuery, now: Date) {
   return q;
 }
 
+/** The page a list query asks for: 100 rows unless it says, at most 500. */
+const pageOf = (query: QuoteListQuery) => ({
+  limit: Math.min(Math.max(query.limit ?? 100, 1), 500),
+  offset: Math.max(query.offset ?? 0, 0),
+});
+
 /** The page of rows of listQuotes, apart so tests can look at its plan. */
 export function listQuotesQuery(db: DB, query: QuoteListQuery, now = new Date()) {
-  const limit = Math.min(Math.max(query.limit ?? 100, 1), 500);
+  const { limit, offset } = pageOf(query);
   return listFilter(db, query, now).select([
     "quotes.id",
     "quotes.quoteNumber",
@@ -805,7 +812,7 @@ export function listQuotesQuery(db: DB, query: QuoteListQuery, now = new Date())
     "quotes.expiresAt",
     "quotes.footerMessage",
   ]).orderBy("quotes.createdAt", "desc").orderBy("quotes.id", "desc")
-    .limit(limit).offset(Math.max(query.offset ?? 0, 0));
+    .limit(limit).offset(offset);
 }
 
 /** How many quotes listQuotes matches in all. */
@@ -813,13 +820,18 @@ export function countQuotesQuery(db: DB, query: QuoteListQuery, now = new Date()
   return listFilter(db, query, now).select((eb) => eb.fn.countAll<string>().as("n"));
 }
 
+/*
+ * The count runs only when the page cannot tell the total. A search for a
+ * client's name, the common case, then costs one statement instead of two:
+ * at 300,000 quotes each one's trigram index scan is most of the request.
+ */
 export async function listQuotes(db: DB, query: QuoteListQuery, now = new Date()) {
-  const [rows, total] = await Promise.all([
-    listQuotesQuery(db, query, now).execute(),
-    countQuotesQuery(db, query, now).executeTakeFirstOrThrow(),
-  ]);
+  const rows = await listQuotesQuery(db, query, now).execute();
+  const { limit, offset } = pageOf(query);
+  const total = totalFromPage(offset, limit, rows.length) ??
+    Number((await countQuotesQuery(db, query, now).executeTakeFirstOrThrow()).n);
   return {
-    total: Number(total.n),
+    total,
     rows: rows.map((r) => ({
       ...r,
       createdAt: r.createdAt.toISOString(),

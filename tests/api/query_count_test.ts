@@ -131,6 +131,15 @@ describe("statements per request on the hot pages", () => {
     expect(await measure(first, staffCookie)).toEqual(small);
   });
 
+  it("the quotes list counts only when its page cannot tell the total", async () => {
+    await addQuotes(3);
+    // Every quote here is Jane Doe's. A page with room to spare: the session
+    // and the page, whose length is the total.
+    expect(await queriesOf("/api/quotes?q=doe&limit=100", staffCookie)).toBe(2);
+    // A full page may have more after it: the count follows.
+    expect(await queriesOf("/api/quotes?q=doe&limit=2", staffCookie)).toBe(3);
+  });
+
   it("the admin's mail banner costs no extra statement", async () => {
     const [quoteId] = await addQuotes(1);
     const staff = await measure(quoteId, staffCookie);

@@ -121,6 +121,13 @@ describe("GET /api/quotes", () => {
     const res = await list("?limit=1&offset=1");
     expect(res.body.map((r) => r.id)).toEqual([f.closed.id]);
     expect(res.headers.get("X-Total-Count")).toBe("3");
+    // A short last page, and an empty page past the end, give the same total.
+    const last = await list("?limit=2&offset=2");
+    expect(last.body.map((r) => r.id)).toEqual([f.expired.id]);
+    expect(last.headers.get("X-Total-Count")).toBe("3");
+    const past = await list("?limit=2&offset=10");
+    expect(past.body).toEqual([]);
+    expect(past.headers.get("X-Total-Count")).toBe("3");
   });
 
   it("refuses an unknown status with 400", async () => {
