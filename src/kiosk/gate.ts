@@ -25,6 +25,7 @@ export function kioskGate(
     } else {
       c.res = await renderNotice(c);
     }
-    c.header("Cache-Control", "no-store");
+    // On the answer itself: c.header() would copy it around a stream (src/http/app.ts).
+    c.res.headers.set("Cache-Control", "no-store");
   };
 }

@@ -10,8 +10,12 @@ import {
 import { hasControlChar, HOSTILE_RETURN_TO } from "../helpers/hostile_return_to.ts";
 
 let app: TestApp;
+/** The answer the probe route made, to compare with the one the app sends. */
+let probeAnswer: Response | undefined;
 before(async () => {
   app = await startTestApp();
+  // Added before any request builds the router; every middleware runs around it.
+  app.app.get("/answer-probe", (c) => (probeAnswer = c.html("<p>probe</p>")));
 });
 after(() => app.close());
 
@@ -188,6 +192,19 @@ describe("browser caching of staff data", () => {
         "no-store",
       ]);
     }
+  });
+});
+
+describe("answers as the handler made them", () => {
+  it("leave the middleware as the same Response, saying no-store and Vary", async () => {
+    // Setting a header with c.header() once a handler has answered copies the
+    // answer into a new Response around its body's stream, and every page and
+    // JSON answer then went out through the slow streaming path (src/http/app.ts).
+    const res = await app.app.request("/answer-probe");
+    expect(res).toBe(probeAnswer);
+    expect([res.headers.get("cache-control"), res.headers.get("vary")])
+      .toEqual(["no-store", "Accept-Encoding"]);
+    expect(await res.text()).toBe("<p>probe</p>");
   });
 });
 
