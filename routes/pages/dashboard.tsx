@@ -1,8 +1,12 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
 import type { AssetManifest } from "../../src/assets/manifest.ts";
-import { renderPage } from "../../src/http/render.tsx";
-import { DASHBOARD_LIST_SIZE, readDashboard } from "../../src/quotes/quote_store.ts";
+import { keptMarkup, renderPage } from "../../src/http/render.tsx";
+import {
+  type Dashboard,
+  DASHBOARD_LIST_SIZE,
+  readDashboard,
+} from "../../src/quotes/quote_store.ts";
 import type { QuoteSummary } from "../../src/quotes/views.ts";
 import { statusText } from "../../src/quotes/rules.ts";
 import { formatDecimal } from "../../src/quotes/money.ts";
@@ -39,10 +43,15 @@ function StatusBadge({ status }: { status: QuoteSummary["status"] }) {
 /** The staff dashboard: counts and the two quote lists, all rendered on the server. */
 export async function renderDashboard(c: Context<AppEnv>, manifest: AssetManifest) {
   // One round trip for the counts and both lists, kept while nothing they show changes.
-  const { stats, recent, expired, expiredCount } = await readDashboard(c.var.db);
-  return renderPage(
-    c,
-    manifest,
+  const dashboard = await readDashboard(c.var.db);
+  // Rendered once per kept read: the content shows nothing but what it holds.
+  return renderPage(c, manifest, keptMarkup(dashboard, () => dashboardContent(dashboard)), {
+    title: "Staff Dashboard",
+  });
+}
+
+function dashboardContent({ stats, recent, expired, expiredCount }: Dashboard) {
+  return (
     <>
       <div className="page-head">
         <div>
@@ -124,7 +133,6 @@ export async function renderDashboard(c: Context<AppEnv>, manifest: AssetManifes
             )}
         </section>
       </div>
-    </>,
-    { title: "Staff Dashboard" },
+    </>
   );
 }

@@ -21,6 +21,37 @@ export interface PageOptions {
   scripts?: string[];
 }
 
+/** A page's content rendered once and kept with what it was rendered from (keptMarkup). */
+export interface KeptMarkup {
+  readonly keptHtml: string;
+}
+
+const keptMarkups = new WeakMap<object, KeptMarkup>();
+
+/**
+ * The markup of content made from `source` alone, rendered once per source
+ * object. A value read through src/db/read_through.ts is the same object
+ * until a table it comes from is written (or it ages out), so every request
+ * in between is served the same markup without rendering it again, as
+ * Island does for kept props. The content may hold no island: an island's
+ * ids come from the whole page's rendering.
+ */
+export function keptMarkup(source: object, make: () => ReactNode): KeptMarkup {
+  let kept = keptMarkups.get(source);
+  if (!kept) {
+    const islands = new Set<string>();
+    const keptHtml = renderToString(
+      <IslandCollector.Provider value={islands}>{make()}</IslandCollector.Provider>,
+    );
+    if (islands.size) throw new Error("Kept markup cannot hold islands.");
+    keptMarkups.set(source, kept = { keptHtml });
+  }
+  return kept;
+}
+
+const isKept = (content: ReactNode | KeptMarkup): content is KeptMarkup =>
+  typeof content === "object" && content !== null && "keptHtml" in content;
+
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 /**
@@ -31,7 +62,7 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCode
 export async function renderPage(
   c: Context<AppEnv>,
   manifest: AssetManifest,
-  content: ReactNode,
+  content: ReactNode | KeptMarkup,
   options: PageOptions,
 ): Promise<Response> {
   const { branding, mailConfigured } = await pageSettings(c);
@@ -53,7 +84,9 @@ export async function renderPage(
         />
       )}
       {showEmailBanner && <EmailBanner returnTo={c.req.path} />}
-      <main id="main" className="page">{content}</main>
+      {isKept(content)
+        ? <main id="main" className="page" dangerouslySetInnerHTML={{ __html: content.keptHtml }} />
+        : <main id="main" className="page">{content}</main>}
     </IslandCollector.Provider>,
   );
   const nonce = c.var.secureHeadersNonce ?? "";
