@@ -3,6 +3,7 @@ import { renderToString } from "react-dom/server";
 import { IslandCollector } from "./island_context.ts";
 import { makeQueryClient } from "./query_client.ts";
 import { IslandRoot } from "./island_root.tsx";
+import { flatString } from "../src/http/flat_string.ts";
 
 /** JSON inside <script> must not be able to close the tag or open a comment. */
 export function serializeProps(props: unknown): string {
@@ -37,13 +38,14 @@ function renderIsland<P extends object>(
   const key = `${name}:${idPrefix}`;
   const kept = renderings.get(props)?.get(key);
   if (kept) return kept;
+  // Flat once, so the answers that reuse it copy it instead of walking its pieces.
   const rendered = {
-    html: renderToString(
+    html: flatString(renderToString(
       <IslandRoot client={makeQueryClient()}>
         <Component {...props} />
       </IslandRoot>,
       { identifierPrefix: idPrefix },
-    ),
+    )),
     json: serializeProps(props),
   };
   let byKey = renderings.get(props);

@@ -8,6 +8,7 @@ import { EMAIL_BANNER_COOKIE, EmailBanner } from "../../components/EmailBanner.t
 import { getCookie } from "hono/cookie";
 import { displayName } from "../users/users.ts";
 import { pageSettings } from "./page_settings.ts";
+import { flatString } from "./flat_string.ts";
 import type { AssetManifest } from "../assets/manifest.ts";
 
 export interface PageOptions {
@@ -40,9 +41,10 @@ export function keptMarkup(source: object, make: () => ReactNode): KeptMarkup {
   let kept = keptMarkups.get(source);
   if (!kept) {
     const islands = new Set<string>();
-    const keptHtml = renderToString(
+    // Flat once, so the answers that reuse it copy it instead of walking its pieces.
+    const keptHtml = flatString(renderToString(
       <IslandCollector.Provider value={islands}>{make()}</IslandCollector.Provider>,
-    );
+    ));
     if (islands.size) throw new Error("Kept markup cannot hold islands.");
     keptMarkups.set(source, kept = { keptHtml });
   }
