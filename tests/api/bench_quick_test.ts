@@ -53,6 +53,14 @@ describe("deno task bench --quick", () => {
         "quotes list search",
         "global search",
       ]);
+      // --quick times each search in one round; the full bench's figures are medians of three.
+      for (const s of r.searches) {
+        for (const size of [s.small, s.large]) {
+          expect(size.rounds.length).toBe(1);
+          expect([size.p50ms, size.p95ms]).toEqual([size.rounds[0].p50ms, size.rounds[0].p95ms]);
+          expect(size.errors).toBe(0);
+        }
+      }
       expect(r.pdf.optionsPerQuote).toBe(2);
       expect(r.pdf.msPerOption).toBeGreaterThan(0);
       expect(r.email.p50ms).toBeGreaterThan(0);
