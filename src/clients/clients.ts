@@ -10,6 +10,7 @@ import type {
   MeasurementStatus,
 } from "./views.ts";
 import { CLIENT_PAGE_SIZE } from "./views.ts";
+import { type Page, pageOf } from "../db/paging.ts";
 import type { CreateClientInput, MeasurementsInput, UpdateClientInput } from "../schemas/client.ts";
 import { insertDraftQuote } from "../quotes/quotes.ts";
 import { type AuditActor, recordAudit } from "../audit/audit_log.ts";
@@ -77,17 +78,10 @@ const toSummary = (r: SummaryRow): ClientSummary => ({
   quoteCount: Number(r.quoteCount ?? 0),
 });
 
-export interface Page {
-  limit?: number;
-  offset?: number;
-}
+export type { Page };
 
-function pageOf({ limit, offset }: Page) {
-  return {
-    limit: Math.min(Math.max(Math.trunc(limit ?? CLIENT_PAGE_SIZE), 1), 200),
-    offset: Math.max(Math.trunc(offset ?? 0), 0),
-  };
-}
+/** The clients lists' page: CLIENT_PAGE_SIZE unless asked, at most 200. */
+const clientPage = (page: Page) => pageOf(page, CLIENT_PAGE_SIZE, 200);
 
 /** Newest clients first; `missing` keeps those whose measurements are not complete. */
 export async function listClients(
@@ -100,7 +94,7 @@ export async function listClients(
 
 /** The query of listClients, apart so tests can look at its plan. */
 export function listClientsQuery(db: DB, options: Page & { filter?: "missing" } = {}) {
-  const { limit, offset } = pageOf(options);
+  const { limit, offset } = clientPage(options);
   let q = summaryQuery(db);
   if (options.filter === "missing") {
     q = q.where((eb) =>
@@ -125,7 +119,7 @@ export async function searchClients(db: DB, query: string, page: Page = {}) {
 
 /** The query of searchClients, apart so tests can look at its plan. */
 export function searchClientsQuery(db: DB, words: string[], page: Page = {}) {
-  const { limit, offset } = pageOf(page);
+  const { limit, offset } = clientPage(page);
   return summaryQuery(db)
     .where(clientMatches(words))
     .orderBy("clients.lastName").orderBy("clients.firstName").orderBy("clients.id")

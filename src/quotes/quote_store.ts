@@ -3,7 +3,7 @@ import { jsonArrayFrom, jsonObjectFrom } from "kysely/helpers/postgres";
 import type { DB } from "../db/database.ts";
 import { readThrough } from "../db/read_through.ts";
 import { quoteMatches, searchWords } from "../search/match.ts";
-import { totalFromPage } from "../db/page_total.ts";
+import { pageOf, totalFromPage } from "../db/paging.ts";
 import type { QuoteStatus } from "../../db/schema.ts";
 import { isUuid } from "../clients/clients.ts";
 import type { SaveQuoteInput, SelectionInput } from "../schemas/quote.ts";
@@ -791,15 +791,12 @@ function listFilter(db: DB, query: QuoteListQuery, now: Date) {
   return q;
 }
 
-/** The page a list query asks for: 100 rows unless it says, at most 500. */
-const pageOf = (query: QuoteListQuery) => ({
-  limit: Math.min(Math.max(query.limit ?? 100, 1), 500),
-  offset: Math.max(query.offset ?? 0, 0),
-});
+/** The quotes list's page: 100 rows unless asked, at most 500. */
+const quotePage = (query: QuoteListQuery) => pageOf(query, 100, 500);
 
 /** The page of rows of listQuotes, apart so tests can look at its plan. */
 export function listQuotesQuery(db: DB, query: QuoteListQuery, now = new Date()) {
-  const { limit, offset } = pageOf(query);
+  const { limit, offset } = quotePage(query);
   return listFilter(db, query, now).select([
     "quotes.id",
     "quotes.quoteNumber",
@@ -827,7 +824,7 @@ export function countQuotesQuery(db: DB, query: QuoteListQuery, now = new Date()
  */
 export async function listQuotes(db: DB, query: QuoteListQuery, now = new Date()) {
   const rows = await listQuotesQuery(db, query, now).execute();
-  const { limit, offset } = pageOf(query);
+  const { limit, offset } = quotePage(query);
   const total = totalFromPage(offset, limit, rows.length) ??
     Number((await countQuotesQuery(db, query, now).executeTakeFirstOrThrow()).n);
   return {
