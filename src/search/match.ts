@@ -4,24 +4,24 @@ import { containsPattern } from "../db/like.ts";
 /*
  * The "contains" matching of every search in the app: the staff bar's global
  * search, the client list and the quote list. Each expression below is,
- * character for character in meaning, the expression of a trigram index of
- * migration 0007; PostgreSQL uses an expression index only for the same
- * expression, so changing one here without a new index turns searches into
- * scans (tests/api/search_plan_test.ts checks the plans). They name the
- * tables `clients` and `quotes` unaliased.
+ * character for character in meaning, the expression of a gram index of
+ * migration 0018 (inside lensdesk_search_grams); PostgreSQL uses an
+ * expression index only for the same expression, so changing one here
+ * without a new index turns searches into scans (tests/api/search_plan_test.ts
+ * checks the plans). They name the tables `clients` and `quotes` unaliased.
  */
 
-/** Names and e-mail, lowercased (clients_search_text_trgm_idx). */
+/** Names and e-mail, lowercased (clients_search_text_grams_idx). */
 export const clientText = sql<string>`lower(clients.first_name || ' ' ||
   coalesce(clients.middle_name, '') || ' ' || clients.last_name || ' ' ||
   coalesce(clients.email, ''))`;
 
-/** Both phones, digits only (clients_phone_digits_trgm_idx). */
+/** Both phones, digits only (clients_phone_digits_grams_idx). */
 export const clientPhoneDigits = sql<string>`(regexp_replace(coalesce(clients.mobile_phone, ''),
   '[^0-9]', '', 'g') || ' ' || regexp_replace(coalesce(clients.home_phone, ''), '[^0-9]', '',
   'g'))`;
 
-/** Quote number, optician and the client's name, lowercased (quotes_search_text_trgm_idx). */
+/** Quote number, optician and the client's name, lowercased (quotes_search_text_grams_idx). */
 export const quoteText = sql<string>`lower(quotes.quote_number || ' ' || quotes.optician_name ||
   ' ' || quotes.client_name)`;
 
@@ -36,8 +36,69 @@ export function searchWords(query: string): string[] {
 /** Phone search starts at three digits, so "5" does not match every phone number. */
 export const MIN_PHONE_DIGITS = 3;
 
-const contains = (expr: Expression<string>, text: string) =>
-  sql<boolean>`${expr} like ${containsPattern(text)}`;
+/** The longest grams the indexes hold (migration 0018 keeps 3, 4 and 5 characters). */
+const GRAM_MAX = 5;
+/** The shortest: a shorter word has no gram and is matched by the LIKE alone. */
+const GRAM_MIN = 3;
+/** Grams looked up per word: enough to make the lookup rare, few enough to keep plans cheap. */
+const GRAMS_PER_WORD = 8;
+
+/**
+ * The grams of a word that every text containing it holds: its substrings of
+ * GRAM_MAX characters (or the word itself when shorter), counted in code
+ * points as PostgreSQL's substr() counts characters. A long word keeps
+ * GRAMS_PER_WORD of them, spread from its start to its end: any of them is
+ * in every row the LIKE keeps, so fewer only narrow less. The indexed pieces
+ * hold no space, so a word with one (searchWords never makes it) gets none.
+ */
+export function wordGrams(word: string): string[] {
+  const chars = Array.from(word);
+  if (chars.length < GRAM_MIN || word.includes(" ")) return [];
+  const size = Math.min(chars.length, GRAM_MAX);
+  const starts = chars.length - size + 1;
+  const picked = starts <= GRAMS_PER_WORD
+    ? Array.from({ length: starts }, (_, i) => i)
+    : Array.from(
+      { length: GRAMS_PER_WORD },
+      (_, i) => Math.round(i * (starts - 1) / (GRAMS_PER_WORD - 1)),
+    );
+  return [...new Set(picked.map((start) => chars.slice(start, start + size).join("")))];
+}
+
+/**
+ * `expr` contains `text`, in two parts: `exact`, the LIKE, and `narrow`, the
+ * lookup in the gram index that every row passing the LIKE passes too (none
+ * when the word has no grams). A query says `narrow and exact`: PostgreSQL
+ * finds the rows by the index and tests only those with the LIKE. The
+ * narrowing never stands inside an OR with a LIKE, where PostgreSQL would
+ * compute each found row's grams again to test it.
+ */
+function contains(expr: Expression<string>, text: string) {
+  const grams = wordGrams(text);
+  return {
+    narrow: grams.length
+      ? sql<boolean>`lensdesk_search_grams(${expr}) @> array[${sql.join(grams)}]::text[]`
+      : undefined,
+    exact: sql<boolean>`${expr} like ${containsPattern(text)}`,
+  };
+}
+
+type Containment = ReturnType<typeof contains>;
+
+/** Both parts of one contains, as one condition. */
+const matched = ({ narrow, exact }: Containment) =>
+  narrow ? sql<boolean>`(${narrow} and ${exact})` : exact;
+
+/**
+ * One of two contains: found through both indexes when both words have
+ * grams (PostgreSQL ORs the two index scans), else by the LIKEs alone.
+ * `(a or b) and (x or y)` keeps the same rows as `(a and x) or (b and y)`
+ * because x implies a and y implies b.
+ */
+const eitherMatched = (a: Containment, b: Containment) => {
+  const exact = sql<boolean>`(${a.exact} or ${b.exact})`;
+  return a.narrow && b.narrow ? sql<boolean>`((${a.narrow} or ${b.narrow}) and ${exact})` : exact;
+};
 
 const allOf = (conditions: RawBuilder<boolean>[]) =>
   conditions.length ? sql<boolean>`(${sql.join(conditions, sql` and `)})` : sql<boolean>`true`;
@@ -51,12 +112,12 @@ export function clientMatches(words: string[]): RawBuilder<boolean> {
   return allOf(words.map((word) => {
     const digits = word.replace(/\D/g, "");
     return digits.length >= MIN_PHONE_DIGITS
-      ? sql<boolean>`(${contains(clientText, word)} or ${contains(clientPhoneDigits, digits)})`
-      : contains(clientText, word);
+      ? eitherMatched(contains(clientText, word), contains(clientPhoneDigits, digits))
+      : matched(contains(clientText, word));
   }));
 }
 
 /** Every word must be in the quote number, the optician's name or the client's name. */
 export function quoteMatches(words: string[]): RawBuilder<boolean> {
-  return allOf(words.map((word) => contains(quoteText, word)));
+  return allOf(words.map((word) => matched(contains(quoteText, word))));
 }
