@@ -1,6 +1,7 @@
 import { type ExpressionBuilder, sql } from "kysely";
-import type { DB } from "../db/database.ts";
+import { type DB, genericPlans } from "../db/database.ts";
 import { clientMatches, searchWords } from "../search/match.ts";
+import { CAPPED_MATCHES, cappedTotal, matchCount } from "../search/capped.ts";
 import type { Database } from "../../db/schema.ts";
 import type {
   ClientDetail,
@@ -113,17 +114,47 @@ export function listClientsQuery(db: DB, options: Page & { filter?: "missing" } 
 export async function searchClients(db: DB, query: string, page: Page = {}) {
   const words = searchWords(query);
   if (words.length === 0) return listClients(db, page);
+  const capped = await cappedSearchClientsQuery(genericPlans(db), words, page).execute();
+  const known = cappedTotal(capped, clientPage(page).offset) !== undefined ||
+    // An empty page past the first: its first page tells whether there are more.
+    (capped.length === 0 &&
+      cappedTotal(
+          await cappedSearchClientsQuery(genericPlans(db), words, { limit: 1 }).execute(),
+        ) !== undefined);
+  if (known) return capped.map(({ matches: _, ...r }) => toSummary(r));
   const rows = await searchClientsQuery(db, words, page).execute();
   return rows.map(toSummary);
 }
 
-/** The query of searchClients, apart so tests can look at its plan. */
+/**
+ * The query of searchClients, apart so tests can look at its plan. It runs
+ * only with more matches than the capped statement orders, so its words are
+ * scanned for, in name order, not looked up (match.ts).
+ */
 export function searchClientsQuery(db: DB, words: string[], page: Page = {}) {
   const { limit, offset } = clientPage(page);
   return summaryQuery(db)
-    .where(clientMatches(words))
+    .where(clientMatches(words, "scan"))
     .orderBy("clients.lastName").orderBy("clients.firstName").orderBy("clients.id")
     .limit(limit).offset(offset);
+}
+
+/**
+ * searchClients' page from the first CAPPED_MATCHES + 1 clients the words
+ * find, with how many that was (src/search/capped.ts): one plan for every
+ * word; the summaries are read for the page's clients only.
+ */
+export function cappedSearchClientsQuery(db: DB, words: string[], page: Page = {}) {
+  const { limit, offset } = clientPage(page);
+  const found = db.selectFrom("clients")
+    .select(["clients.id", "clients.lastName", "clients.firstName"])
+    .where(clientMatches(words)).limit(CAPPED_MATCHES + 1).as("found");
+  const ids = db.selectFrom(found)
+    .select(["found.id", "found.lastName", "found.firstName", matchCount.as("matches")])
+    .orderBy("found.lastName").orderBy("found.firstName").orderBy("found.id")
+    .limit(limit).offset(offset).as("page");
+  return summaryQuery(db).innerJoin(ids, "page.id", "clients.id").select("page.matches")
+    .orderBy("clients.lastName").orderBy("clients.firstName").orderBy("clients.id");
 }
 
 function measurementsView(

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
-import type { DB } from "../db/database.ts";
+import { type DB, genericPlans } from "../db/database.ts";
+import { CAPPED_MATCHES, cappedTotal, matchCount } from "./capped.ts";
 import { endsWithPattern, startsWithPattern } from "../db/like.ts";
 import { QUOTE_STATUS_LABELS } from "../../components/quote_status.ts";
 import {
@@ -55,7 +56,11 @@ function quoteRank(text: string, words: string[]) {
     else 3 end`;
 }
 
-/** The clients part of the search, best first (exported so tests can look at its plan). */
+/**
+ * The clients part of the search, best first (exported so tests can look at
+ * its plan). It runs only with more matches than the capped statement
+ * orders, so its words are scanned for, not looked up (match.ts).
+ */
 export function searchClientResultsQuery(db: DB, text: string, words: string[]) {
   return db.selectFrom("clients")
     .select([
@@ -67,13 +72,34 @@ export function searchClientResultsQuery(db: DB, text: string, words: string[]) 
       "homePhone",
       clientRank(text, words).as("rank"),
     ])
-    .where(clientMatches(words))
+    .where(clientMatches(words, "scan"))
     .orderBy("rank").orderBy("lastName").orderBy("firstName").orderBy("id")
     .limit(SEARCH_RESULTS_PER_TYPE);
 }
 
+/** The clients part from the first CAPPED_MATCHES + 1 clients the words find (capped.ts). */
+export function cappedClientResultsQuery(db: DB, text: string, words: string[]) {
+  const found = db.selectFrom("clients")
+    .select([
+      "id",
+      "firstName",
+      "lastName",
+      "email",
+      "mobilePhone",
+      "homePhone",
+      clientRank(text, words).as("rank"),
+    ])
+    .where(clientMatches(words)).limit(CAPPED_MATCHES + 1).as("found");
+  return db.selectFrom(found).selectAll("found").select(matchCount.as("matches"))
+    .orderBy("found.rank").orderBy("found.lastName").orderBy("found.firstName")
+    .orderBy("found.id").limit(SEARCH_RESULTS_PER_TYPE);
+}
+
 async function findClients(db: DB, text: string, words: string[]) {
-  const rows = await searchClientResultsQuery(db, text, words).execute();
+  const capped = await cappedClientResultsQuery(genericPlans(db), text, words).execute();
+  const rows = cappedTotal(capped) === undefined
+    ? await searchClientResultsQuery(db, text, words).execute()
+    : capped;
   return rows.map((r) => ({
     rank: Number(r.rank),
     result: {
@@ -86,7 +112,7 @@ async function findClients(db: DB, text: string, words: string[]) {
   }));
 }
 
-/** The quotes part of the search, best first (exported so tests can look at its plan). */
+/** The quotes part of the search, best first, as the clients part (exported for its plan). */
 export function searchQuoteResultsQuery(db: DB, text: string, words: string[]) {
   return db.selectFrom("quotes")
     .select([
@@ -97,13 +123,34 @@ export function searchQuoteResultsQuery(db: DB, text: string, words: string[]) {
       "status",
       quoteRank(text, words).as("rank"),
     ])
-    .where(quoteMatches(words))
+    .where(quoteMatches(words, "scan"))
     .orderBy("rank").orderBy("createdAt", "desc").orderBy("id", "desc")
     .limit(SEARCH_RESULTS_PER_TYPE);
 }
 
+/** The quotes part from the first CAPPED_MATCHES + 1 quotes the words find (capped.ts). */
+export function cappedQuoteResultsQuery(db: DB, text: string, words: string[]) {
+  const found = db.selectFrom("quotes")
+    .select([
+      "id",
+      "quoteNumber",
+      "clientName",
+      "opticianName",
+      "status",
+      "createdAt",
+      quoteRank(text, words).as("rank"),
+    ])
+    .where(quoteMatches(words)).limit(CAPPED_MATCHES + 1).as("found");
+  return db.selectFrom(found).selectAll("found").select(matchCount.as("matches"))
+    .orderBy("found.rank").orderBy("found.createdAt", "desc").orderBy("found.id", "desc")
+    .limit(SEARCH_RESULTS_PER_TYPE);
+}
+
 async function findQuotes(db: DB, text: string, words: string[]) {
-  const rows = await searchQuoteResultsQuery(db, text, words).execute();
+  const capped = await cappedQuoteResultsQuery(genericPlans(db), text, words).execute();
+  const rows = cappedTotal(capped) === undefined
+    ? await searchQuoteResultsQuery(db, text, words).execute()
+    : capped;
   return rows.map((r) => ({
     rank: Number(r.rank),
     result: {

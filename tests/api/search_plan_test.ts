@@ -9,10 +9,27 @@ import { type RawBuilder, sql } from "kysely";
 import { type DatabaseHandle, openDatabase } from "../../src/db/database.ts";
 import { listMigrationNames, migrateTo, migrateToLatest } from "../../src/db/migrate.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
-import { planOf } from "../helpers/explain.ts";
-import { searchClientsQuery } from "../../src/clients/clients.ts";
-import { countQuotesQuery, listQuotesQuery } from "../../src/quotes/quote_store.ts";
-import { searchClientResultsQuery, searchQuoteResultsQuery } from "../../src/search/search.ts";
+import { genericPlanOf, planOf } from "../helpers/explain.ts";
+import {
+  cappedSearchClientsQuery,
+  searchClients,
+  searchClientsQuery,
+} from "../../src/clients/clients.ts";
+import {
+  cappedListQuotesQuery,
+  countQuotesQuery,
+  listQuotes,
+  listQuotesQuery,
+} from "../../src/quotes/quote_store.ts";
+import {
+  cappedClientResultsQuery,
+  cappedQuoteResultsQuery,
+  globalSearch,
+  searchClientResultsQuery,
+  searchQuoteResultsQuery,
+} from "../../src/search/search.ts";
+import { CAPPED_MATCHES, cappedTotal } from "../../src/search/capped.ts";
+import { genericPlans } from "../../src/db/database.ts";
 import {
   clientMatches,
   clientPhoneDigits,
@@ -70,8 +87,12 @@ after(async () => {
   await testDb.drop();
 });
 
-/** The queries behind each search, with the gram indexes each must use. */
-function searches() {
+/**
+ * The statements that look words up, with the gram indexes each must use:
+ * every capped statement (src/search/capped.ts), planned for its words and
+ * with the one plan it runs with on a server, and the quote list's count.
+ */
+function lookups() {
   const db = handle.db;
   const words = (q: string) => searchWords(q);
   const CLIENT_TEXT = "clients_search_text_grams_idx";
@@ -80,42 +101,47 @@ function searches() {
   return [
     {
       name: "global search, clients by name",
-      query: searchClientResultsQuery(db, "corwenstein", words("corwenstein")),
+      query: cappedClientResultsQuery(db, "corwenstein", words("corwenstein")),
       uses: [CLIENT_TEXT],
     },
     {
       name: "global search, clients by e-mail",
-      query: searchClientResultsQuery(db, "corstein4321@", words("corstein4321@")),
+      query: cappedClientResultsQuery(db, "corstein4321@", words("corstein4321@")),
       uses: [CLIENT_TEXT],
     },
     {
       name: "global search, clients by phone digits",
-      query: searchClientResultsQuery(db, "200 01234", words("200 01234")),
+      query: cappedClientResultsQuery(db, "200 01234", words("200 01234")),
       uses: [CLIENT_TEXT, CLIENT_PHONE],
     },
     {
       name: "global search, quotes by client name",
-      query: searchQuoteResultsQuery(db, "corwenstein", words("corwenstein")),
+      query: cappedQuoteResultsQuery(db, "corwenstein", words("corwenstein")),
       uses: [QUOTE_TEXT],
     },
     {
       name: "global search, quotes by number",
-      query: searchQuoteResultsQuery(db, "q-004321", words("q-004321")),
+      query: cappedQuoteResultsQuery(db, "q-004321", words("q-004321")),
       uses: [QUOTE_TEXT],
     },
     {
       name: "client list search, two words",
-      query: searchClientsQuery(db, words("hana holkoley")),
+      query: cappedSearchClientsQuery(db, words("hana holkoley")),
       uses: [CLIENT_TEXT],
     },
     {
       name: "client list search, phone digits",
-      query: searchClientsQuery(db, words("(555) 345-01345")),
+      query: cappedSearchClientsQuery(db, words("(555) 345-01345")),
       uses: [CLIENT_PHONE],
     },
     {
-      name: "quote list search, rows",
-      query: listQuotesQuery(db, { q: "corwenstein" }),
+      name: "quote list search",
+      query: cappedListQuotesQuery(db, { q: "corwenstein" }),
+      uses: [QUOTE_TEXT],
+    },
+    {
+      name: "quote list search with a status filter",
+      query: cappedListQuotesQuery(db, { q: "q-004321", status: "ACTIVE" }),
       uses: [QUOTE_TEXT],
     },
     {
@@ -123,24 +149,28 @@ function searches() {
       query: countQuotesQuery(db, { q: "corwenstein" }),
       uses: [QUOTE_TEXT],
     },
-    {
-      name: "quote list search with a status filter",
-      query: listQuotesQuery(db, { q: "q-004321", status: "ACTIVE" }),
-      uses: [QUOTE_TEXT],
-    },
   ];
 }
 
 async function expectIndexServed() {
-  for (const { name, query, uses } of searches()) {
-    const plan = await planOf(handle.db, query);
-    expect({ name, uses: uses.filter((i) => plan.indexes.has(i)), seqScans: plan.seqScans })
-      .toEqual({ name, uses, seqScans: [] });
+  for (const { name, query, uses } of lookups()) {
+    for (
+      const [how, plan] of [
+        ["planned for its words", await planOf(handle.db, query)],
+        ["one plan for every word", await genericPlanOf(handle.db, query)],
+      ] as const
+    ) {
+      expect({ name, how, uses: uses.filter((i) => plan.indexes.has(i)), seqScans: plan.seqScans })
+        .toEqual({ name, how, uses, seqScans: [] });
+    }
   }
 }
 
 describe(`search plans with ${CLIENTS} clients and ${CLIENTS * QUOTES_PER_CLIENT} quotes`, () => {
   it("use the gram indexes before any statistics exist", async () => {
+    // Migration 0019 analyzes the tables: the statistics it made are dropped here.
+    await sql`delete from pg_statistic where starelid in ('clients'::regclass, 'quotes'::regclass)`
+      .execute(handle.db);
     await expectIndexServed();
   });
 
@@ -148,6 +178,70 @@ describe(`search plans with ${CLIENTS} clients and ${CLIENTS * QUOTES_PER_CLIENT
     await sql`analyze clients`.execute(handle.db);
     await sql`analyze quotes`.execute(handle.db);
     await expectIndexServed();
+  });
+
+  it("read a common word's matches in the list's order, testing each row's text", async () => {
+    // The statements a search runs once it found more than CAPPED_MATCHES.
+    const quotes = await planOf(handle.db, listQuotesQuery(handle.db, { q: "dr." }));
+    expect(quotes.indexes.has("quotes_created_at_idx")).toBe(true);
+    const clients = await planOf(handle.db, searchClientsQuery(handle.db, ["example"]));
+    expect(clients.indexes.has("clients_name_order_idx")).toBe(true);
+  });
+
+  it("runs the capped statements where one plan serves every word", async () => {
+    const setting = async (db: typeof handle.db) =>
+      (await sql<{ mode: string }>`select current_setting('plan_cache_mode') as mode`.execute(db))
+        .rows[0].mode;
+    if (handle.kind === "server") {
+      expect(await setting(genericPlans(handle.db))).toBe("force_generic_plan");
+      expect(await setting(handle.db)).toBe("auto");
+    } else {
+      // PGlite is one connection: everything runs on it, planned as usual.
+      expect(genericPlans(handle.db)).toBe(handle.db);
+    }
+  });
+
+  it("answers a capped search as the ordinary statement does, with fewer or more matches than the cap", async () => {
+    const db = handle.db;
+    // "dr." is in half of the quotes and "example" in nearly every client's
+    // e-mail: over the cap. "ann" is in exactly CAPPED_MATCHES clients (each
+    // tenth is an Ann), the others in fewer.
+    const over = { quotes: "dr.", clients: "example" };
+    const quotesOver = await cappedListQuotesQuery(db, { q: over.quotes }).execute();
+    expect(cappedTotal(quotesOver)).toBeUndefined();
+    const clientsOver = await cappedSearchClientsQuery(db, searchWords(over.clients)).execute();
+    expect(cappedTotal(clientsOver)).toBeUndefined();
+    const under = await cappedListQuotesQuery(db, { q: "corwenstein" }).execute();
+    expect(cappedTotal(under)).toBeGreaterThan(0);
+    expect(cappedTotal(under)).toBeLessThanOrEqual(CAPPED_MATCHES);
+
+    expect(cappedTotal(await cappedSearchClientsQuery(db, ["ann"]).execute())).toBe(CAPPED_MATCHES);
+    const words = ["corwenstein", "hana holkoley", "dr.", "ann", "example", "q-0043", "kim novak"];
+    for (const q of words) {
+      for (const page of [{ limit: 20 }, { limit: 7, offset: 5 }, { limit: 5, offset: 40_000 }]) {
+        const ordinary = await listQuotesQuery(db, { q, ...page }).execute();
+        const { total, rows } = await listQuotes(db, { q, ...page });
+        const count = Number((await countQuotesQuery(db, { q }).executeTakeFirstOrThrow()).n);
+        expect({ q, page, total, ids: rows.map((r) => r.id) })
+          .toEqual({ q, page, total: count, ids: ordinary.map((r) => r.id) });
+        const clients = await searchClients(db, q, page);
+        const ordinaryClients = await searchClientsQuery(db, searchWords(q), page).execute();
+        const brief = (c: { id: string; quoteCount?: number | null; measurementStatus: string }) =>
+          `${c.id} ${Number(c.quoteCount)} ${c.measurementStatus}`;
+        expect({ q, page, clients: clients.map(brief) })
+          .toEqual({ q, page, clients: ordinaryClients.map(brief) });
+      }
+      const results = await globalSearch(db, q);
+      const words = searchWords(q);
+      const ordinary = [
+        ...await searchClientResultsQuery(db, q, words).execute(),
+        ...await searchQuoteResultsQuery(db, q, words).execute(),
+      ].sort((a, b) => Number(a.rank) - Number(b.rank)).map((r) => r.id);
+      expect({ q, ids: results.map((r) => r.href.split(/[=/]/).pop()) }).toEqual({
+        q,
+        ids: ordinary,
+      });
+    }
   });
 
   it("keeps every row the LIKE alone keeps, and no other", async () => {

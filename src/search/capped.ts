@@ -1,0 +1,35 @@
+import { sql } from "kysely";
+
+/*
+ * Capped searches: every search (the client list's, the quote list's and
+ * both parts of the staff bar's) first runs a statement that takes at most
+ * CAPPED_MATCHES + 1 matching rows, found through the gram indexes in no
+ * order, and orders and pages only those, each row carrying how many were
+ * found. Its plan is the same whatever the words: the index lookup, then a
+ * sort of at most CAPPED_MATCHES + 1 rows. So it runs on genericPlans(db)
+ * (src/db/database.ts), which plans each statement once, and a large store
+ * searches a client's name without planning it again for every request.
+ *
+ * Only when more rows match (a word found in a quarter of the store, such as
+ * an optician's name) is the answer in doubt: the search then runs its
+ * ordinary statement, planned for its words, which may read an index in order
+ * instead. The capped statement has then cost one index lookup (10-30 ms for
+ * the commonest words of a 100,000-client store).
+ */
+
+/** The most matches a capped search orders itself; with more it runs its ordinary statement. */
+export const CAPPED_MATCHES = 1000;
+
+/** How many rows the capped set holds, as each page row carries it. */
+export const matchCount = sql<string>`count(*) over ()`;
+
+/**
+ * The number of matches a capped page tells, or undefined when it cannot
+ * tell (more than CAPPED_MATCHES, or an empty page past the first, which
+ * says nothing of how many come before it).
+ */
+export function cappedTotal(rows: { matches: string | number }[], offset = 0): number | undefined {
+  if (rows.length === 0) return offset === 0 ? 0 : undefined;
+  const matches = Number(rows[0].matches);
+  return matches <= CAPPED_MATCHES ? matches : undefined;
+}
