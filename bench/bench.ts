@@ -43,7 +43,7 @@ const CONNECTIONS = 16;
 /** Builder saves: one connection and one quote per wrk thread. */
 const SAVERS = 4;
 /** Untimed PDFs before the timed ones, after the first (see "PDF and e-mail"). */
-const PDF_WARMUP = 5;
+const PDF_WARMUP = QUICK ? 1 : 5;
 /** The client whose name and phone the searches look for: present at 1,000 and at full size. */
 const SEARCHED = 777;
 
@@ -478,7 +478,7 @@ const pdfPath = `/api/quotes/${quoteId}/pdf`;
 const firstPdfStarted = performance.now();
 await expectOk(base, pdfPath);
 const firstPdfMs = performance.now() - firstPdfStarted;
-for (let i = 0; i < (QUICK ? 1 : PDF_WARMUP); i++) await expectOk(base, pdfPath);
+for (let i = 0; i < PDF_WARMUP; i++) await expectOk(base, pdfPath);
 // One at a time, timed here: a PDF takes long enough that a short wrk run may finish none.
 const pdfTimes: number[] = [];
 for (let i = 0; i < (QUICK ? 3 : 10); i++) {
@@ -616,7 +616,7 @@ const results = {
     p50ms: pdf.p50ms,
     msPerOption: pdfMsPerOption,
     firstMs: firstPdfMs,
-    warmUp: QUICK ? 1 : PDF_WARMUP,
+    warmUp: PDF_WARMUP,
   },
   email: { p50ms: emailMs, samples: emailTimes.length },
   rssMiB,
@@ -680,9 +680,9 @@ for (const s of searches) {
 console.log(
   `\nPDF: ${f1(pdf.p50ms)} ms for ${optionCount} options, ${
     f1(pdfMsPerOption)
-  } ms per option (p50 of 10 after ${
-    QUICK ? 1 : PDF_WARMUP
-  } untimed); the first, starting the renderer: ${f1(firstPdfMs)} ms`,
+  } ms per option (p50 of 10 after ${PDF_WARMUP} untimed); the first, starting the renderer: ${
+    f1(firstPdfMs)
+  } ms`,
 );
 console.log(`E-mail (render, queue, one refused delivery): ${f1(emailMs)} ms (median)`);
 console.log(

@@ -1,7 +1,7 @@
 import { type ExpressionBuilder, sql } from "kysely";
 import { type DB, genericPlans } from "../db/database.ts";
 import { clientMatches, searchWords } from "../search/match.ts";
-import { CAPPED_MATCHES, cappedTotal, matchCount } from "../search/capped.ts";
+import { CAPPED_MATCHES, cappedPage, matchCount } from "../search/capped.ts";
 import type { Database } from "../../db/schema.ts";
 import type {
   ClientDetail,
@@ -114,14 +114,13 @@ export function listClientsQuery(db: DB, options: Page & { filter?: "missing" } 
 export async function searchClients(db: DB, query: string, page: Page = {}) {
   const words = searchWords(query);
   if (words.length === 0) return listClients(db, page);
-  const capped = await cappedSearchClientsQuery(genericPlans(db), words, page).execute();
-  const known = cappedTotal(capped, clientPage(page).offset) !== undefined ||
-    // An empty page past the first: its first page tells whether there are more.
-    (capped.length === 0 &&
-      cappedTotal(
-          await cappedSearchClientsQuery(genericPlans(db), words, { limit: 1 }).execute(),
-        ) !== undefined);
-  if (known) return capped.map(({ matches: _, ...r }) => toSummary(r));
+  const capped = await cappedPage(
+    (firstRowOnly) =>
+      cappedSearchClientsQuery(genericPlans(db), words, firstRowOnly ? { limit: 1 } : page)
+        .execute(),
+    clientPage(page).offset,
+  );
+  if (capped) return capped.rows.map(({ matches: _, ...r }) => toSummary(r));
   const rows = await searchClientsQuery(db, words, page).execute();
   return rows.map(toSummary);
 }

@@ -3,7 +3,7 @@ import { jsonArrayFrom, jsonObjectFrom } from "kysely/helpers/postgres";
 import { type DB, genericPlans } from "../db/database.ts";
 import { readThrough } from "../db/read_through.ts";
 import { type Lookup, quoteMatches, searchWords } from "../search/match.ts";
-import { CAPPED_MATCHES, cappedTotal, matchCount } from "../search/capped.ts";
+import { CAPPED_MATCHES, cappedPage, matchCount } from "../search/capped.ts";
 import { pageOf, totalFromPage } from "../db/paging.ts";
 import type { QuoteStatus } from "../../db/schema.ts";
 import { isUuid } from "../clients/clients.ts";
@@ -793,6 +793,19 @@ function listFilter(db: DB, query: QuoteListQuery, now: Date, lookup: Lookup) {
   return q;
 }
 
+/** A quotes list row's own columns (the client's e-mail is joined to them). */
+const LIST_COLUMNS = [
+  "quotes.id",
+  "quotes.quoteNumber",
+  "quotes.clientId",
+  "quotes.clientName",
+  "quotes.opticianName",
+  "quotes.status",
+  "quotes.createdAt",
+  "quotes.expiresAt",
+  "quotes.footerMessage",
+] as const;
+
 /** The quotes list's page: 100 rows unless asked, at most 500. */
 const quotePage = (query: QuoteListQuery) => pageOf(query, 100, 500);
 
@@ -804,18 +817,8 @@ const quotePage = (query: QuoteListQuery) => pageOf(query, 100, 500);
 export function listQuotesQuery(db: DB, query: QuoteListQuery, now = new Date()) {
   const { limit, offset } = quotePage(query);
   return listFilter(db, query, now, "scan").innerJoin("clients", "clients.id", "quotes.clientId")
-    .select([
-      "quotes.id",
-      "quotes.quoteNumber",
-      "quotes.clientId",
-      "quotes.clientName",
-      "clients.email as clientEmail",
-      "quotes.opticianName",
-      "quotes.status",
-      "quotes.createdAt",
-      "quotes.expiresAt",
-      "quotes.footerMessage",
-    ]).orderBy("quotes.createdAt", "desc").orderBy("quotes.id", "desc")
+    .select(LIST_COLUMNS).select("clients.email as clientEmail")
+    .orderBy("quotes.createdAt", "desc").orderBy("quotes.id", "desc")
     .limit(limit).offset(offset);
 }
 
@@ -836,34 +839,14 @@ export function countQuotesQuery(db: DB, query: QuoteListQuery, now = new Date()
  */
 export function cappedListQuotesQuery(db: DB, query: QuoteListQuery, now = new Date()) {
   const { limit, offset } = quotePage(query);
-  const found = listFilter(db, query, now, "grams").select([
-    "quotes.id",
-    "quotes.quoteNumber",
-    "quotes.clientId",
-    "quotes.clientName",
-    "quotes.opticianName",
-    "quotes.status",
-    "quotes.createdAt",
-    "quotes.expiresAt",
-    "quotes.footerMessage",
-  ]);
+  const found = listFilter(db, query, now, "grams").select(LIST_COLUMNS);
   const page = db.selectFrom(found.limit(CAPPED_MATCHES + 1).as("found"))
     .selectAll("found").select(matchCount.as("matches"))
     .orderBy("found.createdAt", "desc").orderBy("found.id", "desc")
     .limit(limit).offset(offset).as("page");
-  return db.selectFrom(page).innerJoin("clients", "clients.id", "page.clientId").select([
-    "page.id",
-    "page.quoteNumber",
-    "page.clientId",
-    "page.clientName",
-    "clients.email as clientEmail",
-    "page.opticianName",
-    "page.status",
-    "page.createdAt",
-    "page.expiresAt",
-    "page.footerMessage",
-    "page.matches",
-  ]).orderBy("page.createdAt", "desc").orderBy("page.id", "desc");
+  return db.selectFrom(page).innerJoin("clients", "clients.id", "page.clientId")
+    .selectAll("page").select("clients.email as clientEmail")
+    .orderBy("page.createdAt", "desc").orderBy("page.id", "desc");
 }
 
 /*
@@ -888,16 +871,16 @@ export async function listQuotes(db: DB, query: QuoteListQuery, now = new Date()
       isExpired: isExpired(r, now),
     }));
   if (searchWords(query.q ?? "").length) {
-    const capped = await cappedListQuotesQuery(genericPlans(db), query, now).execute();
-    const total = cappedTotal(capped, offset) ??
-      // An empty page past the first: its first page tells how many there are.
-      (capped.length === 0
-        ? cappedTotal(
-          await cappedListQuotesQuery(genericPlans(db), { ...query, offset: 0, limit: 1 }, now)
-            .execute(),
-        )
-        : undefined);
-    if (total !== undefined) return { total, rows: view(capped) };
+    const capped = await cappedPage(
+      (firstRowOnly) =>
+        cappedListQuotesQuery(
+          genericPlans(db),
+          firstRowOnly ? { ...query, offset: 0, limit: 1 } : query,
+          now,
+        ).execute(),
+      offset,
+    );
+    if (capped) return { total: capped.total, rows: view(capped.rows) };
   }
   const rows = await listQuotesQuery(db, query, now).execute();
   const total = totalFromPage(offset, limit, rows.length) ??

@@ -33,3 +33,19 @@ export function cappedTotal(rows: { matches: string | number }[], offset = 0): n
   const matches = Number(rows[0].matches);
   return matches <= CAPPED_MATCHES ? matches : undefined;
 }
+
+/**
+ * A capped page with the total it tells, or undefined when only the ordinary
+ * statement can answer. `run(false)` reads the page asked for, at `offset`;
+ * when that page is empty past the first, `run(true)` reads the first row
+ * alone, whose count tells whether the list ended before the offset.
+ */
+export async function cappedPage<R extends { matches: string | number }>(
+  run: (firstRowOnly: boolean) => Promise<R[]>,
+  offset = 0,
+): Promise<{ rows: R[]; total: number } | undefined> {
+  const rows = await run(false);
+  const total = cappedTotal(rows, offset) ??
+    (rows.length === 0 && offset > 0 ? cappedTotal(await run(true)) : undefined);
+  return total === undefined ? undefined : { rows, total };
+}

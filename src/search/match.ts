@@ -85,21 +85,6 @@ function contains(expr: Expression<string>, text: string) {
 
 type Containment = ReturnType<typeof contains>;
 
-/** Both parts of one contains, as one condition. */
-const matched = ({ narrow, exact }: Containment) =>
-  narrow ? sql<boolean>`(${narrow} and ${exact})` : exact;
-
-/**
- * One of two contains: found through both indexes when both words have
- * grams (PostgreSQL ORs the two index scans), else by the LIKEs alone.
- * `(a or b) and (x or y)` keeps the same rows as `(a and x) or (b and y)`
- * because x implies a and y implies b.
- */
-const eitherMatched = (a: Containment, b: Containment) => {
-  const exact = sql<boolean>`(${a.exact} or ${b.exact})`;
-  return a.narrow && b.narrow ? sql<boolean>`((${a.narrow} or ${b.narrow}) and ${exact})` : exact;
-};
-
 /**
  * How a search's rows are found: "grams" through the gram indexes (every
  * search does this first, see src/search/capped.ts), or "scan", by the LIKEs
@@ -113,6 +98,23 @@ const eitherMatched = (a: Containment, b: Containment) => {
  */
 export type Lookup = "grams" | "scan";
 
+/** One contains as one condition: both parts, or the LIKE alone for a scan. */
+const matched = ({ narrow, exact }: Containment, lookup: Lookup) =>
+  narrow && lookup === "grams" ? sql<boolean>`(${narrow} and ${exact})` : exact;
+
+/**
+ * One of two contains: found through both indexes when both words have
+ * grams (PostgreSQL ORs the two index scans), else by the LIKEs alone.
+ * `(a or b) and (x or y)` keeps the same rows as `(a and x) or (b and y)`
+ * because x implies a and y implies b. A scan takes the LIKEs alone.
+ */
+const eitherMatched = (a: Containment, b: Containment, lookup: Lookup) => {
+  const exact = sql<boolean>`(${a.exact} or ${b.exact})`;
+  return a.narrow && b.narrow && lookup === "grams"
+    ? sql<boolean>`((${a.narrow} or ${b.narrow}) and ${exact})`
+    : exact;
+};
+
 const allOf = (conditions: RawBuilder<boolean>[]) =>
   conditions.length ? sql<boolean>`(${sql.join(conditions, sql` and `)})` : sql<boolean>`true`;
 
@@ -124,19 +126,13 @@ const allOf = (conditions: RawBuilder<boolean>[]) =>
 export function clientMatches(words: string[], lookup: Lookup = "grams"): RawBuilder<boolean> {
   return allOf(words.map((word) => {
     const digits = word.replace(/\D/g, "");
-    const text = contains(clientText, word);
-    if (digits.length < MIN_PHONE_DIGITS) return lookup === "scan" ? text.exact : matched(text);
-    const phone = contains(clientPhoneDigits, digits);
-    return lookup === "scan"
-      ? sql<boolean>`(${text.exact} or ${phone.exact})`
-      : eitherMatched(text, phone);
+    return digits.length >= MIN_PHONE_DIGITS
+      ? eitherMatched(contains(clientText, word), contains(clientPhoneDigits, digits), lookup)
+      : matched(contains(clientText, word), lookup);
   }));
 }
 
 /** Every word must be in the quote number, the optician's name or the client's name. */
 export function quoteMatches(words: string[], lookup: Lookup = "grams"): RawBuilder<boolean> {
-  return allOf(words.map((word) => {
-    const text = contains(quoteText, word);
-    return lookup === "scan" ? text.exact : matched(text);
-  }));
+  return allOf(words.map((word) => matched(contains(quoteText, word), lookup)));
 }

@@ -1,12 +1,13 @@
 import { sql } from "kysely";
 import { type DB, genericPlans } from "../db/database.ts";
-import { CAPPED_MATCHES, cappedTotal, matchCount } from "./capped.ts";
+import { CAPPED_MATCHES, cappedPage, matchCount } from "./capped.ts";
 import { endsWithPattern, startsWithPattern } from "../db/like.ts";
 import { QUOTE_STATUS_LABELS } from "../../components/quote_status.ts";
 import {
   clientMatches,
   clientPhoneDigits,
   clientText,
+  type Lookup,
   MIN_PHONE_DIGITS,
   quoteMatches,
   searchWords,
@@ -56,12 +57,8 @@ function quoteRank(text: string, words: string[]) {
     else 3 end`;
 }
 
-/**
- * The clients part of the search, best first (exported so tests can look at
- * its plan). It runs only with more matches than the capped statement
- * orders, so its words are scanned for, not looked up (match.ts).
- */
-export function searchClientResultsQuery(db: DB, text: string, words: string[]) {
+/** The clients the words find, each with its rank, in no order. */
+function clientResults(db: DB, text: string, words: string[], lookup: Lookup) {
   return db.selectFrom("clients")
     .select([
       "id",
@@ -72,34 +69,33 @@ export function searchClientResultsQuery(db: DB, text: string, words: string[]) 
       "homePhone",
       clientRank(text, words).as("rank"),
     ])
-    .where(clientMatches(words, "scan"))
+    .where(clientMatches(words, lookup));
+}
+
+/**
+ * The clients part of the search, best first (exported so tests can look at
+ * its plan). It runs only with more matches than the capped statement
+ * orders, so its words are scanned for, not looked up (match.ts).
+ */
+export function searchClientResultsQuery(db: DB, text: string, words: string[]) {
+  return clientResults(db, text, words, "scan")
     .orderBy("rank").orderBy("lastName").orderBy("firstName").orderBy("id")
     .limit(SEARCH_RESULTS_PER_TYPE);
 }
 
 /** The clients part from the first CAPPED_MATCHES + 1 clients the words find (capped.ts). */
 export function cappedClientResultsQuery(db: DB, text: string, words: string[]) {
-  const found = db.selectFrom("clients")
-    .select([
-      "id",
-      "firstName",
-      "lastName",
-      "email",
-      "mobilePhone",
-      "homePhone",
-      clientRank(text, words).as("rank"),
-    ])
-    .where(clientMatches(words)).limit(CAPPED_MATCHES + 1).as("found");
+  const found = clientResults(db, text, words, "grams").limit(CAPPED_MATCHES + 1).as("found");
   return db.selectFrom(found).selectAll("found").select(matchCount.as("matches"))
     .orderBy("found.rank").orderBy("found.lastName").orderBy("found.firstName")
     .orderBy("found.id").limit(SEARCH_RESULTS_PER_TYPE);
 }
 
 async function findClients(db: DB, text: string, words: string[]) {
-  const capped = await cappedClientResultsQuery(genericPlans(db), text, words).execute();
-  const rows = cappedTotal(capped) === undefined
-    ? await searchClientResultsQuery(db, text, words).execute()
-    : capped;
+  const capped = await cappedPage(() =>
+    cappedClientResultsQuery(genericPlans(db), text, words).execute()
+  );
+  const rows = capped?.rows ?? await searchClientResultsQuery(db, text, words).execute();
   return rows.map((r) => ({
     rank: Number(r.rank),
     result: {
@@ -112,25 +108,9 @@ async function findClients(db: DB, text: string, words: string[]) {
   }));
 }
 
-/** The quotes part of the search, best first, as the clients part (exported for its plan). */
-export function searchQuoteResultsQuery(db: DB, text: string, words: string[]) {
+/** The quotes the words find, each with its rank, in no order. */
+function quoteResults(db: DB, text: string, words: string[], lookup: Lookup) {
   return db.selectFrom("quotes")
-    .select([
-      "id",
-      "quoteNumber",
-      "clientName",
-      "opticianName",
-      "status",
-      quoteRank(text, words).as("rank"),
-    ])
-    .where(quoteMatches(words, "scan"))
-    .orderBy("rank").orderBy("createdAt", "desc").orderBy("id", "desc")
-    .limit(SEARCH_RESULTS_PER_TYPE);
-}
-
-/** The quotes part from the first CAPPED_MATCHES + 1 quotes the words find (capped.ts). */
-export function cappedQuoteResultsQuery(db: DB, text: string, words: string[]) {
-  const found = db.selectFrom("quotes")
     .select([
       "id",
       "quoteNumber",
@@ -140,17 +120,29 @@ export function cappedQuoteResultsQuery(db: DB, text: string, words: string[]) {
       "createdAt",
       quoteRank(text, words).as("rank"),
     ])
-    .where(quoteMatches(words)).limit(CAPPED_MATCHES + 1).as("found");
+    .where(quoteMatches(words, lookup));
+}
+
+/** The quotes part of the search, best first, as the clients part (exported for its plan). */
+export function searchQuoteResultsQuery(db: DB, text: string, words: string[]) {
+  return quoteResults(db, text, words, "scan")
+    .orderBy("rank").orderBy("createdAt", "desc").orderBy("id", "desc")
+    .limit(SEARCH_RESULTS_PER_TYPE);
+}
+
+/** The quotes part from the first CAPPED_MATCHES + 1 quotes the words find (capped.ts). */
+export function cappedQuoteResultsQuery(db: DB, text: string, words: string[]) {
+  const found = quoteResults(db, text, words, "grams").limit(CAPPED_MATCHES + 1).as("found");
   return db.selectFrom(found).selectAll("found").select(matchCount.as("matches"))
     .orderBy("found.rank").orderBy("found.createdAt", "desc").orderBy("found.id", "desc")
     .limit(SEARCH_RESULTS_PER_TYPE);
 }
 
 async function findQuotes(db: DB, text: string, words: string[]) {
-  const capped = await cappedQuoteResultsQuery(genericPlans(db), text, words).execute();
-  const rows = cappedTotal(capped) === undefined
-    ? await searchQuoteResultsQuery(db, text, words).execute()
-    : capped;
+  const capped = await cappedPage(() =>
+    cappedQuoteResultsQuery(genericPlans(db), text, words).execute()
+  );
+  const rows = capped?.rows ?? await searchQuoteResultsQuery(db, text, words).execute();
   return rows.map((r) => ({
     rank: Number(r.rank),
     result: {
