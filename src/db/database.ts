@@ -17,6 +17,7 @@ import { join } from "node:path";
 import type { Database } from "../../db/schema.ts";
 import { ConnectionWrites, TableWrites } from "./table_writes.ts";
 import { ensurePrivateDir, restrictTree } from "../config/private_files.ts";
+import { releasingResults } from "./released_results.ts";
 
 export type DB = Kysely<Database>;
 
@@ -89,7 +90,10 @@ export async function openDatabase(
       connection: { application_name: applicationName },
     });
     const pool: PoolStats = { inUse: 0, waiting: 0, max: POOL_MAX };
-    const { db, writes } = watchedKysely(new PostgresJSDialect({ postgres: client }), pool);
+    const { db, writes } = watchedKysely(
+      new PostgresJSDialect({ postgres: releasingResults(client) }),
+      pool,
+    );
     const stopListening = listenForWrites(client, applicationName, writes);
     // Reads only; its connections are not in `pool`, which counts the app's own.
     const genericClient = postgres(databaseUrl, {
@@ -101,7 +105,7 @@ export async function openDatabase(
       },
     });
     const generic = new Kysely<Database>({
-      dialect: new PostgresJSDialect({ postgres: genericClient }),
+      dialect: new PostgresJSDialect({ postgres: releasingResults(genericClient) }),
       plugins: [new CamelCasePlugin()],
     });
     genericPlansOf.set(db, generic);
