@@ -8,7 +8,7 @@ WORKDIR /app
 # deno.json imports what the tests use too (browser driver, mail and OIDC
 # servers, expect, type packages). They are dropped here, before the install,
 # so they never reach the image; tests/unit/deploy_test.ts checks this list
-# against what main.ts and the db/ commands really import.
+# against what main.ts and the cli/ commands really import.
 ARG TEST_ONLY_IMPORTS="expect playwright-core @axe-core/playwright oauth2-mock-server smtp-server yaml @types/smtp-server @types/nodemailer @types/react @types/react-dom"
 COPY deno.json deno.lock ./
 # Only removals: the check after the install fails the build if the pruned
@@ -50,8 +50,8 @@ RUN cp /tmp/prod/deno.json /tmp/prod/deno.lock ./
 # The PDF renderer is a process of its own (src/pdf/renderer_process.ts), not an
 # import: cache its graph too.
 RUN deno task build \
- && deno cache --frozen main.ts src/pdf/pdf_renderer.ts db/migrations/*.ts db/migrate_cli.ts \
-      db/seed.ts db/backup_cli.ts db/restore_cli.ts \
+ && deno cache --frozen main.ts src/pdf/pdf_renderer.ts db/migrations/*.ts cli/migrate.ts \
+      cli/seed.ts cli/backup.ts cli/restore.ts \
  && rm -rf /deno-dir/dl
 
 # --- runtime

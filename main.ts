@@ -11,7 +11,7 @@ import { deleteExpiredSessions } from "./src/auth/session.ts";
 import { deleteExpiredKioskSessions } from "./src/kiosk/kiosk_session.ts";
 import { deleteOldPasswordFailures } from "./src/auth/password_failures.ts";
 import { readManifest } from "./src/assets/manifest.ts";
-import { createApp } from "./src/http/app.ts";
+import { createApp } from "./routes/app.ts";
 import { loggerFor } from "./src/http/logger.ts";
 import { Metrics } from "./src/http/metrics.ts";
 import { startOutboxWorker } from "./src/mail/outbox.ts";

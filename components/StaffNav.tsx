@@ -1,6 +1,5 @@
 import type { Role } from "../db/schema.ts";
-import { Island } from "./Island.tsx";
-import SearchBox from "../islands/SearchBox.tsx";
+import type { ReactNode } from "react";
 
 export interface NavUser {
   displayName: string;
@@ -44,17 +43,20 @@ export const logoutPath = (user: { isExternal: boolean }) =>
   user.isExternal ? "/api/logout" : "/api/staff/logout";
 
 /**
- * The staff bar, rendered on the server. Its one island is the global search;
- * the Menu dropdown is a native <details>, which opens with a click, Enter or
+ * The staff bar, rendered on the server. Its one island is the global search,
+ * which the page shell passes in as `search` (components do not import
+ * islands; routes/render_page.tsx does); the Menu dropdown is a native <details>, which opens with a click, Enter or
  * Space without any script, and closes on Escape or a click outside once the
  * browser entry has loaded (components/menu_dismiss.ts).
  */
 export function StaffNav(
-  { user, path, storeName, logoUrl }: {
+  { user, path, storeName, logoUrl, search }: {
     user: NavUser;
     path: string;
     storeName: string;
     logoUrl: string;
+    /** The global search box (an island), placed between the entries and the Menu. */
+    search?: ReactNode;
   },
 ) {
   const entries = NAV_ENTRIES.filter((e) => !e.adminOnly || isAdminRole(user.role));
@@ -72,7 +74,7 @@ export function StaffNav(
             </a>
           ))}
         </nav>
-        <Island name="SearchBox" component={SearchBox} props={{}} />
+        {search}
         <div className="usermenu">
           <span className="user-name" data-testid="user-name">{user.displayName}</span>
           <details className="menu">

@@ -10,7 +10,7 @@ import type { QuoteStatus } from "../db/schema.ts";
 import type { QuoteListRow } from "../src/quotes/views.ts";
 import { apiRequest, errorDetail, isUnauthorized } from "../components/api_client.ts";
 import { toast } from "../components/toast.tsx";
-import { QUOTE_STATUS_LABELS } from "../components/quote_status.ts";
+import { QUOTE_STATUS_LABELS } from "../src/quotes/status_labels.ts";
 import { CloseQuoteDialog, ConfirmDialog } from "../components/quote_builder/dialogs.tsx";
 import { EmailQuoteDialog, type EmailRequest } from "../components/quote_builder/email_dialog.tsx";
 import {

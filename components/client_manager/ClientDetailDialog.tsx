@@ -5,7 +5,8 @@ import { Dialog } from "../Dialog.tsx";
 import { Badge } from "../Badge.tsx";
 import { useValidatedForm } from "../use_validated_form.ts";
 import { ApiError, apiRequest } from "../api_client.ts";
-import { QUOTE_STATUS_LABELS, QUOTE_STATUS_VARIANTS } from "../quote_status.ts";
+import { QUOTE_STATUS_VARIANTS } from "../quote_status.ts";
+import { QUOTE_STATUS_LABELS } from "../../src/quotes/status_labels.ts";
 import { type MeasurementsInput, measurementsSchema } from "../../src/schemas/client.ts";
 import {
   type ClientDetail,

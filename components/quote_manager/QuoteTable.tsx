@@ -1,6 +1,7 @@
 import type { QuoteListRow } from "../../src/quotes/views.ts";
 import { Badge } from "../Badge.tsx";
-import { QUOTE_STATUS_LABELS, QUOTE_STATUS_VARIANTS } from "../quote_status.ts";
+import { QUOTE_STATUS_VARIANTS } from "../quote_status.ts";
+import { QUOTE_STATUS_LABELS } from "../../src/quotes/status_labels.ts";
 import { DateText } from "../client_manager/format.tsx";
 import { expiryTone } from "./queries.ts";
 import { closeBlocker } from "../../src/quotes/rules.ts";

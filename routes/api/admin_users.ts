@@ -22,7 +22,7 @@ import { findUserById } from "../../src/users/users.ts";
 import { EXTERNAL_PASSWORD_MESSAGE } from "../../src/users/admin_users.ts";
 import { checkPassword } from "../../src/auth/password_check.ts";
 import { sendResetMail } from "../../src/auth/reset_mail.ts";
-import { isUuid } from "../../src/clients/clients.ts";
+import { isUuid } from "../../src/db/ids.ts";
 
 export const adminUsersApi = new Hono<AppEnv>();
 const admin = requireUser("ADMIN", "OWNER");

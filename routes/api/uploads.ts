@@ -39,7 +39,7 @@ uploadsApi.post("/objects/upload", admin, async (c) => {
 });
 
 // The file itself, raw. Not JSON: the app-wide body limit gives this path
-// MAX_UPLOAD_BYTES instead of 1 MiB (src/http/app.ts); each URL then caps the
+// MAX_UPLOAD_BYTES instead of 1 MiB (routes/app.ts); each URL then caps the
 // body at its purpose's size.
 uploadsApi.put("/objects/upload/:id", admin, async (c) => {
   const stored = unwrap(

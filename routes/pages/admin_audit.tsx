@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
 import type { AssetManifest } from "../../src/assets/manifest.ts";
-import { renderPage } from "../../src/http/render.tsx";
+import { renderPage } from "../render_page.tsx";
 import { renderUnauthorized } from "./unauthorized.tsx";
 import { type AuditPage, listAuditPage, listAuditUsers } from "../../src/audit/audit_log.ts";
 import { toAuditQuery } from "../../src/audit/audit_query.ts";

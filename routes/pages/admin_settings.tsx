@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
 import type { AssetManifest } from "../../src/assets/manifest.ts";
-import { renderPage } from "../../src/http/render.tsx";
+import { renderPage } from "../render_page.tsx";
 import { renderUnauthorized } from "./unauthorized.tsx";
 import { Island } from "../../components/Island.tsx";
 import { isAdminRole } from "../../components/StaffNav.tsx";

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
 import type { AssetManifest } from "../../src/assets/manifest.ts";
-import { renderPage } from "../../src/http/render.tsx";
+import { renderPage } from "../render_page.tsx";
 
 /** A page address whose query the app refuses (say a NUL in `?q=`): say so instead of failing. */
 export function renderBadRequest(c: Context<AppEnv>, manifest: AssetManifest, message: string) {

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
 import type { AssetManifest } from "../../src/assets/manifest.ts";
-import { keptMarkup, renderPage } from "../../src/http/render.tsx";
+import { keptMarkup, renderPage } from "../render_page.tsx";
 import {
   type Dashboard,
   DASHBOARD_LIST_SIZE,

@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
 import type { AssetManifest } from "../../src/assets/manifest.ts";
 import type { KioskSession } from "../../src/kiosk/kiosk_session.ts";
-import { renderPage } from "../../src/http/render.tsx";
+import { renderPage } from "../render_page.tsx";
 import { findBranding } from "../../src/settings/settings.ts";
 import { Island } from "../../components/Island.tsx";
 import KioskReturn from "../../islands/KioskReturn.tsx";

@@ -2,7 +2,7 @@ import { type Context, Hono } from "hono";
 import type { ReactNode } from "react";
 import type { AppEnv } from "../../src/http/app_env.ts";
 import type { AssetManifest } from "../../src/assets/manifest.ts";
-import { renderPage } from "../../src/http/render.tsx";
+import { renderPage } from "../render_page.tsx";
 import { findBranding } from "../../src/settings/settings.ts";
 import { Island } from "../../components/Island.tsx";
 import ForgotPassword from "../../islands/ForgotPassword.tsx";

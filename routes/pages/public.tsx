@@ -1,7 +1,7 @@
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
 import type { AssetManifest } from "../../src/assets/manifest.ts";
-import { renderPage } from "../../src/http/render.tsx";
+import { renderPage } from "../render_page.tsx";
 import { findBranding } from "../../src/settings/settings.ts";
 import { StaffLoginForm, type StaffLoginFormProps } from "../../components/StaffLoginForm.tsx";
 import { safeReturnTo } from "../../src/http/return_to.ts";

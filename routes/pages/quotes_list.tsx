@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
 import type { AssetManifest } from "../../src/assets/manifest.ts";
 import type { QuoteStatus } from "../../db/schema.ts";
-import { renderPage } from "../../src/http/render.tsx";
+import { renderPage } from "../render_page.tsx";
 import { Island } from "../../components/Island.tsx";
 import QuoteManager, { type QuoteManagerProps } from "../../islands/QuoteManager.tsx";
 import { listQuotes } from "../../src/quotes/quote_store.ts";

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
 import type { AssetManifest } from "../../src/assets/manifest.ts";
-import { renderPage } from "../../src/http/render.tsx";
+import { renderPage } from "../render_page.tsx";
 import { findBranding } from "../../src/settings/settings.ts";
 import { findQuoteBundle } from "../../src/quotes/quote_store.ts";
 import { Island } from "../../components/Island.tsx";

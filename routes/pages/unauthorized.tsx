@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
 import type { AssetManifest } from "../../src/assets/manifest.ts";
-import { renderPage } from "../../src/http/render.tsx";
+import { renderPage } from "../render_page.tsx";
 
 /** The spec's delay before a refused admin screen goes home. */
 export const UNAUTHORIZED_REDIRECT_MS = 500;

@@ -3,8 +3,8 @@ import type { DB } from "../db/database.ts";
 import type { CatalogTableName } from "./default_catalog.ts";
 import type { CatalogItem } from "./catalog.ts";
 import type { CatalogItemInput } from "../schemas/catalog.ts";
-import { isUuid } from "../clients/clients.ts";
 import { type AuditActor, recordAudit } from "../audit/audit_log.ts";
+import { isUuid } from "../db/ids.ts";
 
 /** Every item of a section, inactive ones too, in the store's order. */
 export async function listCatalogForAdmin(db: DB, table: CatalogTableName): Promise<CatalogItem[]> {

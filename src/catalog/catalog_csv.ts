@@ -10,6 +10,7 @@ import { listCatalogForAdmin } from "./catalog_admin.ts";
 import { CATALOG_CSV_MAX_BYTES, catalogItemSchema } from "../schemas/catalog.ts";
 import { CsvFileError, type CsvRecord, parseCsv, toCsv, unguardCell } from "../csv/csv.ts";
 import { type AuditActor, recordAudit } from "../audit/audit_log.ts";
+import { isUuid } from "../db/ids.ts";
 
 /** Files up to 5 MiB; the app's JSON limit (1 MiB) does not apply to this upload. */
 export const CSV_MAX_BYTES = CATALOG_CSV_MAX_BYTES;
@@ -153,8 +154,6 @@ interface PlannedItem {
   values?: { name: string; description: string; price: string; active: boolean; sortOrder: number };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * Pure: what importing `rows` would do to `existing`. A row with an id
  * updates that item; a row without one updates the one item of that name, or
@@ -180,7 +179,7 @@ export function planImport(
     const idText = (c.id ?? "").trim();
     let target: CatalogItem | undefined;
     if (idText) {
-      target = UUID.test(idText) ? byId.get(idText.toLowerCase()) : undefined;
+      target = isUuid(idText) ? byId.get(idText.toLowerCase()) : undefined;
       if (!target) {
         errors.push(
           `No item in ${sectionLabel} has the id "${idText}"; leave id empty to add a new item`,

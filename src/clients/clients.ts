@@ -17,10 +17,8 @@ import { insertDraftQuote } from "../quotes/quotes.ts";
 import { type AuditActor, recordAudit } from "../audit/audit_log.ts";
 import { diffFields } from "../audit/describe.ts";
 import { listPrescriptions } from "../prescriptions/prescriptions.ts";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Ids come from URLs: anything that is not a UUID is simply not found. */
-export const isUuid = (id: string) => UUID.test(id);
+import { isUuid } from "../db/ids.ts";
+import { findMeasurements } from "./measurements.ts";
 
 type ClientsEB = ExpressionBuilder<
   Database & { m: Database["clientMeasurements"] },
@@ -167,16 +165,6 @@ function measurementsView(
     measurementsComplete: m?.measurementsComplete ?? false,
     extras: (m?.extras as Record<string, string>) ?? {},
   };
-}
-
-/** trim_scale: 62.0 reads "62", 62.5 reads "62.5", 0 reads "0" on both engines. */
-const pdText = (col: "pdBinocular" | "pdNear") =>
-  sql<string>`trim_scale(${sql.ref(col)})::text`.as(col);
-
-export function findMeasurements(db: DB, clientId: string) {
-  return db.selectFrom("clientMeasurements")
-    .select([pdText("pdBinocular"), pdText("pdNear"), "measurementsComplete", "extras"])
-    .where("clientId", "=", clientId).executeTakeFirst();
 }
 
 export async function findClientDetail(db: DB, id: string): Promise<ClientDetail | undefined> {

@@ -25,7 +25,7 @@ export function kioskGate(
     } else {
       c.res = await renderNotice(c);
     }
-    // On the answer itself: c.header() would copy it around a stream (src/http/app.ts).
+    // On the answer itself: c.header() would copy it around a stream (routes/app.ts).
     c.res.headers.set("Cache-Control", "no-store");
   };
 }

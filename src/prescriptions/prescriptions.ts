@@ -5,7 +5,7 @@ import type { PrescriptionsTable } from "../../db/schema.ts";
 import type { EyeInput, PrescriptionInput } from "../schemas/prescription.ts";
 import type { EyeView, PrescriptionView } from "./views.ts";
 import { type AuditActor, recordAudit } from "../audit/audit_log.ts";
-import { isUuid } from "../clients/clients.ts";
+import { isUuid } from "../db/ids.ts";
 
 type Eye = "od" | "os";
 

@@ -6,7 +6,7 @@ import type { QuoteBundle } from "../quotes/views.ts";
 import { optionTitle } from "../quotes/rules.ts";
 import { type PriceBreakdown, priceBreakdown } from "../quotes/price_breakdown.ts";
 import type { Branding } from "../settings/settings.ts";
-import { QUOTE_STATUS_LABELS } from "../../components/quote_status.ts";
+import { QUOTE_STATUS_LABELS } from "../quotes/status_labels.ts";
 import { shortId } from "../clients/views.ts";
 import type { PrescriptionView } from "../prescriptions/views.ts";
 import {

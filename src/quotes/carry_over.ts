@@ -3,9 +3,10 @@
 // date" until someone confirms them at the chair.
 import { sql } from "kysely";
 import type { DB } from "../db/database.ts";
-import { findMeasurements, isUuid } from "../clients/clients.ts";
+import { findMeasurements } from "../clients/measurements.ts";
 import { type AuditActor, recordAudit } from "../audit/audit_log.ts";
 import { editBlocker } from "./rules.ts";
+import { isUuid } from "../db/ids.ts";
 
 /** What a quote took over, as the builder shows it. */
 export interface CarryOverView {

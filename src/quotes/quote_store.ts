@@ -6,7 +6,6 @@ import { type Lookup, quoteMatches, searchWords } from "../search/match.ts";
 import { CAPPED_MATCHES, cappedPage, matchCount } from "../search/capped.ts";
 import { pageOf, totalFromPage } from "../db/paging.ts";
 import type { QuoteStatus } from "../../db/schema.ts";
-import { isUuid } from "../clients/clients.ts";
 import type { SaveQuoteInput, SelectionInput } from "../schemas/quote.ts";
 import {
   closeBlocker,
@@ -27,6 +26,7 @@ import type { QuoteBundle, QuoteSummary, SaveResult, Stats } from "./views.ts";
 import { type AuditActor, recordAudit } from "../audit/audit_log.ts";
 import { diffFields } from "../audit/describe.ts";
 import { type OptionState, quoteTotalDecimal, summarizeOptionChanges } from "./history.ts";
+import { isUuid } from "../db/ids.ts";
 
 const money = (col: string) => sql<string>`${sql.ref(col)}::text`;
 

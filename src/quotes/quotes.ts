@@ -1,5 +1,6 @@
 import type { DB } from "../db/database.ts";
 import { carryOverLastMeasurements } from "./carry_over.ts";
+import { isUuid } from "../db/ids.ts";
 
 export const DEFAULT_FOOTER_MESSAGE =
   "This quote is valid for 30 days. Prices subject to change without notice.";
@@ -50,6 +51,6 @@ export async function insertDraftQuote(
 
 /** Whether a quote exists (its history may be read); ids that are not UUIDs do not. */
 export async function quoteExists(db: DB, id: string): Promise<boolean> {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return false;
+  if (!isUuid(id)) return false;
   return !!await db.selectFrom("quotes").select("id").where("id", "=", id).executeTakeFirst();
 }

@@ -68,6 +68,13 @@ export const clientFieldsSchema = z.object({
   zip: optionalText(20),
 });
 
+// The zod-free form (client_form.ts) lists the same fields: both directions
+// must hold, or one of the two has a field the other lacks.
+type SchemaFields = keyof z.input<typeof clientFieldsSchema>;
+type FormFields = keyof ClientFormValues;
+const _sameFields: [SchemaFields, FormFields] extends [FormFields, SchemaFields] ? true : never =
+  true;
+
 /** Intake and Add New Client: the fields plus how they heard of us and consent. */
 export const createClientSchema = clientFieldsSchema.extend({
   heardHowId: z.union([uuidField("Please choose an option from the list"), z.literal("other")])

@@ -2,8 +2,6 @@
 // makes before sending, without zod: the intake ships to tablets and stays
 // light. The full rules are the schemas in client.ts, which the server runs on
 // every save and whose 400 answer names the field (shown under it).
-import type { clientFieldsSchema } from "./client.ts";
-import type * as z from "zod";
 
 export const FIRST_NAME_REQUIRED = "First name is required";
 export const LAST_NAME_REQUIRED = "Last name is required";
@@ -16,8 +14,26 @@ export const EMAIL_INVALID = "Please enter a valid email address";
 export const EMAIL_PATTERN =
   /^(?:[A-Za-z0-9_'+\-]+\.)*[A-Za-z0-9_'+\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$/;
 
-/** What a form holds while being edited: every field as a string. */
-export type ClientFormValues = Record<keyof z.input<typeof clientFieldsSchema>, string>;
+/**
+ * The client form's fields, as the form holds them while being edited: every
+ * field a string. client.ts checks at compile time that its schema has
+ * exactly these fields.
+ */
+export const CLIENT_FORM_FIELDS = [
+  "firstName",
+  "middleName",
+  "lastName",
+  "dob",
+  "email",
+  "homePhone",
+  "mobilePhone",
+  "address1",
+  "address2",
+  "city",
+  "state",
+  "zip",
+] as const;
+export type ClientFormValues = Record<(typeof CLIENT_FORM_FIELDS)[number], string>;
 export const emptyClientForm: ClientFormValues = {
   firstName: "",
   middleName: "",

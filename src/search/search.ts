@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { type DB, genericPlans } from "../db/database.ts";
 import { CAPPED_MATCHES, cappedPage, matchCount } from "./capped.ts";
 import { endsWithPattern, startsWithPattern } from "../db/like.ts";
-import { QUOTE_STATUS_LABELS } from "../../components/quote_status.ts";
+import { QUOTE_STATUS_LABELS } from "../quotes/status_labels.ts";
 import {
   clientMatches,
   clientPhoneDigits,

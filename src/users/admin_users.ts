@@ -6,8 +6,8 @@ import { invalidateUserSessions } from "../auth/session.ts";
 import { type AuditActor, recordAudit } from "../audit/audit_log.ts";
 import { findUserByUsername } from "./users.ts";
 import { assignableRoles, type Person, userPermissions } from "./permissions.ts";
-import { isUuid } from "../clients/clients.ts";
 import { isUniqueViolation } from "../db/errors.ts";
+import { isUuid } from "../db/ids.ts";
 
 export interface UserRow {
   id: string;

@@ -8,7 +8,7 @@ import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs 
 import { loadConfig } from "../../src/config/config.ts";
 import type { DatabaseHandle } from "../../src/db/database.ts";
 import { readManifest } from "../../src/assets/manifest.ts";
-import { createApp } from "../../src/http/app.ts";
+import { createApp } from "../../routes/app.ts";
 import { silentLogger } from "../../src/http/logger.ts";
 import { PdfPool } from "../../src/pdf/pdf_pool.ts";
 import { type MigratedTestDatabase, openMigratedTestDatabase } from "../helpers/database.ts";

@@ -199,7 +199,7 @@ describe("answers as the handler made them", () => {
   it("leave the middleware as the same Response, saying no-store and Vary", async () => {
     // Setting a header with c.header() once a handler has answered copies the
     // answer into a new Response around its body's stream, and every page and
-    // JSON answer then went out through the slow streaming path (src/http/app.ts).
+    // JSON answer then went out through the slow streaming path (routes/app.ts).
     const res = await app.app.request("/answer-probe");
     expect(res).toBe(probeAnswer);
     expect([res.headers.get("cache-control"), res.headers.get("vary")])

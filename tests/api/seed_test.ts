@@ -6,7 +6,7 @@ import { verifyPassword } from "../../src/auth/password.ts";
 import { findUserByUsername } from "../../src/users/users.ts";
 import { type MigratedTestDatabase, openMigratedTestDatabase } from "../helpers/database.ts";
 import { createTestUser } from "../helpers/test_app.ts";
-import { DEMO_PASSWORD, DEMO_STAFF, seedDemoStore } from "../../db/seed_data.ts";
+import { DEMO_PASSWORD, DEMO_STAFF, seedDemoStore } from "../../src/seed/demo_store.ts";
 import { DEFAULT_CATALOG } from "../../src/catalog/default_catalog.ts";
 
 const TABLES = [

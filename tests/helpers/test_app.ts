@@ -1,7 +1,7 @@
 import { type Config, loadConfig } from "../../src/config/config.ts";
 import type { DB } from "../../src/db/database.ts";
 import { readManifest } from "../../src/assets/manifest.ts";
-import { createApp } from "../../src/http/app.ts";
+import { createApp } from "../../routes/app.ts";
 import { type Logger, silentLogger } from "../../src/http/logger.ts";
 import { openMigratedTestDatabase } from "./database.ts";
 import { hashPassword } from "../../src/auth/password.ts";

@@ -99,14 +99,14 @@ describe("Dockerfile", () => {
     const dropped = /^ARG TEST_ONLY_IMPORTS="([^"]*)"$/m.exec(dockerfile)![1].split(/\s+/);
     const imports = Object.keys(JSON.parse(read("deno.json")).imports as Record<string, string>)
       .map((k) => k.replace(/\/$/, ""));
-    // What the image runs: the app, the db/ commands, and the bundle build.
+    // What the image runs: the app, the cli/ commands, and the bundle build.
     const entrypoints = [
       "main.ts",
       "src/pdf/pdf_renderer.ts",
-      "db/migrate_cli.ts",
-      "db/seed.ts",
-      "db/backup_cli.ts",
-      "db/restore_cli.ts",
+      "cli/migrate.ts",
+      "cli/seed.ts",
+      "cli/backup.ts",
+      "cli/restore.ts",
       "src/assets/build.ts",
       ...[...Deno.readDirSync(`${projectRoot}db/migrations`)].map((e) => `db/migrations/${e.name}`),
     ];

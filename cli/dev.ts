@@ -1,6 +1,6 @@
 // `deno task dev`: rebuild the browser bundle when its sources changed, then
 // start the server. `--watch` restarts this whole script on every edit.
-import { buildAssets } from "./assets/build.ts";
+import { buildAssets } from "../src/assets/build.ts";
 
 await buildAssets({ quiet: true });
 await import("../main.ts");

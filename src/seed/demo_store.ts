@@ -2,16 +2,16 @@
 // screen of Lensdesk show something. Everything happens in one transaction
 // and nothing is written when the database already holds clients.
 import { sql } from "kysely";
-import type { DB } from "../src/db/database.ts";
-import { hashPassword } from "../src/auth/password.ts";
-import type { ItemKind, QuoteStatus, Role } from "./schema.ts";
+import type { DB } from "../db/database.ts";
+import { hashPassword } from "../auth/password.ts";
+import type { ItemKind, QuoteStatus, Role } from "../../db/schema.ts";
 import {
   CATALOG_TABLES,
   type CatalogTableName,
   DEFAULT_CATALOG,
   type PackageSeedItem,
-} from "../src/catalog/default_catalog.ts";
-import { centsToDecimal, parseCents } from "../src/quotes/money.ts";
+} from "../catalog/default_catalog.ts";
+import { centsToDecimal, parseCents } from "../quotes/money.ts";
 
 // ---------------------------------------------------------------------------
 // Store, staff, heard-how

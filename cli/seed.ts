@@ -5,7 +5,7 @@ import { loadConfig } from "../src/config/config.ts";
 import { openDatabase } from "../src/db/database.ts";
 import { migrateToLatest } from "../src/db/migrate.ts";
 import { ensureFirstOwner } from "../src/auth/owner_bootstrap.ts";
-import { seedDemoStore } from "./seed_data.ts";
+import { seedDemoStore } from "../src/seed/demo_store.ts";
 
 const config = await loadConfig();
 if (config.databaseUrl === "memory://") {

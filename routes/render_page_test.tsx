@@ -1,7 +1,7 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
-import { keptMarkup } from "./render.tsx";
-import { Island } from "../../components/Island.tsx";
+import { keptMarkup } from "./render_page.tsx";
+import { Island } from "../components/Island.tsx";
 
 describe("keptMarkup", () => {
   it("renders once per source object and again for a new one", () => {

@@ -4,13 +4,13 @@ import { requestId } from "hono/request-id";
 import { compress } from "hono/compress";
 import { serveStatic } from "hono/deno";
 import { fileURLToPath } from "node:url";
-import type { AppEnv } from "./app_env.ts";
-import type { DB, PoolStats } from "../db/database.ts";
-import type { Config } from "../config/config.ts";
-import type { AssetManifest } from "../assets/manifest.ts";
-import { jsonLogger, type Logger } from "./logger.ts";
-import type { PdfPool } from "../pdf/pdf_pool.ts";
-import { HttpError } from "./errors.ts";
+import type { AppEnv } from "../src/http/app_env.ts";
+import type { DB, PoolStats } from "../src/db/database.ts";
+import type { Config } from "../src/config/config.ts";
+import type { AssetManifest } from "../src/assets/manifest.ts";
+import { jsonLogger, type Logger } from "../src/http/logger.ts";
+import type { PdfPool } from "../src/pdf/pdf_pool.ts";
+import { HttpError } from "../src/http/errors.ts";
 import {
   bodyLimit,
   clientAddress,
@@ -18,49 +18,49 @@ import {
   loadSession,
   queryGuard,
   requestLog,
-} from "./middleware.ts";
-import { createPublicLimits, type PublicLimits } from "../auth/throttle.ts";
+} from "../src/http/middleware.ts";
+import { createPublicLimits, type PublicLimits } from "../src/auth/throttle.ts";
 import { sql } from "kysely";
-import { Metrics, metricsMiddleware } from "./metrics.ts";
-import { opsRoutes } from "../../routes/ops.ts";
-import { authApi } from "../../routes/api/auth.ts";
-import { clientsApi } from "../../routes/api/clients.ts";
-import { prescriptionsApi } from "../../routes/api/prescriptions.ts";
-import { quoteCarryOverApi } from "../../routes/api/quote_carry_over.ts";
-import { quotesApi } from "../../routes/api/quotes.ts";
-import { publicPages, renderLanding } from "../../routes/pages/public.tsx";
-import { renderDashboard } from "../../routes/pages/dashboard.tsx";
-import { renderNotFound } from "../../routes/pages/not_found.tsx";
-import { renderBadRequest } from "../../routes/pages/bad_request.tsx";
-import { intakePages } from "../../routes/pages/intake.tsx";
-import { clientsPages } from "../../routes/pages/clients.tsx";
-import { quotePages } from "../../routes/pages/quote.tsx";
-import { tabletPages } from "../../routes/pages/tablet.tsx";
-import { printPages } from "../../routes/pages/print.tsx";
-import { quotesListPages } from "../../routes/pages/quotes_list.tsx";
-import { adminSettingsPages } from "../../routes/pages/admin_settings.tsx";
-import { adminCatalogPages } from "../../routes/pages/admin_catalog.tsx";
-import { adminUsersPages } from "../../routes/pages/admin_users.tsx";
-import { adminAuditPages } from "../../routes/pages/admin_audit.tsx";
-import { reportsPages } from "../../routes/pages/reports.tsx";
-import { passwordRecoveryPages } from "../../routes/pages/password_recovery.tsx";
-import { reportsApi } from "../../routes/api/reports.ts";
-import { quotePdfApi } from "../../routes/api/quote_pdf.ts";
-import { quoteEmailApi } from "../../routes/api/quote_email.ts";
-import { adminSettingsApi } from "../../routes/api/admin_settings.ts";
-import { adminUsersApi } from "../../routes/api/admin_users.ts";
-import { adminCatalogApi } from "../../routes/api/admin_catalog.ts";
-import { historyApi } from "../../routes/api/history.ts";
-import { CATALOG_IMPORT_PATH, catalogCsvApi } from "../../routes/api/catalog_csv.ts";
-import { CSV_MAX_BYTES } from "../catalog/catalog_csv.ts";
-import { CATALOG_CSV_TOO_LARGE } from "../schemas/catalog.ts";
-import { kioskApi } from "../../routes/api/kiosk.ts";
-import { renderKioskNotice } from "../../routes/pages/kiosk.tsx";
-import { kioskGate } from "../kiosk/gate.ts";
-import { searchApi } from "../../routes/api/search.ts";
-import { UPLOAD_CSP, uploadedFiles, uploadsApi } from "../../routes/api/uploads.ts";
-import { isUploadPut } from "../uploads/upload_url.ts";
-import { MAX_UPLOAD_BYTES } from "../uploads/image_rules.ts";
+import { Metrics, metricsMiddleware } from "../src/http/metrics.ts";
+import { opsRoutes } from "./ops.ts";
+import { authApi } from "./api/auth.ts";
+import { clientsApi } from "./api/clients.ts";
+import { prescriptionsApi } from "./api/prescriptions.ts";
+import { quoteCarryOverApi } from "./api/quote_carry_over.ts";
+import { quotesApi } from "./api/quotes.ts";
+import { publicPages, renderLanding } from "./pages/public.tsx";
+import { renderDashboard } from "./pages/dashboard.tsx";
+import { renderNotFound } from "./pages/not_found.tsx";
+import { renderBadRequest } from "./pages/bad_request.tsx";
+import { intakePages } from "./pages/intake.tsx";
+import { clientsPages } from "./pages/clients.tsx";
+import { quotePages } from "./pages/quote.tsx";
+import { tabletPages } from "./pages/tablet.tsx";
+import { printPages } from "./pages/print.tsx";
+import { quotesListPages } from "./pages/quotes_list.tsx";
+import { adminSettingsPages } from "./pages/admin_settings.tsx";
+import { adminCatalogPages } from "./pages/admin_catalog.tsx";
+import { adminUsersPages } from "./pages/admin_users.tsx";
+import { adminAuditPages } from "./pages/admin_audit.tsx";
+import { reportsPages } from "./pages/reports.tsx";
+import { passwordRecoveryPages } from "./pages/password_recovery.tsx";
+import { reportsApi } from "./api/reports.ts";
+import { quotePdfApi } from "./api/quote_pdf.ts";
+import { quoteEmailApi } from "./api/quote_email.ts";
+import { adminSettingsApi } from "./api/admin_settings.ts";
+import { adminUsersApi } from "./api/admin_users.ts";
+import { adminCatalogApi } from "./api/admin_catalog.ts";
+import { historyApi } from "./api/history.ts";
+import { CATALOG_IMPORT_PATH, catalogCsvApi } from "./api/catalog_csv.ts";
+import { CSV_MAX_BYTES } from "../src/catalog/catalog_csv.ts";
+import { CATALOG_CSV_TOO_LARGE } from "../src/schemas/catalog.ts";
+import { kioskApi } from "./api/kiosk.ts";
+import { renderKioskNotice } from "./pages/kiosk.tsx";
+import { kioskGate } from "../src/kiosk/gate.ts";
+import { searchApi } from "./api/search.ts";
+import { UPLOAD_CSP, uploadedFiles, uploadsApi } from "./api/uploads.ts";
+import { isUploadPut } from "../src/uploads/upload_url.ts";
+import { MAX_UPLOAD_BYTES } from "../src/uploads/image_rules.ts";
 
 export interface AppDeps {
   db: DB;
@@ -92,7 +92,7 @@ export function isProtectedPath(path: string): boolean {
   return PROTECTED_PREFIXES.some((p) => path === p || path.startsWith(p + "/"));
 }
 
-const staticRoot = fileURLToPath(new URL("../../static", import.meta.url));
+const staticRoot = fileURLToPath(new URL("../static", import.meta.url));
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const { db, config, manifest } = deps;

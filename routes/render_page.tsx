@@ -1,15 +1,17 @@
 import type { ReactNode } from "react";
 import { renderToString } from "react-dom/server";
 import type { Context } from "hono";
-import type { AppEnv } from "./app_env.ts";
-import { IslandCollector } from "../../components/island_context.ts";
-import { isAdminRole, StaffNav } from "../../components/StaffNav.tsx";
-import { EMAIL_BANNER_COOKIE, EmailBanner } from "../../components/EmailBanner.tsx";
+import type { AppEnv } from "../src/http/app_env.ts";
+import { IslandCollector } from "../components/island_context.ts";
+import { isAdminRole, StaffNav } from "../components/StaffNav.tsx";
+import { EMAIL_BANNER_COOKIE, EmailBanner } from "../components/EmailBanner.tsx";
+import { Island } from "../components/Island.tsx";
+import SearchBox from "../islands/SearchBox.tsx";
 import { getCookie } from "hono/cookie";
-import { displayName } from "../users/users.ts";
-import { pageSettings } from "./page_settings.ts";
-import { flatString } from "./flat_string.ts";
-import type { AssetManifest } from "../assets/manifest.ts";
+import { displayName } from "../src/users/users.ts";
+import { pageSettings } from "../src/http/page_settings.ts";
+import { flatString } from "../src/http/flat_string.ts";
+import type { AssetManifest } from "../src/assets/manifest.ts";
 
 export interface PageOptions {
   title: string;
@@ -83,6 +85,7 @@ export async function renderPage(
           path={c.req.path}
           storeName={branding.storeName}
           logoUrl={branding.logoUrl}
+          search={<Island name="SearchBox" component={SearchBox} props={{}} />}
         />
       )}
       {showEmailBanner && <EmailBanner returnTo={c.req.path} />}
