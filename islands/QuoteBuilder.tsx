@@ -1,18 +1,15 @@
 import { useEffect, useMemo, useReducer, useRef, useState } from "react";
-import { useMutation } from "@tanstack/react-query";
 import { ApiError, apiRequest, errorDetail, isUnauthorized } from "../components/api_client.ts";
 import { toast } from "../components/toast.tsx";
 import { Badge } from "../components/Badge.tsx";
 import { QUOTE_STATUS_VARIANTS } from "../components/quote_status.ts";
 import { QUOTE_STATUS_LABELS } from "../src/quotes/status_labels.ts";
 import type { BuilderCatalog } from "../src/catalog/catalog.ts";
-import type { QuoteBundle, SaveResult } from "../src/quotes/views.ts";
-import type { ClientMeasurementsView } from "../src/clients/views.ts";
+import type { QuoteBundle } from "../src/quotes/views.ts";
 import type { MeasurementsInput } from "../src/schemas/client.ts";
 import {
   closeBlocker,
   editBlocker,
-  EXPIRED_ACTIONS_HINT,
   FINALIZABLE,
   heldBackByExpiry,
   isTempId,
@@ -32,20 +29,14 @@ import {
 } from "../components/quote_builder/state.ts";
 import { OptionTabs, PANEL_ID, tabId } from "../components/quote_builder/OptionTabs.tsx";
 import { OptionEditor } from "../components/quote_builder/OptionEditor.tsx";
-import {
-  OptionList,
-  QuoteSummary,
-  SummaryMoney,
-} from "../components/quote_builder/QuoteSummary.tsx";
+import { OptionList, QuoteSummary } from "../components/quote_builder/QuoteSummary.tsx";
 import {
   CloseQuoteDialog,
   ConfirmDialog,
   MeasurementsDialog,
   ReopenQuoteDialog,
 } from "../components/quote_builder/dialogs.tsx";
-import { type SegOcStatus, useSegOcSync } from "../components/quote_builder/use_seg_oc_sync.ts";
-import { pdText } from "../components/quote_builder/format.tsx";
-import { DateText } from "../components/client_manager/format.tsx";
+import { useSegOcSync } from "../components/quote_builder/use_seg_oc_sync.ts";
 import { invalidProps } from "../components/quote_builder/fields.tsx";
 import { EmailQuoteDialog, type EmailRequest } from "../components/quote_builder/email_dialog.tsx";
 import {
@@ -54,16 +45,10 @@ import {
   type QuoteView,
   QuoteViewTabs,
 } from "../components/quote_builder/QuoteHistory.tsx";
-import { HandToClientButton } from "../components/kiosk/HandToClientButton.tsx";
-import { CarryOverNotice } from "../components/quote_builder/CarryOverNotice.tsx";
-import { handOverBlocker } from "../src/kiosk/scope.ts";
-
-/** Tells the e-mail flow's two failures apart: saving the address, or sending. */
-class ClientEmailError extends Error {
-  constructor(override readonly cause: unknown) {
-    super(cause instanceof Error ? cause.message : String(cause));
-  }
-}
+import { ClientEmailError, useQuoteCalls } from "../components/quote_builder/use_quote_calls.ts";
+import { QuoteBanners } from "../components/quote_builder/QuoteBanners.tsx";
+import { MeasurementsCard } from "../components/quote_builder/MeasurementsCard.tsx";
+import { QuoteActions } from "../components/quote_builder/QuoteActions.tsx";
 
 export interface QuoteBuilderProps {
   bundle: QuoteBundle;
@@ -92,13 +77,6 @@ function failed(error: unknown, message: string) {
   toast({ title: message, description: errorDetail(error), variant: "destructive" });
 }
 
-const SEG_OC_TEXT: Record<SegOcStatus, string> = {
-  waiting: "Saving...",
-  sending: "Saving...",
-  saved: "Saved",
-  failed: "Not saved yet: it will be saved with the quote.",
-};
-
 export default function QuoteBuilder(
   { bundle, catalog, emailConfigured, userRole }: QuoteBuilderProps,
 ) {
@@ -108,62 +86,15 @@ export default function QuoteBuilder(
   const [view, setView] = useState<QuoteView>("quote");
   const { quote, client, clientMeasurements } = state.bundle;
   const { draft } = state;
-  const quotePath = `/api/quotes/${encodeURIComponent(quote.id)}`;
 
   const blocker = editBlocker(quote.status);
   const readOnly = blocker !== null;
   const dirty = useMemo(() => snapshot(draft) !== state.saved, [draft, state.saved]);
 
-  const saveCall = useMutation({
-    mutationFn: (payload: ReturnType<typeof savePayload>) =>
-      apiRequest<SaveResult>("PUT", quotePath, payload),
-  });
-  const closeCall = useMutation({
-    mutationFn: (reason: string) =>
-      apiRequest<QuoteBundle>("POST", `${quotePath}/close`, { reason }),
-  });
-  const reactivateCall = useMutation({
-    mutationFn: () => apiRequest<QuoteBundle>("POST", `${quotePath}/reactivate`),
-  });
-  const finalizeCall = useMutation({
-    mutationFn: () => apiRequest<QuoteBundle>("POST", `${quotePath}/finalize`),
-  });
-  const reopenCall = useMutation({
-    mutationFn: (reason: string) =>
-      apiRequest<QuoteBundle>("POST", `${quotePath}/reopen`, { reason }),
-  });
-  const measurementsCall = useMutation({
-    mutationFn: (input: MeasurementsInput) =>
-      apiRequest<ClientMeasurementsView>(
-        "PUT",
-        `/api/clients/${encodeURIComponent(client.id)}/measurements`,
-        input,
-      ),
-  });
-  const emailCall = useMutation({
-    mutationFn: async ({ email, note, updateClient }: EmailRequest) => {
-      if (updateClient) {
-        try {
-          await apiRequest("PUT", `/api/clients/${encodeURIComponent(client.id)}`, { email });
-        } catch (error) {
-          throw new ClientEmailError(error);
-        }
-      }
-      return await apiRequest<{ status: "sent" | "queued"; message: string }>(
-        "POST",
-        `${quotePath}/email`,
-        { email, note },
-      );
-    },
-  });
-  const segOcCall = useMutation({
-    mutationFn: ({ optionId, segOc }: { optionId: string; segOc: string }) =>
-      apiRequest("PUT", `/api/quote-options/${encodeURIComponent(optionId)}/measurements`, {
-        segOc,
-      }),
-  });
+  const calls = useQuoteCalls(quote.id, client.id);
+  const { quotePath } = calls;
   const segOc = useSegOcSync((optionId, value) =>
-    segOcCall.mutateAsync({ optionId, segOc: value })
+    calls.segOc.mutateAsync({ optionId, segOc: value })
   );
   const unsaved = dirty || segOc.unsynced;
 
@@ -198,7 +129,7 @@ export default function QuoteBuilder(
     }
     saving.current = true;
     const sent = draft;
-    saveCall.mutateAsync(savePayload(state.version, sent)).then(
+    calls.save.mutateAsync(savePayload(state.version, sent)).then(
       (result) => {
         dispatch({ type: "saved", result, sent });
         segOc.settleFailed();
@@ -268,7 +199,7 @@ export default function QuoteBuilder(
 
   function reactivate() {
     const expectedVersion = state.version + 1;
-    reactivateCall.mutate(undefined, {
+    calls.reactivate.mutate(undefined, {
       onSuccess: (answer) => {
         dispatch({ type: "server", bundle: answer, expectedVersion });
         succeeded("Quote reactivated successfully!");
@@ -278,7 +209,7 @@ export default function QuoteBuilder(
   }
 
   function closeQuote(reason: string) {
-    closeCall.mutate(reason, {
+    calls.close.mutate(reason, {
       onSuccess: (answer) => {
         dispatch({ type: "server", bundle: answer, expectedVersion: 0, discardEdits: true });
         setDialog(null);
@@ -289,7 +220,7 @@ export default function QuoteBuilder(
   }
 
   function reopen(reason: string) {
-    reopenCall.mutate(reason, {
+    calls.reopen.mutate(reason, {
       onSuccess: (answer) => {
         dispatch({ type: "server", bundle: answer, expectedVersion: 0, discardEdits: true });
         setDialog(null);
@@ -300,7 +231,7 @@ export default function QuoteBuilder(
   }
 
   function finalize() {
-    finalizeCall.mutate(undefined, {
+    calls.finalize.mutate(undefined, {
       onSuccess: (answer) => {
         dispatch({ type: "server", bundle: answer, expectedVersion: 0, discardEdits: true });
         setDialog(null);
@@ -313,7 +244,7 @@ export default function QuoteBuilder(
   function saveMeasurements(input: MeasurementsInput) {
     const wasPending = quote.status === "PENDING_MEASUREMENTS";
     const expectedVersion = state.version + 1;
-    measurementsCall.mutate(input, {
+    calls.measurements.mutate(input, {
       onSuccess: async (measurements) => {
         dispatch({ type: "measurements", measurements });
         setDialog(null);
@@ -334,7 +265,7 @@ export default function QuoteBuilder(
 
   function sendEmail(request: EmailRequest) {
     const expectedVersion = state.version + 1;
-    emailCall.mutate(request, {
+    calls.email.mutate(request, {
       onSuccess: async (answer) => {
         setDialog(null);
         if (answer.status === "sent") succeeded("Quote emailed successfully!");
@@ -378,8 +309,9 @@ export default function QuoteBuilder(
     : unsaved
     ? "Save your changes before emailing the quote."
     : null;
-  const busyAction = closeCall.isPending || reactivateCall.isPending || finalizeCall.isPending ||
-    reopenCall.isPending;
+  const busyAction = calls.close.isPending || calls.reactivate.isPending ||
+    calls.finalize.isPending ||
+    calls.reopen.isPending;
   const quoteNumber = quote.quoteNumber || quote.id.slice(-8);
   const deleting = dialog?.kind === "deleteOption"
     ? draft.options.findIndex((o) => o.id === dialog.optionId)
@@ -414,80 +346,17 @@ export default function QuoteBuilder(
       <QuoteViewTabs view={view} onSelect={setView} />
       <div className="qb-layout tabs-panel" {...quotePanelProps("quote", view)}>
         <div className="qb-main">
-          {blocker && (
-            <div className="notice notice-info qb-banner" role="status">
-              <div>
-                <strong>{blocker}</strong>
-                {quote.status === "CLOSED" && quote.closureReason && (
-                  <p className="qb-banner-text">Reason: {quote.closureReason}</p>
-                )}
-                {quote.status === "FINALIZED" && !canReopen && (
-                  <p className="qb-banner-text">Only an owner can reopen it.</p>
-                )}
-              </div>
-              {canReopen && (
-                <button
-                  type="button"
-                  className="btn btn-outline"
-                  onClick={() => setDialog({ kind: "reopen" })}
-                  disabled={busyAction}
-                >
-                  Reopen
-                </button>
-              )}
-              {quote.status === "CLOSED" && (
-                <button
-                  type="button"
-                  className="btn btn-outline"
-                  onClick={reactivate}
-                  disabled={busyAction}
-                >
-                  {reactivateCall.isPending ? "Reactivating..." : "Reactivate Quote"}
-                </button>
-              )}
-            </div>
-          )}
-          {quote.isExpired && (
-            <div className="notice notice-warning qb-banner" role="status">
-              <div>
-                <strong>This quote has expired.</strong>
-                <p className="qb-banner-text">
-                  It expired on <DateText iso={quote.expiresAt} />. {canReactivate
-                    ? "Reactivate it to give the client a new expiry date."
-                    : "A finalized quote keeps its dates."}
-                </p>
-              </div>
-              {canReactivate && (
-                <button
-                  type="button"
-                  className="btn btn-primary"
-                  onClick={reactivate}
-                  disabled={busyAction}
-                >
-                  {reactivateCall.isPending ? "Reactivating..." : "Reactivate Quote"}
-                </button>
-              )}
-            </div>
-          )}
-          {quote.status === "PENDING_MEASUREMENTS" && (
-            <div className="notice notice-warning qb-banner" role="status">
-              <div>
-                <strong>Measurements Needed</strong>
-                <p className="qb-banner-text">
-                  This client's measurements are not complete. The quote stays Pending Measurements
-                  until they are marked complete.
-                </p>
-              </div>
-              <button
-                type="button"
-                className="btn btn-outline"
-                onClick={() =>
-                  setDialog({ kind: "measurements" })}
-              >
-                Edit Measurements
-              </button>
-            </div>
-          )}
+          <QuoteBanners
+            quote={quote}
+            blocker={blocker}
+            canReopen={canReopen}
+            canReactivate={canReactivate}
+            busy={busyAction}
+            reactivating={calls.reactivate.isPending}
+            onReopen={() => setDialog({ kind: "reopen" })}
+            onReactivate={reactivate}
+            onEditMeasurements={() => setDialog({ kind: "measurements" })}
+          />
 
           <section className="card qb-card" aria-label="Quote details">
             <div className="field qb-optician">
@@ -554,87 +423,22 @@ export default function QuoteBuilder(
             </div>
           </section>
 
-          <section className="card qb-card" aria-labelledby="qb-measurements-title">
-            <div className="qb-section-head">
-              <h2 id="qb-measurements-title">Measurements</h2>
-              {clientMeasurements.measurementsComplete
-                ? <Badge variant="success">Complete</Badge>
-                : <Badge variant="warning">Incomplete</Badge>}
-            </div>
-            <CarryOverNotice
-              quoteId={quote.id}
-              initial={state.bundle.carryOver ?? null}
-              readOnly={readOnly}
-            />
-            <div className="qb-measurements">
-              {/* A <dl> may hold only its groups: the Edit button sits beside it. */}
-              <div className="qb-pd">
-                <dl className="qb-pd-values">
-                  <div>
-                    <dt>
-                      <abbr title="Pupillary distance, distance">PD D</abbr>
-                    </dt>
-                    <dd data-testid="pd-distance">{pdText(clientMeasurements.pdBinocular)}</dd>
-                  </div>
-                  <div>
-                    <dt>
-                      <abbr title="Pupillary distance, near">PD N</abbr>
-                    </dt>
-                    <dd data-testid="pd-near">{pdText(clientMeasurements.pdNear)}</dd>
-                  </div>
-                </dl>
-                <button
-                  type="button"
-                  className="btn btn-outline btn-sm qb-pd-edit"
-                  onClick={() => setDialog({ kind: "measurements" })}
-                  aria-label="Edit client measurements"
-                >
-                  Edit
-                </button>
-              </div>
-              <div className="field qb-segoc">
-                <label htmlFor="qb-segoc">
-                  SEG/OC <span className="qb-label-note">for {activeTitle}</span>
-                </label>
-                <input
-                  id="qb-segoc"
-                  data-field={`options.${activeIndex}.segOc`}
-                  value={active.segOc}
-                  maxLength={50}
-                  autoComplete="off"
-                  disabled={readOnly}
-                  onChange={(e) => {
-                    const value = e.target.value;
-                    dispatch({
-                      type: "option",
-                      id: active.id,
-                      update: (o) => ({ ...o, segOc: value }),
-                    });
-                    if (!isTempId(active.id)) segOc.schedule(active.id, value);
-                  }}
-                  {...invalidProps(
-                    "qb-segoc",
-                    errors[`options.${activeIndex}.segOc`],
-                    "qb-segoc-state",
-                  )}
-                />
-                <p id="qb-segoc-state" className="hint" aria-live="polite">
-                  {readOnly
-                    ? ""
-                    : isTempId(active.id)
-                    ? "Saved with the quote."
-                    : segOcStatus
-                    ? SEG_OC_TEXT[segOcStatus]
-                    : "Saved as you type."}
-                </p>
-                {errors[`options.${activeIndex}.segOc`] && (
-                  <p id="qb-segoc-error" className="field-error">
-                    {errors[`options.${activeIndex}.segOc`]}
-                  </p>
-                )}
-              </div>
-            </div>
-          </section>
+          <MeasurementsCard
+            quoteId={quote.id}
+            carryOver={state.bundle.carryOver ?? null}
+            measurements={clientMeasurements}
+            readOnly={readOnly}
+            option={active}
+            optionIndex={activeIndex}
+            optionTitle={activeTitle}
+            segOcError={errors[`options.${activeIndex}.segOc`]}
+            segOcStatus={segOcStatus}
+            onEdit={() => setDialog({ kind: "measurements" })}
+            onSegOc={(value) => {
+              dispatch({ type: "option", id: active.id, update: (o) => ({ ...o, segOc: value }) });
+              if (!isTempId(active.id)) segOc.schedule(active.id, value);
+            }}
+          />
         </div>
 
         <aside className="qb-side" aria-label="Quote summary and actions">
@@ -669,137 +473,24 @@ export default function QuoteBuilder(
               problem={errors[`options.${activeIndex}.subtotal`] ??
                 errors[`options.${activeIndex}.total`] ?? errors.total}
             />
-            <div className="qb-actions">
-              {state.stale && (
-                <div className="notice qb-notice-danger" role="alert">
-                  <p>
-                    <strong>Not saved.</strong> {state.stale}
-                  </p>
-                  <p>
-                    Your changes are still on this page. Reloading shows the latest version without
-                    them: note down what you need first.
-                  </p>
-                  <button
-                    type="button"
-                    className="btn btn-outline btn-sm"
-                    onClick={() => location.reload()}
-                  >
-                    Reload Quote
-                  </button>
-                </div>
-              )}
-              {!readOnly && (
-                <div className="qb-savebar">
-                  <p className="qb-savebar-total" aria-hidden="true">
-                    <span>{activeTitle}</span>
-                    <strong>
-                      <SummaryMoney cents={summaryAmounts(active).total} />
-                    </strong>
-                  </p>
-                  <button
-                    type="button"
-                    className="btn btn-primary btn-block btn-lg"
-                    onClick={save}
-                    disabled={saveCall.isPending}
-                    aria-describedby="qb-save-state"
-                  >
-                    {saveCall.isPending ? "Saving..." : "Save Quote"}
-                  </button>
-                  <p id="qb-save-state" className="qb-save-state" aria-live="polite">
-                    {unsaved
-                      ? <span className="qb-unsaved">Unsaved changes</span>
-                      : <span>All changes saved</span>}
-                    <kbd className="qb-kbd">Ctrl+S</kbd>
-                  </p>
-                </div>
-              )}
-              {canFinalize && (
-                <>
-                  <button
-                    type="button"
-                    className="btn btn-outline btn-block"
-                    onClick={() => setDialog({ kind: "finalize" })}
-                    disabled={unsaved || busyAction}
-                    aria-describedby={unsaved ? "qb-finalize-why" : undefined}
-                  >
-                    Finalize
-                  </button>
-                  {unsaved && (
-                    <p id="qb-finalize-why" className="hint">
-                      Save your changes before finalizing.
-                    </p>
-                  )}
-                </>
-              )}
-              {quote.status !== "CLOSED" && (
-                <>
-                  <button
-                    type="button"
-                    className="btn btn-outline btn-block"
-                    onClick={() => setDialog({ kind: "email" })}
-                    disabled={!!emailWhyNot || expiredHold || busyAction}
-                    aria-describedby={emailWhyNot
-                      ? "qb-email-why"
-                      : expiredHold
-                      ? "qb-expired-why"
-                      : undefined}
-                  >
-                    Email Quote
-                  </button>
-                  {emailWhyNot && <p id="qb-email-why" className="hint">{emailWhyNot}</p>}
-                </>
-              )}
-              <div className="qb-links">
-                <a className="btn btn-outline" href={`/print/${quote.id}`}>Print</a>
-                {expiredHold
-                  ? (
-                    // The client could not confirm an expired quote there.
-                    <button
-                      type="button"
-                      className="btn btn-outline"
-                      disabled
-                      aria-describedby="qb-expired-why"
-                    >
-                      Open Tablet View
-                    </button>
-                  )
-                  : (
-                    <a
-                      className="btn btn-outline"
-                      href={`/tablet/${quote.id}`}
-                      target="_blank"
-                      rel="noopener"
-                    >
-                      Open Tablet View
-                    </a>
-                  )}
-              </div>
-              {expiredHold && (
-                <p id="qb-expired-why" className="hint" data-testid="expired-actions-hint">
-                  {EXPIRED_ACTIONS_HINT}
-                </p>
-              )}
-              {unsaved && <p className="hint">Print and the tablet show the last saved version.</p>}
-              {!readOnly && (
-                <HandToClientButton
-                  target={{ kind: "QUOTE", quoteId: quote.id }}
-                  className="btn btn-outline btn-block"
-                  disabledReason={unsaved
-                    ? "Save your changes before handing the quote to the client."
-                    : handOverBlocker(quote)}
-                />
-              )}
-              {canClose && (
-                <button
-                  type="button"
-                  className="btn btn-ghost btn-block qb-danger-text"
-                  onClick={() => setDialog({ kind: "close" })}
-                  disabled={busyAction}
-                >
-                  Close Quote
-                </button>
-              )}
-            </div>
+            <QuoteActions
+              quote={quote}
+              readOnly={readOnly}
+              stale={state.stale}
+              unsaved={unsaved}
+              saving={calls.save.isPending}
+              optionTitle={activeTitle}
+              optionTotalCents={summaryAmounts(active).total}
+              canFinalize={canFinalize}
+              canClose={canClose}
+              emailWhyNot={emailWhyNot}
+              expiredHold={expiredHold}
+              busy={busyAction}
+              onSave={save}
+              onFinalize={() => setDialog({ kind: "finalize" })}
+              onEmail={() => setDialog({ kind: "email" })}
+              onClose={() => setDialog({ kind: "close" })}
+            />
           </section>
 
           <section className="card qb-card" aria-labelledby="qb-all-options-title">
@@ -833,26 +524,26 @@ export default function QuoteBuilder(
         description="A finalized quote can no longer be changed."
         confirmLabel="Finalize"
         busyLabel="Finalizing..."
-        busy={finalizeCall.isPending}
+        busy={calls.finalize.isPending}
         onClose={() => setDialog(null)}
         onConfirm={finalize}
       />
       <CloseQuoteDialog
         open={dialog?.kind === "close"}
-        busy={closeCall.isPending}
+        busy={calls.close.isPending}
         unsaved={unsaved}
         onClose={() => setDialog(null)}
         onSubmit={closeQuote}
       />
       <ReopenQuoteDialog
         open={dialog?.kind === "reopen"}
-        busy={reopenCall.isPending}
+        busy={calls.reopen.isPending}
         onClose={() => setDialog(null)}
         onSubmit={reopen}
       />
       <EmailQuoteDialog
         open={dialog?.kind === "email"}
-        busy={emailCall.isPending}
+        busy={calls.email.isPending}
         clientEmail={client.email}
         clientName={`${client.firstName} ${client.lastName}`}
         onClose={() => setDialog(null)}
@@ -862,7 +553,7 @@ export default function QuoteBuilder(
         open={dialog?.kind === "measurements"}
         clientName={`${client.firstName} ${client.lastName}`}
         measurements={clientMeasurements}
-        busy={measurementsCall.isPending}
+        busy={calls.measurements.isPending}
         onClose={() => setDialog(null)}
         onSubmit={saveMeasurements}
       />

@@ -8,7 +8,7 @@ import { type Kysely, sql } from "kysely";
  * table keeps how many quotes have each status and expiry day (UTC; 'infinity'
  * for no expiry), kept exact by triggers in the same transaction as the quote
  * change. A count is then the sum of the days before today plus the quotes of
- * today alone, read off the expiry indexes (src/quotes/quote_store.ts).
+ * today alone, read off the expiry indexes (src/quotes/dashboard.ts).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`

@@ -28,7 +28,8 @@ import {
   invalidateSession,
   setSessionCookie,
 } from "../../src/auth/session.ts";
-import { findQuoteBundle, saveSelection } from "../../src/quotes/quote_store.ts";
+import { findQuoteBundle } from "../../src/quotes/quote_bundle.ts";
+import { saveSelection } from "../../src/quotes/quote_store.ts";
 import { insertClientWithQuote, UnknownHeardHowError } from "../../src/clients/clients.ts";
 import { insertConsentRecord } from "../../src/clients/consent.ts";
 import { tabletQuote } from "../../components/tablet/tablet_view.ts";

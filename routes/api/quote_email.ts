@@ -4,7 +4,7 @@ import { auditActor } from "../../src/http/actor.ts";
 import { HttpError, notFound, readJson } from "../../src/http/errors.ts";
 import { requireUser } from "../../src/http/middleware.ts";
 import { quoteEmailSchema } from "../../src/schemas/settings.ts";
-import { findQuoteBundle } from "../../src/quotes/quote_store.ts";
+import { findQuoteBundle } from "../../src/quotes/quote_bundle.ts";
 import { findMailSettings } from "../../src/mail/mail_settings.ts";
 import { composeQuoteEmail } from "../../src/mail/templates.ts";
 import { deliverEmail, enqueueEmail } from "../../src/mail/outbox.ts";

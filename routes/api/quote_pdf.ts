@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
 import { notFound } from "../../src/http/errors.ts";
 import { requireUser } from "../../src/http/middleware.ts";
-import { findQuoteBundle } from "../../src/quotes/quote_store.ts";
+import { findQuoteBundle } from "../../src/quotes/quote_bundle.ts";
 import { findBranding } from "../../src/settings/settings.ts";
 import { quotePdfFilename, renderQuotePdf } from "../../src/pdf/render_quote_pdf.ts";
 

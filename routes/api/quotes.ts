@@ -17,21 +17,21 @@ import { findClientContacts } from "../../src/clients/clients.ts";
 import { recordAudit } from "../../src/audit/audit_log.ts";
 import {
   closeQuote,
-  countExpiredQuotes,
   deleteQuote,
   finalizeQuote,
+  reactivateQuote,
+  reopenQuote,
+} from "../../src/quotes/quote_lifecycle.ts";
+import {
+  countExpiredQuotes,
   findStats,
   listExpiredQuotes,
-  listQuotes,
   listRecentQuotes,
-  reactivateQuote,
-  readQuoteBundle,
-  reopenQuote,
-  saveQuote,
-  saveSelection,
-  updateOptionSegOc,
-  type WriteResult,
-} from "../../src/quotes/quote_store.ts";
+} from "../../src/quotes/dashboard.ts";
+import { listQuotes } from "../../src/quotes/quote_list.ts";
+import { readQuoteBundle } from "../../src/quotes/quote_bundle.ts";
+import { saveQuote, saveSelection, updateOptionSegOc } from "../../src/quotes/quote_store.ts";
+import { type WriteResult } from "../../src/quotes/quote_writes.ts";
 import { catalogTable, listActiveCatalog } from "../../src/catalog/catalog.ts";
 
 export const quotesApi = new Hono<AppEnv>();

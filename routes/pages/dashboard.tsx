@@ -2,11 +2,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
 import type { AssetManifest } from "../../src/assets/manifest.ts";
 import { keptMarkup, renderPage } from "../render_page.tsx";
-import {
-  type Dashboard,
-  DASHBOARD_LIST_SIZE,
-  readDashboard,
-} from "../../src/quotes/quote_store.ts";
+import { type Dashboard, DASHBOARD_LIST_SIZE, readDashboard } from "../../src/quotes/dashboard.ts";
 import type { QuoteSummary } from "../../src/quotes/views.ts";
 import { statusText } from "../../src/quotes/rules.ts";
 import { formatDecimal } from "../../src/quotes/money.ts";

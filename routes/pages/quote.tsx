@@ -4,7 +4,7 @@ import type { AssetManifest } from "../../src/assets/manifest.ts";
 import { renderPage } from "../render_page.tsx";
 import { Island } from "../../components/Island.tsx";
 import QuoteBuilder, { type QuoteBuilderProps } from "../../islands/QuoteBuilder.tsx";
-import { readQuoteBundle } from "../../src/quotes/quote_store.ts";
+import { readQuoteBundle } from "../../src/quotes/quote_bundle.ts";
 import { loadBuilderCatalog } from "../../src/catalog/catalog.ts";
 import { renderNotFound } from "./not_found.tsx";
 import { pageSettings } from "../../src/http/page_settings.ts";

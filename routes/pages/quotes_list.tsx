@@ -5,7 +5,7 @@ import type { QuoteStatus } from "../../db/schema.ts";
 import { renderPage } from "../render_page.tsx";
 import { Island } from "../../components/Island.tsx";
 import QuoteManager, { type QuoteManagerProps } from "../../islands/QuoteManager.tsx";
-import { listQuotes } from "../../src/quotes/quote_store.ts";
+import { listQuotes } from "../../src/quotes/quote_list.ts";
 import { QUOTE_STATUSES } from "../../src/quotes/rules.ts";
 import { isMailConfigured } from "../../src/mail/mail_settings.ts";
 import { readQuery } from "../../src/http/errors.ts";

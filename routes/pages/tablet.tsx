@@ -3,7 +3,7 @@ import type { AppEnv } from "../../src/http/app_env.ts";
 import type { AssetManifest } from "../../src/assets/manifest.ts";
 import { renderPage } from "../render_page.tsx";
 import { findBranding } from "../../src/settings/settings.ts";
-import { findQuoteBundle } from "../../src/quotes/quote_store.ts";
+import { findQuoteBundle } from "../../src/quotes/quote_bundle.ts";
 import { Island } from "../../components/Island.tsx";
 import { tabletQuote } from "../../components/tablet/tablet_view.ts";
 import TabletSelect, { type TabletSelectProps } from "../../islands/TabletSelect.tsx";

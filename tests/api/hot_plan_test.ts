@@ -8,13 +8,13 @@ import { sql } from "kysely";
 import type { DatabaseHandle } from "../../src/db/database.ts";
 import { type MigratedTestDatabase, openMigratedTestDatabase } from "../helpers/database.ts";
 import { planOf } from "../helpers/explain.ts";
-import { dashboardParts, loadDashboard } from "../../src/quotes/quote_store.ts";
+import { dashboardParts, loadDashboard } from "../../src/quotes/dashboard.ts";
 import {
   countExpiredQuotes,
   findStats,
   listExpiredQuotes,
   listRecentQuotes,
-} from "../../src/quotes/quote_store.ts";
+} from "../../src/quotes/dashboard.ts";
 import { listClientsQuery } from "../../src/clients/clients.ts";
 import { fillStore } from "../../bench/store.ts";
 

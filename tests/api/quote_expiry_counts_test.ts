@@ -7,8 +7,8 @@ import { sql } from "kysely";
 import { type DatabaseHandle, openDatabase } from "../../src/db/database.ts";
 import { migrateTo, migrateToLatest } from "../../src/db/migrate.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
-import { ACTIVE_STATUSES, findStats } from "../../src/quotes/quote_store.ts";
-import { countExpiredQuotes } from "../../src/quotes/quote_store.ts";
+import { ACTIVE_STATUSES, findStats } from "../../src/quotes/dashboard.ts";
+import { countExpiredQuotes } from "../../src/quotes/dashboard.ts";
 import { fillStore } from "../../bench/store.ts";
 import type { DB } from "../../src/db/database.ts";
 

@@ -20,7 +20,7 @@ import {
   countQuotesQuery,
   listQuotes,
   listQuotesQuery,
-} from "../../src/quotes/quote_store.ts";
+} from "../../src/quotes/quote_list.ts";
 import {
   cappedClientResultsQuery,
   cappedQuoteResultsQuery,
