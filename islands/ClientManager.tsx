@@ -21,6 +21,7 @@ import {
   type ListMode,
   useCreateQuote,
 } from "../components/client_manager/queries.ts";
+import { ListState } from "../components/ListState.tsx";
 
 export interface ClientManagerProps {
   /** `?filter=missing` as the page was asked for. */
@@ -187,45 +188,35 @@ export default function ClientManager(props: ClientManagerProps) {
       </div>
       <p className="hint client-status" role="status" aria-live="polite">{status}</p>
 
-      {list.isPending
-        ? <p className="loading" role="status">Loading...</p>
-        : list.isError && clients.length === 0
-        ? (
-          <div className="empty" role="alert">
-            <p>Failed to load clients.</p>
-            <button type="button" className="btn btn-outline" onClick={() => list.refetch()}>
-              Try Again
-            </button>
-          </div>
-        )
-        : clients.length === 0
-        ? (
-          <p className="empty">
-            {narrowed
-              ? "No clients found matching your search."
-              : "No clients yet. Add your first client to get started."}
-          </p>
-        )
-        : (
-          <ul
-            className="client-list"
-            aria-label="Clients"
-            aria-busy={searching ? true : undefined}
-          >
-            {clients.map((client) => (
-              <ClientCard
-                key={client.id}
-                client={client}
-                onOpen={(c) => openDetail(c.id)}
-                onNewQuote={(c) => createQuote.mutate(c.id)}
-                onEdit={(c) => setEditId(c.id)}
-                onDelete={(c) => setDeleting(c)}
-                creatingQuote={createQuote.isPending && createQuote.variables === client.id}
-                busy={createQuote.isPending || createQuote.isSuccess}
-              />
-            ))}
-          </ul>
-        )}
+      <ListState
+        pending={list.isPending}
+        failed={list.isError}
+        empty={clients.length === 0}
+        what="clients"
+        emptyText={narrowed
+          ? "No clients found matching your search."
+          : "No clients yet. Add your first client to get started."}
+        onRetry={() => list.refetch()}
+      >
+        <ul
+          className="client-list"
+          aria-label="Clients"
+          aria-busy={searching ? true : undefined}
+        >
+          {clients.map((client) => (
+            <ClientCard
+              key={client.id}
+              client={client}
+              onOpen={(c) => openDetail(c.id)}
+              onNewQuote={(c) => createQuote.mutate(c.id)}
+              onEdit={(c) => setEditId(c.id)}
+              onDelete={(c) => setDeleting(c)}
+              creatingQuote={createQuote.isPending && createQuote.variables === client.id}
+              busy={createQuote.isPending || createQuote.isSuccess}
+            />
+          ))}
+        </ul>
+      </ListState>
 
       {list.hasNextPage && clients.length > 0 && (
         <LoadMoreButton

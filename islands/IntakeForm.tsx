@@ -9,8 +9,8 @@ import { useCheckedForm } from "../components/use_checked_form.ts";
 // stays light. The server checks the full schema (createClientSchema) and its
 // 400 names the field, which is then shown under that field.
 import {
-  type ClientFormValues,
-  emptyClientForm,
+  emptyNewClientForm,
+  type NewClientFormValues,
   quickClientErrors,
 } from "../src/schemas/client_form.ts";
 import type { ConsentTexts, CreatedClient, HeardHowOption } from "../src/clients/views.ts";
@@ -30,21 +30,6 @@ export interface IntakeFormProps {
 export const INTAKE_THANKS =
   "Thank you for completing the intake form! Please hand the tablet back to your optician.";
 
-type IntakeValues = ClientFormValues & {
-  heardHowId: string;
-  heardHowText: string;
-  smsConsent: boolean;
-  emailConsent: boolean;
-};
-
-const INITIAL: IntakeValues = {
-  ...emptyClientForm,
-  heardHowId: "",
-  heardHowText: "",
-  smsConsent: false,
-  emailConsent: false,
-};
-
 export const OTHER = "other";
 
 /** Long enough to read the success toast before the quote page replaces this one. */
@@ -61,7 +46,7 @@ interface ConsentCall {
  * number or address to hold them to and a statement they were shown. The
  * targets are trimmed, as the server stores them.
  */
-export function consentCalls(data: IntakeValues, texts: ConsentTexts): ConsentCall[] {
+export function consentCalls(data: NewClientFormValues, texts: ConsentTexts): ConsentCall[] {
   const calls: ConsentCall[] = [];
   const phone = data.mobilePhone.trim() || data.homePhone.trim();
   const email = data.email.trim();
@@ -74,7 +59,7 @@ export function consentCalls(data: IntakeValues, texts: ConsentTexts): ConsentCa
   return calls;
 }
 
-function checkIntake(values: IntakeValues) {
+function checkIntake(values: NewClientFormValues) {
   const errors = quickClientErrors(values);
   return Object.keys(errors).length ? { errors } : { data: values };
 }
@@ -94,7 +79,10 @@ export default function IntakeForm(
     initialData: heardHowOptions,
   });
 
-  const { values, errors, setField, validate, setErrors } = useCheckedForm(checkIntake, INITIAL);
+  const { values, errors, setField, validate, setErrors } = useCheckedForm(
+    checkIntake,
+    emptyNewClientForm,
+  );
   const [busy, setBusy] = useState(false);
   // Kiosk only: the form is done (submitted here or before), or refused.
   const [done, setDone] = useState(kiosk?.completed ?? false);

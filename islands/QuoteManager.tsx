@@ -21,6 +21,7 @@ import {
   quoteListKey,
 } from "../components/quote_manager/queries.ts";
 import { quoteLabel, QuoteTable } from "../components/quote_manager/QuoteTable.tsx";
+import { ListState } from "../components/ListState.tsx";
 
 export interface QuoteManagerProps {
   /** `?q=` as the page was asked for. */
@@ -235,31 +236,25 @@ export default function QuoteManager(props: QuoteManagerProps) {
           : ""}
       </p>
 
-      {list.isPending
-        ? <p className="loading" role="status">Loading...</p>
-        : list.isError && rows.length === 0
-        ? (
-          <div className="empty" role="alert">
-            <p>Failed to load quotes.</p>
-            <button type="button" className="btn btn-outline" onClick={() => list.refetch()}>
-              Try Again
-            </button>
-          </div>
-        )
-        : rows.length === 0
-        ? <p className="empty">No quotes found matching your criteria.</p>
-        : (
-          <QuoteTable
-            rows={rows}
-            emailConfigured={props.emailConfigured}
-            busy={searching}
-            actions={{
-              onEmail: (r) => setPending({ kind: "email", row: r }),
-              onClose: (r) => setPending({ kind: "close", row: r }),
-              onDelete: (r) => setPending({ kind: "delete", row: r }),
-            }}
-          />
-        )}
+      <ListState
+        pending={list.isPending}
+        failed={list.isError}
+        empty={rows.length === 0}
+        what="quotes"
+        emptyText="No quotes found matching your criteria."
+        onRetry={() => list.refetch()}
+      >
+        <QuoteTable
+          rows={rows}
+          emailConfigured={props.emailConfigured}
+          busy={searching}
+          actions={{
+            onEmail: (r) => setPending({ kind: "email", row: r }),
+            onClose: (r) => setPending({ kind: "close", row: r }),
+            onDelete: (r) => setPending({ kind: "delete", row: r }),
+          }}
+        />
+      </ListState>
 
       {list.hasNextPage && rows.length > 0 && (
         <LoadMoreButton

@@ -31,7 +31,7 @@ export function ClientCard(
         <h3 className="client-card-name">
           <button
             type="button"
-            className="client-card-open"
+            className="card-cover client-card-open"
             aria-describedby={detailsId}
             onClick={() => onOpen(client)}
           >

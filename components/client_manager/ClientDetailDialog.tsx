@@ -23,6 +23,7 @@ import {
   useCreateQuote,
   useInvalidateClient,
 } from "./queries.ts";
+import { FormActions } from "../FormActions.tsx";
 
 const LOAD_FAILED = "Failed to load client details";
 
@@ -267,19 +268,7 @@ function MeasurementsForm(
         disabled={save.isPending}
       />
       {formError && <p className="field-error" role="alert">{formError}</p>}
-      <div className="actions">
-        <button type="submit" className="btn btn-primary btn-sm" disabled={save.isPending}>
-          {save.isPending ? "Saving..." : "Save Measurements"}
-        </button>
-        <button
-          type="button"
-          className="btn btn-outline btn-sm"
-          onClick={onDone}
-          disabled={save.isPending}
-        >
-          Cancel
-        </button>
-      </div>
+      <FormActions label="Save Measurements" busy={save.isPending} onCancel={onDone} />
     </form>
   );
 }

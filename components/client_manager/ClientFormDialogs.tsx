@@ -10,9 +10,9 @@ import {
   type ClientFormValues,
   type CreateClientInput,
   createClientSchema,
-  emptyClientForm,
   type UpdateClientInput,
 } from "../../src/schemas/client.ts";
+import { emptyNewClientForm } from "../../src/schemas/client_form.ts";
 import type {
   ClientDetail,
   ConsentTexts,
@@ -32,21 +32,6 @@ import {
 import { fullName } from "./format.tsx";
 
 const SAVE_FAILED = "Failed to save client. Please try again.";
-
-type AddValues = ClientFormValues & {
-  heardHowId: string;
-  heardHowText: string;
-  smsConsent: boolean;
-  emailConsent: boolean;
-};
-
-const emptyAddForm: AddValues = {
-  ...emptyClientForm,
-  heardHowId: "",
-  heardHowText: "",
-  smsConsent: false,
-  emailConsent: false,
-};
 
 /**
  * One consent record per channel the client opted into, when there is both a
@@ -90,7 +75,7 @@ export function AddClientDialog(
   const queryClient = useQueryClient();
   const heardHow = useHeardHowOptions(initialHeardHow);
   const consentTexts = useConsentTexts(initialConsentTexts);
-  const form = useValidatedForm(createClientSchema, emptyAddForm);
+  const form = useValidatedForm(createClientSchema, emptyNewClientForm);
   const create = useMutation({
     mutationFn: async (input: CreateClientInput) => {
       const created = await apiRequest<CreatedClient>("POST", "/api/clients", input);
@@ -119,7 +104,7 @@ export function AddClientDialog(
 
   function cancel() {
     if (busy) return;
-    form.reset(emptyAddForm);
+    form.reset(emptyNewClientForm);
     create.reset();
     onClose();
   }

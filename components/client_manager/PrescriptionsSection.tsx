@@ -16,6 +16,8 @@ import {
   transpose,
 } from "../../src/prescriptions/rules.ts";
 import { failureToast, successToast } from "./queries.ts";
+import { RxTableHead } from "../RxTableHead.tsx";
+import { FormActions } from "../FormActions.tsx";
 
 const prescriptionsKey = (clientId: string) => ["client", clientId, "prescriptions"] as const;
 const EYES = [["rightEye", "Right (OD)"], ["leftEye", "Left (OS)"]] as const;
@@ -237,16 +239,7 @@ function PrescriptionCard(
       </div>
       <table className="rx-table">
         <caption className="sr-only">{title}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Eye</th>
-            <th scope="col">Sphere</th>
-            <th scope="col">Cylinder</th>
-            <th scope="col">Axis</th>
-            <th scope="col">Add</th>
-            <th scope="col">Prism</th>
-          </tr>
-        </thead>
+        <RxTableHead />
         <tbody>
           <EyeRow label="Right (OD)" eye={p.rightEye} form={form} />
           <EyeRow label="Left (OS)" eye={p.leftEye} form={form} />
@@ -463,19 +456,7 @@ function PrescriptionForm(
         />
         {errorOf("notes")}
       </div>
-      <div className="actions">
-        <button type="submit" className="btn btn-primary btn-sm" disabled={save.isPending}>
-          {save.isPending ? "Saving..." : "Save Prescription"}
-        </button>
-        <button
-          type="button"
-          className="btn btn-outline btn-sm"
-          onClick={onDone}
-          disabled={save.isPending}
-        >
-          Cancel
-        </button>
-      </div>
+      <FormActions label="Save Prescription" busy={save.isPending} onCancel={onDone} />
     </form>
   );
 }

@@ -1,6 +1,6 @@
 import type { ClientCopy, ClientCopyPage } from "../../src/print/print_model.ts";
-import { AddressLines, InfoList, Notes } from "./InfoList.tsx";
-import { PriceTable } from "./PriceTable.tsx";
+import { AddressLines, InfoList } from "./InfoList.tsx";
+import { OptionNotesAndPrices } from "./OptionNotesAndPrices.tsx";
 import { fitClientSheet } from "./sheet_fit.ts";
 
 function Header(
@@ -93,18 +93,11 @@ export function ClientCopySheets({ copy }: { copy: ClientCopy }) {
                 />
               </section>
             </div>
-            <section className="print-section print-section-notes">
-              <h3 className="print-section-title">Option Notes</h3>
-              <Notes text={fit.notes} />
-            </section>
-            <section className="print-section">
-              <h3 className="print-section-title">Price Breakdown</h3>
-              <PriceTable
-                prices={fit.table.prices}
-                note={fit.table.note}
-                caption={`Price breakdown for ${page.optionName}`}
-              />
-            </section>
+            <OptionNotesAndPrices
+              notes={fit.notes}
+              table={fit.table}
+              optionName={page.optionName}
+            />
             <Footer footer={copy.footer} message={fit.footerMessage} />
           </article>
         );

@@ -4,8 +4,9 @@ import type {
   InternalPrescription,
 } from "../../src/print/print_model.ts";
 import { AddressLines, InfoList, type InfoRow, Notes } from "./InfoList.tsx";
-import { PriceTable } from "./PriceTable.tsx";
+import { OptionNotesAndPrices } from "./OptionNotesAndPrices.tsx";
 import { fitInternalSheet } from "./sheet_fit.ts";
+import { RxTableHead } from "../RxTableHead.tsx";
 
 function Header(
   { copy, page, optionName }: { copy: InternalCopy; page?: InternalCopyPage; optionName?: string },
@@ -50,16 +51,7 @@ function PrescriptionBlock({ rx }: { rx: InternalPrescription }) {
         </span>
       </p>
       <table className="print-rx-table">
-        <thead>
-          <tr>
-            <th scope="col">Eye</th>
-            <th scope="col">Sphere</th>
-            <th scope="col">Cylinder</th>
-            <th scope="col">Axis</th>
-            <th scope="col">Add</th>
-            <th scope="col">Prism</th>
-          </tr>
-        </thead>
+        <RxTableHead />
         <tbody>
           {rx.eyes.map((e) => (
             <tr key={e.eye}>
@@ -150,18 +142,11 @@ export function InternalCopySheets({ copy }: { copy: InternalCopy }) {
                 </section>
               </div>
               <div className="print-column">
-                <section className="print-section print-section-notes">
-                  <h3 className="print-section-title">Option Notes</h3>
-                  <Notes text={fit.notes} />
-                </section>
-                <section className="print-section">
-                  <h3 className="print-section-title">Price Breakdown</h3>
-                  <PriceTable
-                    prices={fit.table.prices}
-                    note={fit.table.note}
-                    caption={`Price breakdown for ${page.optionName}`}
-                  />
-                </section>
+                <OptionNotesAndPrices
+                  notes={fit.notes}
+                  table={fit.table}
+                  optionName={page.optionName}
+                />
               </div>
             </div>
           </article>

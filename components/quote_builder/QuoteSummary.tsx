@@ -23,6 +23,20 @@ export function SummaryMoney({ cents }: { cents: number | null }) {
   return <>{formatMoney(cents)}</>;
 }
 
+/** One line of the summary: its label and amount. */
+function SummaryLine(
+  { label, cents, className }: { label: string; cents: number | null; className?: string },
+) {
+  return (
+    <div className={className}>
+      <dt>{label}</dt>
+      <dd>
+        <SummaryMoney cents={cents} />
+      </dd>
+    </div>
+  );
+}
+
 /**
  * Live totals of the option being edited, as the client copy will show them,
  * what cannot be read yet, and why they cannot be saved when a discount takes
@@ -37,52 +51,21 @@ export function QuoteSummary(
     <div className="qb-summary">
       <p className="qb-summary-option">{optionTabLabel(option, index)}</p>
       <dl className="qb-lines" data-testid="quote-summary">
-        <div>
-          <dt>Frame</dt>
-          <dd>
-            <SummaryMoney cents={a.frame} />
-          </dd>
-        </div>
-        <div>
-          <dt>Lenses &amp; Add-ons</dt>
-          <dd>
-            <SummaryMoney cents={a.lenses} />
-          </dd>
-        </div>
-        <div>
-          <dt>Other</dt>
-          <dd>
-            <SummaryMoney cents={a.other} />
-          </dd>
-        </div>
-        <div className="qb-line-sub">
-          <dt>Subtotal</dt>
-          <dd>
-            <SummaryMoney cents={a.subtotal} />
-          </dd>
-        </div>
+        <SummaryLine label="Frame" cents={a.frame} />
+        <SummaryLine label="Lenses & Add-ons" cents={a.lenses} />
+        <SummaryLine label="Other" cents={a.other} />
+        <SummaryLine label="Subtotal" cents={a.subtotal} className="qb-line-sub" />
         {(a.shipping === null || shipping > 0) && (
-          <div>
-            <dt>Shipping</dt>
-            <dd>
-              <SummaryMoney cents={a.shipping} />
-            </dd>
-          </div>
+          <SummaryLine label="Shipping" cents={a.shipping} />
         )}
         {a.adjustment !== 0 && (
-          <div className={a.adjustment === null || a.adjustment > 0 ? "qb-debit" : "qb-credit"}>
-            <dt>{option.adjustmentReason.trim() || "Promo"}</dt>
-            <dd>
-              <SummaryMoney cents={a.adjustment} />
-            </dd>
-          </div>
+          <SummaryLine
+            label={option.adjustmentReason.trim() || "Promo"}
+            cents={a.adjustment}
+            className={a.adjustment === null || a.adjustment > 0 ? "qb-debit" : "qb-credit"}
+          />
         )}
-        <div className="qb-line-total">
-          <dt>Total</dt>
-          <dd>
-            <SummaryMoney cents={a.total} />
-          </dd>
-        </div>
+        <SummaryLine label="Total" cents={a.total} className="qb-line-total" />
       </dl>
       {a.unreadable.length > 0 && (
         <p className="field-error" data-testid="summary-unreadable">

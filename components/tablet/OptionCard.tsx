@@ -32,7 +32,7 @@ export function OptionCard({ option, selected, locked, onToggle }: OptionCardPro
             aria-checked={selected}
             aria-disabled={locked || undefined}
             aria-describedby={totalId}
-            className="tablet-card-toggle"
+            className="card-cover tablet-card-toggle"
             onClick={() => {
               if (!locked) onToggle(option.id);
             }}

@@ -1,7 +1,7 @@
 import { sha256 } from "@oslojs/crypto/sha2";
 import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
 import type { Context } from "hono";
-import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { appCookie } from "../http/app_cookie.ts";
 import type { CompiledQuery } from "kysely";
 import type { DB } from "../db/database.ts";
 import type { Role } from "../../db/schema.ts";
@@ -155,28 +155,18 @@ export async function deleteExpiredSessions(db: DB, now = new Date()): Promise<v
     .execute();
 }
 
-// The __Host- prefix pins the cookie to this exact origin over HTTPS; browsers
-// refuse it over plain HTTP, so local installs use the bare name.
-function cookieName(secure: boolean): string {
-  return secure ? "__Host-lensdesk_session" : "lensdesk_session";
-}
+const sessionCookie = appCookie("lensdesk_session", "Lax");
 
 export function readSessionCookie(c: Context, secure: boolean): string | undefined {
-  return getCookie(c, cookieName(secure));
+  return sessionCookie.read(c, secure);
 }
 
 export function setSessionCookie(c: Context, token: string, session: Session, secure: boolean) {
   // The browser keeps the cookie until the absolute expiry; the server enforces
   // the idle limit, so the cookie need not be rewritten on every request.
-  setCookie(c, cookieName(secure), token, {
-    httpOnly: true,
-    sameSite: "Lax",
-    secure,
-    path: "/",
-    expires: session.absoluteExpiresAt,
-  });
+  sessionCookie.set(c, token, session.absoluteExpiresAt, secure);
 }
 
 export function deleteSessionCookie(c: Context, secure: boolean) {
-  deleteCookie(c, cookieName(secure), { path: "/", secure, httpOnly: true, sameSite: "Lax" });
+  sessionCookie.delete(c, secure);
 }

@@ -13,6 +13,7 @@ import type {
 import { CLIENT_PAGE_SIZE } from "./views.ts";
 import { type Page, pageOf } from "../db/paging.ts";
 import type { CreateClientInput, MeasurementsInput, UpdateClientInput } from "../schemas/client.ts";
+import { CLIENT_FORM_FIELDS } from "../schemas/client_form.ts";
 import { insertDraftQuote } from "../quotes/quotes.ts";
 import { type AuditActor, recordAudit } from "../audit/audit_log.ts";
 import { diffFields } from "../audit/describe.ts";
@@ -272,21 +273,8 @@ export async function insertClientWithQuote(
   });
 }
 
-/** The client fields whose edits the history shows old → new. */
-export const CLIENT_HISTORY_FIELDS = [
-  "firstName",
-  "middleName",
-  "lastName",
-  "dob",
-  "email",
-  "homePhone",
-  "mobilePhone",
-  "address1",
-  "address2",
-  "city",
-  "state",
-  "zip",
-] as const;
+/** The client fields whose edits the history shows old → new: every field of the form. */
+export const CLIENT_HISTORY_FIELDS = CLIENT_FORM_FIELDS;
 
 /**
  * Full edit or e-mail only; undefined when the client does not exist. The

@@ -4,7 +4,7 @@
 // person holding the tablet is a client, and every guard that needs a staff
 // member refuses them; src/kiosk/scope.ts lists the few things they may do.
 import type { Context } from "hono";
-import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { appCookie } from "../http/app_cookie.ts";
 import type { DB } from "../db/database.ts";
 import type { KioskKind } from "../../db/schema.ts";
 import { generateSessionToken, hashToken } from "../auth/session.ts";
@@ -138,27 +138,18 @@ export function staffLanding(kiosk: KioskSession | null): string {
   return "/intake";
 }
 
-// Its own name, so the staff cookie and the kiosk cookie are never confused;
-// __Host- pins it to this origin over HTTPS, as for the staff cookie.
-function cookieName(secure: boolean): string {
-  return secure ? "__Host-lensdesk_kiosk" : "lensdesk_kiosk";
-}
+// Its own name, so the staff cookie and the kiosk cookie are never confused.
+// Strict: no other site can make the tablet send it, not even by a link.
+const kioskCookie = appCookie("lensdesk_kiosk", "Strict");
 
 export function readKioskCookie(c: Context, secure: boolean): string | undefined {
-  return getCookie(c, cookieName(secure));
+  return kioskCookie.read(c, secure);
 }
 
 export function setKioskCookie(c: Context, token: string, expiresAt: Date, secure: boolean) {
-  // Strict: no other site can make the tablet send it, not even by a link.
-  setCookie(c, cookieName(secure), token, {
-    httpOnly: true,
-    sameSite: "Strict",
-    secure,
-    path: "/",
-    expires: expiresAt,
-  });
+  kioskCookie.set(c, token, expiresAt, secure);
 }
 
 export function deleteKioskCookie(c: Context, secure: boolean) {
-  deleteCookie(c, cookieName(secure), { path: "/", secure, httpOnly: true, sameSite: "Strict" });
+  kioskCookie.delete(c, secure);
 }

@@ -49,6 +49,21 @@ export const emptyClientForm: ClientFormValues = {
   zip: "",
 };
 
+/** A new client's form (intake, Add New Client): the fields, how they heard of us, consent. */
+export type NewClientFormValues = ClientFormValues & {
+  heardHowId: string;
+  heardHowText: string;
+  smsConsent: boolean;
+  emailConsent: boolean;
+};
+export const emptyNewClientForm: NewClientFormValues = {
+  ...emptyClientForm,
+  heardHowId: "",
+  heardHowText: "",
+  smsConsent: false,
+  emailConsent: false,
+};
+
 /**
  * The checks a person filling the intake needs at once: both names, and an
  * e-mail that is empty or an address (EMAIL_PATTERN, as on the server).

@@ -1,0 +1,30 @@
+import type { PriceBreakdown } from "../../src/quotes/price_breakdown.ts";
+import { Notes } from "./InfoList.tsx";
+import { PriceTable } from "./PriceTable.tsx";
+
+/** An option's notes and its price breakdown, as both printed copies show them. */
+export function OptionNotesAndPrices(
+  { notes, table, optionName }: {
+    notes: string;
+    /** The price table as the sheet's fit left it, with its "continued" note. */
+    table: { prices: PriceBreakdown; note: string };
+    optionName: string;
+  },
+) {
+  return (
+    <>
+      <section className="print-section print-section-notes">
+        <h3 className="print-section-title">Option Notes</h3>
+        <Notes text={notes} />
+      </section>
+      <section className="print-section">
+        <h3 className="print-section-title">Price Breakdown</h3>
+        <PriceTable
+          prices={table.prices}
+          note={table.note}
+          caption={`Price breakdown for ${optionName}`}
+        />
+      </section>
+    </>
+  );
+}
