@@ -73,7 +73,8 @@ describe("the compose stack (podman-compose)", { skip: containerTestsSkipped }, 
   before(async () => {
     await Promise.all([
       buildAppImage(),
-      ensureStandIn("postgres").then(() => ensureStandIn("caddy")),
+      ensureStandIn("postgres"),
+      ensureStandIn("caddy"),
     ]);
     for (const port of [PORT, 80, 443]) {
       try {

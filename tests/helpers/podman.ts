@@ -155,7 +155,15 @@ async function debianMirror(): Promise<string> {
  * lists and the docs (as Debian's slim images), imported into podman.
  * Made once; later runs find it in podman's storage.
  */
-export async function ensureDebianBase(): Promise<boolean> {
+export function ensureDebianBase(): Promise<boolean> {
+  debianBase ??= makeDebianBase();
+  return debianBase;
+}
+
+let debianBase: Promise<boolean> | undefined;
+
+async function makeDebianBase(): Promise<boolean> {
+  await requireTools();
   if (await imageExists(DEBIAN_BASE)) return false;
   const dir = await Deno.makeTempDir({ prefix: "lensdesk-debootstrap-", dir: "/var/tmp" });
   try {
@@ -220,6 +228,7 @@ const STAND_INS = join(projectRoot, "tests/container/stand_ins");
  * recipe (its files, build arguments and base). Returns whether it built.
  */
 export async function ensureStandIn(name: StandIn): Promise<boolean> {
+  await ensureDebianBase();
   const tag = standInTag(name);
   const dir = join(STAND_INS, name);
   const buildArgs: Record<string, string> = {
@@ -308,8 +317,6 @@ let appImage: Promise<{ ms: number }> | undefined;
  */
 export function buildAppImage(): Promise<{ ms: number }> {
   appImage ??= (async () => {
-    await requireTools();
-    await ensureDebianBase();
     await ensureStandIn("deno");
     const started = performance.now();
     await podmanOk([
