@@ -49,9 +49,13 @@ RUN cp /tmp/prod/deno.json /tmp/prod/deno.lock ./
 # build.ts fetches esbuild into DENO_DIR/dl for `deno bundle`; the runtime does not need it.
 # The PDF renderer is a process of its own (src/pdf/renderer_process.ts), not an
 # import: cache its graph too.
+# image_prune.ts then drops what nothing loads at run time from node_modules
+# (source maps, types, docs, browser builds, unused fonts...; see the file).
 RUN deno task build \
  && deno cache --frozen main.ts src/pdf/pdf_renderer.ts db/migrations/*.ts cli/migrate.ts \
       cli/seed.ts cli/backup.ts cli/restore.ts \
+ && deno run --cached-only --allow-read=/app --allow-write=/app/node_modules --allow-env \
+      src/assets/image_prune.ts \
  && rm -rf /deno-dir/dl
 
 # --- runtime

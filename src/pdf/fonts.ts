@@ -13,7 +13,7 @@ export const FONT_FAMILY = "DejaVu Sans";
 /** What stands for a character the typeface cannot draw: U+FFFD, drawn as a "?" in a diamond. */
 export const MISSING_GLYPH = "\uFFFD";
 
-const FACES = [
+export const FACES = [
   { file: "DejaVuSans.ttf", fontWeight: 400, fontStyle: "normal" },
   { file: "DejaVuSans-Bold.ttf", fontWeight: 700, fontStyle: "normal" },
   { file: "DejaVuSans-Oblique.ttf", fontWeight: 400, fontStyle: "italic" },

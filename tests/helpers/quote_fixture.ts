@@ -251,7 +251,7 @@ export function bundleFrom(
  * the API would refuse cannot sneak into a test.
  */
 export async function createQuoteThroughApi(
-  app: TestApp,
+  app: Pick<TestApp, "baseUrl">,
   cookie: string,
   client: CreateClientInput,
   options: OptionInput[],

@@ -118,6 +118,20 @@ export async function sessionCookieFor(db: DB, userId: string): Promise<string> 
 }
 
 /**
+ * Signs in with a password over HTTP, as the sign-in form does, against any
+ * server (a process, a container): returns the Cookie header.
+ */
+export async function passwordSignIn(
+  app: Pick<TestApp, "baseUrl">,
+  username: string,
+  password: string,
+): Promise<string> {
+  const res = await call(app, "POST", "/api/staff/login", { body: { username, password } });
+  if (res.status !== 200) throw new Error(`sign-in: ${res.status} ${res.text.slice(0, 300)}`);
+  return res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+}
+
+/**
  * A browser handed to a client, minus the button: inserts a kiosk session
  * (as "Hand to client" does) and returns its Cookie header.
  */

@@ -13,6 +13,7 @@ const compose = read("compose.yaml");
 const dockerfile = read("Dockerfile");
 
 interface Service {
+  env_file?: string;
   environment?: Record<string, string>;
   ports?: string[];
   healthcheck?: { test?: string[]; disable?: boolean };
@@ -31,9 +32,10 @@ describe("compose.yaml", () => {
     expect(doc.services.caddy.profiles).toEqual(["replicas"]);
   });
 
-  it("uses only the interpolation every Compose implementation reads: no nested defaults", () => {
+  it("uses only the interpolation every Compose implementation reads: no nested or empty defaults", () => {
     // Each `$` is either an escaped `$$` or one `${NAME}`, `${NAME:-default}` or
-    // `${NAME:?message}` whose default holds no further `$`.
+    // `${NAME:?message}` whose default holds no further `$` and is not empty
+    // (podman-compose 1.0.3 leaves `${NAME:-}` as it is).
     const strings: string[] = [];
     const walk = (v: unknown) => {
       if (typeof v === "string") strings.push(v);
@@ -42,12 +44,27 @@ describe("compose.yaml", () => {
     walk(doc);
     expect(strings.filter((s) => s.includes("${")).length).toBeGreaterThan(10);
     const bad = strings.filter((s) =>
-      s.replaceAll("$$", "").replaceAll(/\$\{[A-Z_][A-Z0-9_]*(?::?[-?][^}$]*)?\}/g, "")
+      s.replaceAll("$$", "").replaceAll(/\$\{[A-Z_][A-Z0-9_]*(?::?[-?][^}$]+)?\}/g, "")
         .includes("$")
     );
     expect(bad).toEqual([]);
-    // The case the issue names, spelled out.
+    // The cases spelled out.
     expect(compose).not.toMatch(/\$\{[^}]*\$\{/);
+    expect(compose).not.toMatch(/\$\{[A-Z_]+:?-\}/);
+  });
+
+  it("hands .env to the app as it is, and checks health with one shell line", () => {
+    // Optional settings come from .env itself: passing them through
+    // `environment` needs an empty default, which podman-compose 1.0.3 breaks.
+    for (const name of ["app", "app-2", "backup"]) {
+      expect(doc.services[name].env_file).toBe(".env");
+    }
+    expect(Object.keys(doc.services.app.environment!).sort()).toEqual(
+      ["DATABASE_URL", "LOG_FORMAT", "PORT", "TZ"],
+    );
+    // podman-compose 1.0.3 splits an exec-form argument with spaces into words.
+    expect(doc.services.app.healthcheck!.test![0]).toBe("CMD-SHELL");
+    expect(doc.services.app.healthcheck!.test).toHaveLength(2);
   });
 
   it("refuses to start without POSTGRES_PASSWORD instead of using a default one", () => {
@@ -99,7 +116,7 @@ describe("Dockerfile", () => {
     const dropped = /^ARG TEST_ONLY_IMPORTS="([^"]*)"$/m.exec(dockerfile)![1].split(/\s+/);
     const imports = Object.keys(JSON.parse(read("deno.json")).imports as Record<string, string>)
       .map((k) => k.replace(/\/$/, ""));
-    // What the image runs: the app, the cli/ commands, and the bundle build.
+    // What the image runs: the app, the cli/ commands, the bundle build and the prune.
     const entrypoints = [
       "main.ts",
       "src/pdf/pdf_renderer.ts",
@@ -108,6 +125,7 @@ describe("Dockerfile", () => {
       "cli/backup.ts",
       "cli/restore.ts",
       "src/assets/build.ts",
+      "src/assets/image_prune.ts",
       ...[...Deno.readDirSync(`${projectRoot}db/migrations`)].map((e) => `db/migrations/${e.name}`),
     ];
     const used = new Set<string>();
