@@ -1,11 +1,10 @@
 // How an audit entry reads to a person: one summary line and, where the entry
 // recorded them, field-level changes (old → new). Pure: the History tabs and
 // the audit page show the same words.
-import type { QuoteStatus } from "../../db/schema.ts";
+import type { QuoteStatus, Role } from "../../db/schema.ts";
 import { QUOTE_STATUSES } from "../quotes/rules.ts";
 import { formatDecimal } from "../quotes/money.ts";
 import { ROLE_LABELS } from "../users/permissions.ts";
-import type { Role } from "../../db/schema.ts";
 
 /** A change as recorded: the value before and after. */
 export interface FieldChange {
@@ -71,6 +70,7 @@ const FIELD_LABELS: Record<string, string> = {
   expiresAt: "Expires",
   role: "Role",
   username: "Username",
+  password: "Password",
   // Options and items of a quote.
   label: "Label",
   isChosen: "Chosen",
