@@ -1,7 +1,8 @@
 // Start-up: configuration, database, migrations, first owner, server, and a
 // graceful shutdown that lets in-flight requests finish.
 import "./src/http/react_production.ts"; // first: React's build is chosen when it loads
-import { loadConfig } from "./src/config/config.ts";
+import { type Config, loadConfig } from "./src/config/config.ts";
+import { startupProblem } from "./src/config/startup_problem.ts";
 import { openDatabase } from "./src/db/database.ts";
 import { migrateToLatest } from "./src/db/migrate.ts";
 import { ensureFirstOwner } from "./src/auth/owner_bootstrap.ts";
@@ -18,26 +19,48 @@ import { startOutboxWorker } from "./src/mail/outbox.ts";
 import { withStartupLock } from "./src/db/startup_lock.ts";
 import { PdfPool } from "./src/pdf/pdf_pool.ts";
 
-const config = await loadConfig();
+// A start-up that fails prints one line saying why and what to do, and exits 1
+// (src/config/startup_problem.ts), never a stack trace.
+const startupEnv = Deno.env.toObject();
+let config: Config;
+try {
+  config = await loadConfig(startupEnv);
+} catch (err) {
+  loggerFor(startupEnv.LOG_FORMAT === "text" ? "text" : "json").log(
+    "error",
+    `cannot start: ${startupProblem(err, { dataDir: startupEnv.DATA_DIR ?? "./data" })}`,
+  );
+  Deno.exit(1);
+}
 const logger = loggerFor(config.logFormat);
-const manifest = await readManifest();
-const database = await openDatabase(config.databaseUrl, config.dataDir);
+function cannotStart(err: unknown): never {
+  logger.log(
+    "error",
+    `cannot start: ${
+      startupProblem(err, {
+        host: config.host,
+        port: config.port,
+        dataDir: config.dataDir,
+        databaseUrl: config.databaseUrl,
+      })
+    }`,
+  );
+  Deno.exit(1);
+}
+
+// The port first: one in use is said before the database is touched (or a
+// first owner's password printed for a server that then cannot listen).
+try {
+  Deno.listen({ hostname: config.host, port: config.port }).close();
+} catch (err) {
+  cannotStart(err);
+}
+const manifest = await readManifest().catch(cannotStart);
+const database = await openDatabase(config.databaseUrl, config.dataDir).catch(cannotStart);
+// postgres.js connects on the first statement: the database is known to answer
+// only once the migrations have run, so that is when it says so.
+const applied = await migrateToLatest(database.db).catch(cannotStart);
 logger.log("info", "database opened", { kind: database.kind });
-const applied = await migrateToLatest(database.db).catch((err) => {
-  // The usual first-week failure: POSTGRES_PASSWORD (or POSTGRES_USER) changed
-  // in .env after the database volume was created with the old one, which it keeps.
-  const code = err?.cause?.code ?? err?.code;
-  if (code === "28P01" || code === "28000") {
-    logger.log("error", "the database refused the user or password in DATABASE_URL", {
-      error: String(err?.cause?.message ?? err?.message ?? err),
-      hint: "POSTGRES_USER and POSTGRES_PASSWORD are applied only when the database volume is " +
-        "first created; to change the password later see the README, 'Changing the database " +
-        "password'",
-    });
-    Deno.exit(1);
-  }
-  throw err;
-});
 if (applied.length) logger.log("info", "migrations applied", { migrations: applied });
 
 // Several app processes may start together on one database: one at a time here.
@@ -45,7 +68,7 @@ const { filled, heardHow, owner } = await withStartupLock(database.db, async (tr
   filled: await ensureDefaultCatalog(trx),
   heardHow: await ensureDefaultHeardHow(trx),
   owner: await ensureFirstOwner(trx, config.owner),
-}));
+})).catch(cannotStart);
 if (filled.length) logger.log("info", "default catalog installed", { sections: filled });
 if (heardHow) logger.log("info", "default heard-how options installed");
 if (owner.created && owner.generatedPassword) {
@@ -72,12 +95,17 @@ const app = createApp({
   pool: database.pool,
   pdf,
 });
-const server = Deno.serve({
-  port: config.port,
-  hostname: config.host,
-  onListen: ({ hostname, port }) =>
-    logger.log("info", "listening", { url: `http://${hostname}:${port}`, appUrl: config.appUrl }),
-}, app.fetch);
+let server: Deno.HttpServer;
+try {
+  server = Deno.serve({
+    port: config.port,
+    hostname: config.host,
+    onListen: ({ hostname, port }) =>
+      logger.log("info", "listening", { url: `http://${hostname}:${port}`, appUrl: config.appUrl }),
+  }, app.fetch);
+} catch (err) {
+  cannotStart(err);
+}
 
 // Hourly: expired sessions, and password-check failures older than any throttle window.
 const sweep = setInterval(() => {

@@ -1,44 +1,89 @@
 // `deno task backup [FILE]`: a consistent snapshot of the configured database
-// (PGlite in DATA_DIR, or the server in DATABASE_URL) as one SQL file.
+// (PGlite in DATA_DIR, or the server in DATABASE_URL) as one SQL file, sealed
+// with a checksum and an end marker.
 //   FILE   where to write; `-` writes to standard output; default
 //          BACKUP_DIR/lensdesk-<engine>-<date>-<time>.sql
 //   --nightly   keep running: one backup every day at BACKUP_AT (default 02:30,
 //          local time, see TZ) into BACKUP_DIR, keeping the newest BACKUP_KEEP
-//          (default 14); the first one at once when none is younger than a day.
-import { loadConfig } from "../src/config/config.ts";
+//          (default 14); the first one at once when the last good one is older
+//          than a day.
+//   --check     print how the last backup went (as /readyz reports it) and exit
+//          0 when it is recent and good, 1 otherwise: the health check of the
+//          compose `backup` service.
+// Every backup gives up after BACKUP_TIMEOUT_MS (default 30 minutes) with one
+// line and exit 1, and its outcome is recorded in the database.
+import { type Config, loadConfig } from "../src/config/config.ts";
 import { loggerFor } from "../src/http/logger.ts";
-import { engineOf, takeBackup, writeBackupFile } from "../src/backup/write.ts";
+import { openDatabase } from "../src/db/database.ts";
+import { runBackup } from "../src/backup/write.ts";
 import { backupsToPrune, nextRunAt, parseTimeOfDay } from "../src/backup/schedule.ts";
+import { describeBackupStatus, findBackupStatus } from "../src/backup/runs.ts";
 import { join } from "node:path";
 
-const config = await loadConfig();
-const args = Deno.args;
-const engine = engineOf(config);
+const USAGE = "Usage: deno task backup [FILE | -] [--nightly | --check]";
 
-if (args.includes("--nightly")) {
+let config: Config;
+try {
+  config = await loadConfig();
+} catch (err) {
+  console.error(`Backup failed: ${err instanceof Error ? err.message : err}`);
+  Deno.exit(1);
+}
+const args = Deno.args;
+
+if (args.includes("--check")) {
+  await check();
+} else if (args.includes("--nightly")) {
   await nightly();
 } else {
   const file = args.find((a) => !a.startsWith("--"));
   const unknown = args.filter((a) => a.startsWith("--"));
   if (unknown.length) {
-    console.error(`Unknown option ${unknown[0]}. Usage: deno task backup [FILE | -] [--nightly]`);
+    console.error(`Unknown option ${unknown[0]}. ${USAGE}`);
     Deno.exit(2);
   }
-  try {
-    const now = new Date();
-    const backup = await takeBackup(config, now);
-    const summary = `${Object.values(backup.rows).reduce((a, b) => a + b, 0)} rows in ` +
-      `${Object.keys(backup.rows).length} tables`;
-    if (file === "-") {
-      await Deno.stdout.write(new TextEncoder().encode(backup.script));
-      console.error(`Backup written to standard output (${summary}).`);
-    } else {
-      const path = await writeBackupFile(backup, { file, dir: config.backupDir, engine, now });
-      console.error(`Backup written to ${path} (${summary}).`);
-    }
-  } catch (err) {
-    console.error(`Backup failed: ${err instanceof Error ? err.message : err}`);
+  const result = await runBackup(config, {
+    file,
+    nightly: false,
+    out: async (text) => {
+      const bytes = new TextEncoder().encode(text);
+      // Deno.stdout.write may write part of the bytes: write until all are out.
+      for (let done = 0; done < bytes.length;) {
+        done += await Deno.stdout.write(bytes.subarray(done));
+      }
+    },
+  });
+  if (result.recordError) {
+    console.error(`(The outcome could not be recorded in the database: ${result.recordError})`);
+  }
+  if (!result.ok) {
+    console.error(`Backup failed: ${result.error}`);
     Deno.exit(1);
+  }
+  const rows = result.backup.rows;
+  const summary = `${Object.values(rows).reduce((a, b) => a + b, 0)} rows in ` +
+    `${Object.keys(rows).length} tables, ${result.backup.bytes} bytes`;
+  console.error(
+    result.path === "-"
+      ? `Backup written to standard output (${summary}).`
+      : `Backup written to ${result.path} (${summary}).`,
+  );
+  // postgres.js may keep a timer for a moment after its connections end.
+  Deno.exit(0);
+}
+
+async function check() {
+  let database;
+  try {
+    database = await openDatabase(config.databaseUrl, config.dataDir);
+    const status = await findBackupStatus(database.db);
+    console.log(describeBackupStatus(status));
+    Deno.exitCode = status.status === "ok" ? 0 : 1;
+  } catch (err) {
+    console.log(`Cannot read the backup status: ${err instanceof Error ? err.message : err}`);
+    Deno.exitCode = 1;
+  } finally {
+    await database?.close();
   }
 }
 
@@ -51,13 +96,18 @@ async function nightly() {
   logger.log("info", "nightly backups", { dir: config.backupDir, at: at, keep });
 
   const runOnce = async () => {
-    const now = new Date();
-    try {
-      const backup = await takeBackup(config, now);
-      const path = await writeBackupFile(backup, { dir: config.backupDir, engine, now });
-      logger.log("info", "backup written", { path, rows: backup.rows });
-    } catch (err) {
-      logger.log("error", "backup failed", { error: String(err) });
+    const result = await runBackup(config, { nightly: true });
+    if (result.ok) {
+      logger.log("info", "backup written", {
+        path: result.path,
+        bytes: result.backup.bytes,
+        rows: result.backup.rows,
+      });
+    } else {
+      logger.log("error", "backup failed", { error: result.error });
+    }
+    if (result.recordError) {
+      logger.log("error", "backup outcome not recorded", { error: result.recordError });
     }
     const names: string[] = [];
     for await (const e of Deno.readDir(config.backupDir)) if (e.isFile) names.push(e.name);
@@ -67,14 +117,20 @@ async function nightly() {
     }
   };
 
-  // A fresh start (or a container recreated after days) gets one at once.
-  let newest = 0;
-  for await (const e of Deno.readDir(config.backupDir)) {
-    if (e.isFile && /^lensdesk-.*\.sql$/.test(e.name)) {
-      newest = Math.max(newest, (await Deno.stat(join(config.backupDir, e.name))).mtime!.getTime());
-    }
+  // A fresh start (or a container recreated after days) gets one at once,
+  // unless the database records a good one from the last day.
+  let recent = false;
+  let database;
+  try {
+    database = await openDatabase(config.databaseUrl, config.dataDir);
+    const { lastSuccess } = await findBackupStatus(database.db);
+    recent = !!lastSuccess && Date.now() - Date.parse(lastSuccess.at) < 24 * 60 * 60 * 1000;
+  } catch {
+    // Not readable yet (no schema, database starting): take one now, which says why if it fails.
+  } finally {
+    await database?.close();
   }
-  if (Date.now() - newest > 24 * 60 * 60 * 1000) await runOnce();
+  if (!recent) await runOnce();
 
   let stop = false;
   for (const signal of ["SIGINT", "SIGTERM"] as const) {

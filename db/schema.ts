@@ -380,6 +380,18 @@ export interface QuoteExpiryCountsTable {
   n: number;
 }
 
+/** One backup's outcome; see src/backup/runs.ts. */
+export interface BackupRunsTable {
+  id: Generated<string>;
+  startedAt: Date;
+  finishedAt: CreatedAt;
+  ok: boolean;
+  nightly: boolean;
+  bytes: ColumnType<string | null, number | null | undefined, never>;
+  file: string | null;
+  error: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -409,4 +421,5 @@ export interface Database {
   prescriptions: PrescriptionsTable;
   quoteCarryOvers: QuoteCarryOversTable;
   quoteExpiryCounts: QuoteExpiryCountsTable;
+  backupRuns: BackupRunsTable;
 }

@@ -12,7 +12,6 @@ import {
   recordMailOutcome,
 } from "../../src/mail/mail_settings.ts";
 import { sendViaSmtp } from "../../src/mail/transport.ts";
-import { recordAudit } from "../../src/audit/audit_log.ts";
 import { findBranding } from "../../src/settings/settings.ts";
 import { setCookie } from "hono/cookie";
 import { EMAIL_BANNER_COOKIE } from "../../components/EmailBanner.tsx";
@@ -29,21 +28,11 @@ adminSettingsApi.get(
 
 adminSettingsApi.put("/admin/settings", admin, async (c) => {
   const input = await readJson(c, settingsSchema);
-  const { settings, passwordDropped } = await updateAdminSettings(
+  const { settings } = await updateAdminSettings(
     c.var.db,
     c.var.config.secretKey,
     input,
-  );
-  await recordAudit(
-    c.var.db,
     auditActor(c),
-    "settings.update",
-    "settings",
-    "1",
-    {
-      fields: Object.keys(input).map((k) => k === "smtpPassEnc" ? "smtpPassword" : k),
-      ...(passwordDropped ? { smtpPasswordDropped: true } : {}),
-    },
   );
   return c.json(settings);
 });

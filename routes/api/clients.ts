@@ -11,6 +11,7 @@ import {
   updateClientSchema,
 } from "../../src/schemas/client.ts";
 import {
+  CLIENT_HISTORY_FIELDS,
   deleteClient,
   findClientDetail,
   insertClientWithQuote,
@@ -25,6 +26,7 @@ import { findConsentTexts } from "../../src/settings/consent_texts.ts";
 import { listHeardHowOptions } from "../../src/settings/heard_how.ts";
 import { throttleMessage } from "../../src/auth/throttle.ts";
 import { recordAudit } from "../../src/audit/audit_log.ts";
+import { recordChanges } from "../../src/audit/describe.ts";
 
 export const clientsApi = new Hono<AppEnv>();
 
@@ -64,6 +66,7 @@ clientsApi.post("/clients", async (c) => {
     await recordAudit(c.var.db, auditActor(c), "client.create", "client", created.client.id, {
       quoteId: created.quote.id,
       via,
+      changes: recordChanges({}, input, CLIENT_HISTORY_FIELDS),
     });
     await recordAudit(c.var.db, auditActor(c), "quote.create", "quote", created.quote.id, {
       clientId: created.client.id,

@@ -4,6 +4,7 @@ import { forbidden, HttpError, notFound, readJson, unauthorized } from "../../sr
 import { requireUser } from "../../src/http/middleware.ts";
 import type { AuditActor } from "../../src/audit/audit_log.ts";
 import { recordAudit } from "../../src/audit/audit_log.ts";
+import { recordChanges } from "../../src/audit/describe.ts";
 import { handOverSchema, kioskReturnSchema } from "../../src/schemas/kiosk.ts";
 import { consentSchema, createClientSchema } from "../../src/schemas/client.ts";
 import { selectionSchema } from "../../src/schemas/quote.ts";
@@ -30,7 +31,11 @@ import {
 } from "../../src/auth/session.ts";
 import { findQuoteBundle } from "../../src/quotes/quote_bundle.ts";
 import { saveSelection } from "../../src/quotes/quote_store.ts";
-import { insertClientWithQuote, UnknownHeardHowError } from "../../src/clients/clients.ts";
+import {
+  CLIENT_HISTORY_FIELDS,
+  insertClientWithQuote,
+  UnknownHeardHowError,
+} from "../../src/clients/clients.ts";
 import { insertConsentRecord } from "../../src/clients/consent.ts";
 import { tabletQuote } from "../../components/tablet/tablet_view.ts";
 
@@ -188,6 +193,7 @@ kioskApi.post("/clients", async (c, next) => {
     quoteId: created.quote.id,
     via: "kiosk",
     handedOverBy: kiosk.handedOverBy.username,
+    changes: recordChanges({}, input, CLIENT_HISTORY_FIELDS),
   });
   return c.json({ client: { id: created.client.id }, quote: { id: created.quote.id } }, 201);
 });

@@ -7,7 +7,7 @@ import { quoteEmailSchema } from "../../src/schemas/settings.ts";
 import { findQuoteBundle } from "../../src/quotes/quote_bundle.ts";
 import { findMailSettings } from "../../src/mail/mail_settings.ts";
 import { composeQuoteEmail } from "../../src/mail/templates.ts";
-import { deliverEmail, enqueueEmail } from "../../src/mail/outbox.ts";
+import { deliverEmail, enqueueEmail, findOutboxState } from "../../src/mail/outbox.ts";
 import { findBranding } from "../../src/settings/settings.ts";
 import { quotePdfFilename, renderQuotePdf } from "../../src/pdf/render_quote_pdf.ts";
 import { recordAudit } from "../../src/audit/audit_log.ts";
@@ -53,10 +53,11 @@ quoteEmailApi.post("/quotes/:id/email", requireUser(), async (c) => {
     attachment,
     createdBy: user.id,
   });
+  // Queued, not sent: the outbox records "sent" when the mail server took it.
   await recordAudit(
     db,
     auditActor(c),
-    "quote.email",
+    "quote.email_queued",
     "quote",
     bundle.quote.id,
     { to: email, outboxId },
@@ -64,6 +65,22 @@ quoteEmailApi.post("/quotes/:id/email", requireUser(), async (c) => {
   const result = await deliverEmail(db, config.secretKey, outboxId, new Date(), c.var.logger);
   if (result.status === "sent") {
     return c.json({ status: "sent", message: `Quote emailed to ${email}`, outboxId });
+  }
+  if (result.status === "busy") {
+    // Another process's outbox worker claimed it between the queueing and
+    // this try: it has sent it, or is sending it now.
+    const state = await findOutboxState(db, outboxId);
+    if (state === "SENT") {
+      return c.json({ status: "sent", message: `Quote emailed to ${email}`, outboxId });
+    }
+    if (state === "PENDING") {
+      return c.json({
+        status: "queued",
+        message: `The quote e-mail to ${email} is being sent by the outbox right now; ` +
+          "its delivery shows in the quote's history.",
+        outboxId,
+      }, 202);
+    }
   }
   const when = result.status === "retrying" ? retryTime.format(result.nextAttemptAt) : "later";
   return c.json({

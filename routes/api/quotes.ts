@@ -152,7 +152,7 @@ quotesApi.post("/quotes/:id/reopen", async (c) => {
 
 quotesApi.put("/quote-options/:id/measurements", async (c) => {
   const { segOc } = await readJson(c, segOcSchema);
-  unwrap(await updateOptionSegOc(c.var.db, c.req.param("id"), segOc));
+  unwrap(await updateOptionSegOc(c.var.db, c.req.param("id"), segOc, auditActor(c)));
   return c.json({ segOc });
 });
 

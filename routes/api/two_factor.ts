@@ -137,10 +137,17 @@ twoFactorApi.put("/admin/two-factor-policy", requireUser("OWNER"), async (c) => 
   if (required && !me?.totpEnabledAt && !me?.isExternal) {
     throw new HttpError(409, "Set up two-factor sign-in for your own account first.");
   }
-  await db.updateTable("settings").set({ requireTwoFactor: required, updatedAt: new Date() })
-    .where("id", "=", 1).execute();
-  await recordAudit(db, auditActor(c), "settings.two_factor_policy", "settings", null, {
-    required,
+  await db.transaction().execute(async (trx) => {
+    const before = await trx.selectFrom("settings").select("requireTwoFactor").where("id", "=", 1)
+      .forUpdate().executeTakeFirstOrThrow();
+    await trx.updateTable("settings").set({ requireTwoFactor: required, updatedAt: new Date() })
+      .where("id", "=", 1).execute();
+    await recordAudit(trx, auditActor(c), "settings.two_factor_policy", "settings", null, {
+      required,
+      changes: before.requireTwoFactor === required
+        ? []
+        : [{ field: "twoFactorRequired", from: before.requireTwoFactor, to: required }],
+    });
   });
   return c.json({ required });
 });

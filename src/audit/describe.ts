@@ -1,9 +1,10 @@
 // How an audit entry reads to a person: one summary line and, where the entry
 // recorded them, field-level changes (old → new). Pure: the History tabs and
 // the audit page show the same words.
-import type { QuoteStatus } from "../../db/schema.ts";
+import type { QuoteStatus, Role } from "../../db/schema.ts";
 import { QUOTE_STATUSES } from "../quotes/rules.ts";
 import { formatDecimal } from "../quotes/money.ts";
+import { ROLE_LABELS } from "../users/permissions.ts";
 
 /** A change as recorded: the value before and after. */
 export interface FieldChange {
@@ -69,7 +70,60 @@ const FIELD_LABELS: Record<string, string> = {
   expiresAt: "Expires",
   role: "Role",
   username: "Username",
+  password: "Password",
+  // Options and items of a quote.
+  label: "Label",
+  isChosen: "Chosen",
+  shipping: "Shipping",
+  adjustmentAmount: "Adjustment",
+  adjustmentReason: "Adjustment reason",
+  notes: "Notes",
+  segOc: "SEG/OC",
+  sku: "SKU",
+  unitPrice: "Price",
+  qty: "Quantity",
+  // Prescriptions.
+  dateWritten: "Date written",
+  prescriber: "Prescriber",
+  expiresOn: "Expires on",
+  // Settings.
+  storeName: "Store name",
+  storePhone: "Store phone",
+  storeEmail: "Store e-mail",
+  storeAddress: "Store address",
+  storeWebsite: "Store website",
+  logoUrl: "Logo",
+  faviconUrl: "Favicon",
+  footerMessage: "Footer message",
+  quoteExpirationEnabled: "Quotes expire",
+  quoteExpirationDays: "Quote expiration days",
+  smsConsentText: "SMS consent text",
+  emailConsentText: "E-mail consent text",
+  emailSubject: "E-mail subject",
+  emailBody: "E-mail body",
+  smtpHost: "SMTP host",
+  smtpPort: "SMTP port",
+  smtpUser: "SMTP user",
+  smtpPassword: "SMTP password",
+  smtpFromEmail: "From e-mail",
+  smtpFromName: "From name",
+  smtpAllowInsecure: "Local relay without TLS",
+  twoFactorRequired: "Two-factor sign-in required",
 };
+
+/** Prescription eye fields: "rightEye.sphere" → "Right eye sphere". */
+const EYE_PARTS: Record<string, string> = {
+  rightEye: "Right eye",
+  leftEye: "Left eye",
+  sphere: "sphere",
+  cylinder: "cylinder",
+  axis: "axis",
+  add: "add",
+  prism: "prism",
+};
+
+/** Fields holding amounts, shown as dollars. */
+const MONEY_FIELDS = new Set(["total", "price", "shipping", "adjustmentAmount", "unitPrice"]);
 
 const isStatus = (v: unknown): v is QuoteStatus =>
   typeof v === "string" && (QUOTE_STATUSES as string[]).includes(v);
@@ -82,8 +136,9 @@ export function valueText(field: string, value: unknown): string {
   if (value === null || value === undefined || value === "") return "(empty)";
   if (typeof value === "boolean") return value ? "Yes" : "No";
   if (field === "status" && isStatus(value)) return STATUS_LABELS[value];
-  if ((field === "total" || field === "price") && typeof value === "string") {
-    return formatDecimal(value);
+  if (MONEY_FIELDS.has(field) && typeof value === "string") return formatDecimal(value);
+  if (field === "role" && typeof value === "string" && value in ROLE_LABELS) {
+    return ROLE_LABELS[value as Role];
   }
   if (field === "expiresAt" && typeof value === "string") {
     const date = new Date(value);
@@ -93,7 +148,12 @@ export function valueText(field: string, value: unknown): string {
   return String(value);
 }
 
-const labelOf = (field: string) => FIELD_LABELS[field] ?? field;
+function labelOf(field: string): string {
+  if (FIELD_LABELS[field]) return FIELD_LABELS[field];
+  const [eye, part] = field.split(".");
+  if (part && EYE_PARTS[eye] && EYE_PARTS[part]) return `${EYE_PARTS[eye]} ${EYE_PARTS[part]}`;
+  return field;
+}
 
 function isChange(v: unknown): v is FieldChange {
   return !!v && typeof v === "object" && "from" in v && "to" in v;
@@ -103,15 +163,70 @@ function isChange(v: unknown): v is FieldChange {
  * Changes are stored as an array, in the order of the form's fields: a jsonb
  * object would come back with its keys reordered.
  */
-function changeLines(changes: unknown): HistoryChange[] {
+function changeLines(changes: unknown, prefix = ""): HistoryChange[] {
   if (!Array.isArray(changes)) return [];
-  return changes.filter((c): c is FieldChange & { field: string } =>
-    isChange(c) && typeof (c as { field?: unknown }).field === "string"
-  ).map((c) => ({
-    label: labelOf(c.field),
-    from: valueText(c.field, c.from),
-    to: valueText(c.field, c.to),
-  }));
+  const lines: HistoryChange[] = [];
+  for (const c of changes) {
+    const field = (c as { field?: unknown })?.field;
+    if (typeof field !== "string") continue;
+    const label = prefix + labelOf(field);
+    // Secrets and free text: that it changed, never the value.
+    if ((c as { secret?: unknown }).secret === true) {
+      lines.push({ label, text: "changed (the value is not kept in history)" });
+    } else if ((c as { edited?: unknown }).edited === true) {
+      lines.push({ label, text: "edited (the text is not kept in history)" });
+    } else if (isChange(c)) {
+      lines.push({ label, from: valueText(field, c.from), to: valueText(field, c.to) });
+    }
+  }
+  return lines;
+}
+
+/**
+ * A quote save's changes inside its options (src/quotes/history.ts
+ * QuotePartChange): 'Option 1 "Progressives" · Frame "Ray-Ban" (RB1) price:
+ * $100.00 → $120.00', 'Option 2: added (total $89.00)'.
+ */
+function partLines(parts: unknown): HistoryChange[] {
+  if (!Array.isArray(parts)) return [];
+  const lines: HistoryChange[] = [];
+  for (const p of parts as Record<string, unknown>[]) {
+    if (!p || typeof p.option !== "string") continue;
+    const where = typeof p.item === "string" ? `${p.option} · ${p.item}` : p.option;
+    if (p.event === "added" || p.event === "removed") {
+      const amount = typeof p.amount === "string" ? p.amount : "";
+      const [price, qty] = amount.split(" × ");
+      const shown = !amount
+        ? ""
+        : typeof p.item === "string"
+        ? ` (${formatDecimal(price)} × ${qty})`
+        : ` (total ${formatDecimal(price)})`;
+      lines.push({ label: where, text: `${p.event}${shown}` });
+    } else if (typeof p.field === "string") {
+      lines.push(...changeLines([p], `${where} · `));
+    }
+  }
+  return lines;
+}
+
+/** Lines of a catalog import's items shown at most; the rest are counted. */
+const IMPORT_LINES = 200;
+
+/** A catalog CSV import's rows: each item added (its values) or changed (field by field). */
+function importLines(items: unknown): HistoryChange[] {
+  if (!Array.isArray(items)) return [];
+  const lines: HistoryChange[] = [];
+  for (const item of items as Record<string, unknown>[]) {
+    if (!item || typeof item.name !== "string") continue;
+    const where = `Item "${item.name}"`;
+    if (item.event === "added") lines.push({ label: where, text: "added" });
+    lines.push(...changeLines(item.changes, `${where} · `));
+  }
+  if (lines.length <= IMPORT_LINES) return lines;
+  return [
+    ...lines.slice(0, IMPORT_LINES),
+    { label: "More", text: `${lines.length - IMPORT_LINES} more changes not shown` },
+  ];
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -174,7 +289,15 @@ const SUMMARIES: Record<string, (d: Record<string, unknown>) => string> = {
   "quote.close": () => "Quote closed",
   "quote.reactivate": () => "Quote reactivated",
   "quote.finalize": () => "Quote finalized",
-  "quote.email": (d) => `Quote e-mail sent${typeof d.to === "string" ? ` to ${d.to}` : ""}`,
+  // Written when the e-mail was queued (it may not have gone out): say so.
+  "quote.email": (d) => `Quote e-mail queued${typeof d.to === "string" ? ` for ${d.to}` : ""}`,
+  "quote.email_queued": (d) =>
+    `Quote e-mail queued${typeof d.to === "string" ? ` for ${d.to}` : ""}`,
+  "quote.email_sent": (d) => `Quote e-mail sent${typeof d.to === "string" ? ` to ${d.to}` : ""}`,
+  "quote.email_failed": (d) =>
+    `Quote e-mail given up after every retry${typeof d.to === "string" ? ` (to ${d.to})` : ""}`,
+  "quote.seg_oc": () => "SEG/OC changed",
+  "quote.reopen": () => "Finalized quote reopened",
   "quote.status": (d) =>
     d.reason === "measurements_complete"
       ? "Status changed: measurements were completed"
@@ -187,6 +310,16 @@ const SUMMARIES: Record<string, (d: Record<string, unknown>) => string> = {
   "catalog.delete": (d) => `Catalog item deleted${d.name ? `: ${d.name}` : ""}`,
   "catalog.import": (d) =>
     `Catalog CSV imported: ${Number(d.created ?? 0)} added, ${Number(d.updated ?? 0)} changed`,
+  "user.create": (d) => `User added${typeof d.username === "string" ? `: ${d.username}` : ""}`,
+  "user.delete": (d) => `User deleted${typeof d.username === "string" ? `: ${d.username}` : ""}`,
+  "user.change_role": (d) =>
+    `Role changed${typeof d.username === "string" ? `: ${d.username}` : ""}` +
+    (typeof d.to === "string" && d.to in ROLE_LABELS ? ` is now ${ROLE_LABELS[d.to as Role]}` : ""),
+  "user.change_username": (d) =>
+    `Username changed${typeof d.from === "string" ? `: ${d.from}` : ""}` +
+    (typeof d.to === "string" ? ` is now ${d.to}` : ""),
+  "user.reset_password": (d) =>
+    `Password reset by an admin${typeof d.username === "string" ? `: ${d.username}` : ""}`,
   "auth.login": () => "Signed in",
   "auth.login_failed": () => "Sign-in refused",
   "auth.logout": () => "Signed out",
@@ -228,11 +361,15 @@ export function describeEntry(row: {
   }
   const options = optionLine(d.options);
   if (options) changes.push(options);
+  changes.push(...partLines(d.parts));
+  changes.push(...importLines(d.items));
   if (isChange(d.total)) changes.push(...changeLines([{ field: "total", ...d.total }]));
   if (typeof d.chosen === "number") {
     changes.push({ label: "Chosen", text: plural(d.chosen, "option") });
   }
-  if (typeof d.reason === "string" && row.action === "quote.close") {
+  if (
+    typeof d.reason === "string" && (row.action === "quote.close" || row.action === "quote.reopen")
+  ) {
     changes.push({ label: "Reason", text: d.reason });
   }
   changes.push(...legacyLines(d));
@@ -272,4 +409,18 @@ export function diffFields<T extends object>(
     out.push({ field, from: from ?? null, to: to ?? null });
   }
   return out;
+}
+
+/**
+ * The same for a record created (`before` empty) or deleted (`after` empty):
+ * every listed field that differs, a missing one counting as blank.
+ */
+export function recordChanges(
+  before: object,
+  after: object,
+  fields: readonly string[],
+): (FieldChange & { field: string })[] {
+  const full = (r: object) =>
+    Object.fromEntries(fields.map((f) => [f, (r as Record<string, unknown>)[f] ?? null]));
+  return diffFields(full(before), full(after), fields);
 }

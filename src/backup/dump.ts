@@ -1,3 +1,4 @@
+import { Buffer } from "node:buffer";
 import { PGlite } from "@electric-sql/pglite";
 import { pgDump } from "@electric-sql/pglite-tools/pg_dump";
 import { CamelCasePlugin, Kysely, PGliteDialect } from "kysely";
@@ -5,11 +6,13 @@ import type postgres from "postgres";
 import type { Database } from "../../db/schema.ts";
 import { type DatabaseHandle, pgliteExtensions } from "../db/database.ts";
 import { migrateTo } from "../db/migrate.ts";
-import { formatHeader } from "./format.ts";
+import { formatHeader, sealBackup } from "./format.ts";
 
 export interface Backup {
-  /** The whole file: our header, then a plain pg_dump script. */
+  /** The whole file: our header, a plain pg_dump script, the end marker with the checksum. */
   script: string;
+  /** Its size in bytes (UTF-8). */
+  bytes: number;
   migrations: string[];
   /** Rows per table at the moment of the snapshot. */
   rows: Record<string, number>;
@@ -27,17 +30,26 @@ export interface Backup {
  * can only talk to a PGlite in this process. So the server's rows are copied,
  * inside one REPEATABLE READ READ ONLY transaction (one snapshot for every
  * table), into a throwaway in-memory PGlite that the same migrations brought
- * to the same schema, and pg_dump dumps that. The script is therefore the
+ * to the same schema, and pg_dump dumps that. The rows are read with a plain
+ * SELECT through a cursor, every column as its text form, not with
+ * `COPY … TO STDOUT`: postgres.js 3.4.9 leaves its socket paused when a COPY's
+ * last chunk fills the stream's buffer (porsager/postgres#499), and the
+ * backup then waited forever inside an open transaction (6 of 11 tries on a
+ * store with e-mailed quotes, whose PDFs make large rows). The script is therefore the
  * same pg_dump output for both engines, and a backup of one restores on the
  * other. The copy refuses to run when a table's columns on the server differ
  * from what the migrations build (a hand-made change would be lost).
  */
-export async function dumpDatabase(handle: DatabaseHandle, now = new Date()): Promise<Backup> {
+export async function dumpDatabase(
+  handle: DatabaseHandle,
+  now = new Date(),
+  signal?: AbortSignal,
+): Promise<Backup> {
   if (handle.kind === "memory") {
     throw new Error("DATABASE_URL=memory:// keeps nothing to back up.");
   }
   if (handle.raw.engine === "pglite") return await dumpPglite(handle.raw.pglite, "embedded", now);
-  const copy = await copyServerIntoPglite(handle.raw.sql);
+  const copy = await copyServerIntoPglite(handle.raw.sql, signal);
   try {
     return await dumpPglite(copy, "server", now);
   } finally {
@@ -58,8 +70,10 @@ async function dumpPglite(
     pg,
     args: ["--no-owner", "--no-privileges"],
   });
-  const script = formatHeader({ engine, takenAt: now, migrations, rows }) + await file.text();
-  return { script, migrations, rows };
+  const script = sealBackup(
+    formatHeader({ engine, takenAt: now, migrations, rows }) + await file.text(),
+  );
+  return { script, bytes: Buffer.byteLength(script, "utf8"), migrations, rows };
 }
 
 async function listMigrations(pg: PGlite): Promise<string[]> {
@@ -122,14 +136,15 @@ function columnsByTable(rows: ColumnRow[]): Map<string, ColumnRow[]> {
   return map;
 }
 
-async function copyServerIntoPglite(sql: postgres.Sql): Promise<PGlite> {
+async function copyServerIntoPglite(sql: postgres.Sql, signal?: AbortSignal): Promise<PGlite> {
   const copy = new PGlite({ extensions: pgliteExtensions });
   await copy.waitReady;
   try {
     await sql.begin("isolation level repeatable read read only", async (tx) => {
       // Text forms that read back identically in the copy.
       await tx.unsafe(`SET LOCAL timezone = 'UTC'; SET LOCAL datestyle = 'ISO, YMD';
-        SET LOCAL intervalstyle = 'postgres'; SET LOCAL extra_float_digits = 3`);
+        SET LOCAL intervalstyle = 'postgres'; SET LOCAL extra_float_digits = 3;
+        SET LOCAL bytea_output = 'hex'`);
       const hasSchema = await tx.unsafe<{ ok: boolean }[]>(
         `SELECT to_regclass('public.kysely_migration') IS NOT NULL AS ok`,
       );
@@ -179,14 +194,7 @@ async function copyServerIntoPglite(sql: postgres.Sql): Promise<PGlite> {
         TRUNCATE ${tables.map((t) => `public.${ident(t)}`).join(", ")};
         SET session_replication_role = replica;`);
       for (const table of tables) {
-        const cols = serverColumns.get(table)!.map((c) => ident(c.column)).join(", ");
-        const stream = await tx.unsafe(`COPY public.${ident(table)} (${cols}) TO STDOUT`)
-          .readable();
-        const chunks: Uint8Array[] = [];
-        for await (const chunk of stream) chunks.push(chunk as Uint8Array);
-        await copy.query(`COPY public.${ident(table)} (${cols}) FROM '/dev/blob'`, [], {
-          blob: new Blob(chunks as BlobPart[]),
-        });
+        await copyTable(tx, copy, table, serverColumns.get(table)!.map((c) => c.column), signal);
       }
       await copy.exec(`SET session_replication_role = DEFAULT`);
 
@@ -206,6 +214,57 @@ async function copyServerIntoPglite(sql: postgres.Sql): Promise<PGlite> {
     await copy.close();
     throw err;
   }
+}
+
+/** Rows read per cursor round trip, and loaded into the copy per COPY. */
+const BATCH_ROWS = 1000;
+
+/**
+ * One table's rows from the server into the copy. Each column is read as its
+ * text form (`::text`, the same output function COPY uses, under the settings
+ * the transaction set) and written as COPY's text format, which PGlite reads
+ * back through each type's input function: the same values as a COPY would
+ * carry, bytea (hex), numerics, times and jsonb included.
+ */
+async function copyTable(
+  tx: postgres.TransactionSql,
+  copy: PGlite,
+  table: string,
+  columns: string[],
+  signal?: AbortSignal,
+): Promise<void> {
+  const list = columns.map(ident).join(", ");
+  const select = columns.map((c, i) => `${ident(c)}::text AS c${i}`).join(", ");
+  const cursor = tx.unsafe<Record<string, string | null>[]>(
+    `SELECT ${select} FROM public.${ident(table)}`,
+  ).cursor(BATCH_ROWS);
+  for await (const rows of cursor) {
+    signal?.throwIfAborted();
+    let text = "";
+    for (const row of rows) {
+      for (let i = 0; i < columns.length; i++) {
+        if (i > 0) text += "\t";
+        text += copyField(row[`c${i}`]);
+      }
+      text += "\n";
+    }
+    await copy.query(`COPY public.${ident(table)} (${list}) FROM '/dev/blob'`, [], {
+      blob: new Blob([text]),
+    });
+  }
+}
+
+const COPY_ESCAPES: Record<string, string> = {
+  "\\": "\\\\",
+  "\t": "\\t",
+  "\n": "\\n",
+  "\r": "\\r",
+};
+
+/** A value in COPY's text format: `\N` for NULL, and backslash escapes for the delimiters. */
+export function copyField(value: string | null | undefined): string {
+  if (value === null || value === undefined) return "\\N";
+  return value.replace(/[\\\t\n\r]/g, (ch) => COPY_ESCAPES[ch]);
 }
 
 /** A quoted SQL identifier. */

@@ -1,6 +1,6 @@
 import type { DatabaseHandle, RawClient } from "../db/database.ts";
 import { findMigrationStatus } from "../db/migrate.ts";
-import { type BackupHeader, parseHeader } from "./format.ts";
+import { type BackupHeader, checkSeal, parseHeader } from "./format.ts";
 import { ident } from "./dump.ts";
 
 /** A restore that would lose data or cannot work; the message says what to do. */
@@ -16,26 +16,32 @@ export interface RestoreResult {
 
 /**
  * Loads a backup made by dumpDatabase into this database, in one transaction:
- * it either all lands or nothing changes. A database that already holds any
- * table is left alone unless `force`, which drops everything in the schema
- * first (inside the same transaction).
+ * it either all lands or nothing changes. Before anything runs, the file must
+ * end with its end marker and match the checksum in it (a file cut short, or
+ * changed after it was written, is refused); inside the transaction, before
+ * the commit, every table must hold the rows the header counted. A database
+ * that already holds any table is left alone unless `force`, which drops
+ * everything in the schema first (inside the same transaction).
+ * `unsealed` accepts a file made before backups carried a checksum (the row
+ * counts are still checked).
  */
 export async function restoreDatabase(
   handle: DatabaseHandle,
-  script: string,
-  options: { force?: boolean } = {},
+  file: string,
+  options: { force?: boolean; unsealed?: boolean } = {},
 ): Promise<RestoreResult> {
   if (handle.kind === "memory") {
     throw new RestoreRefused(
       "DATABASE_URL=memory:// is thrown away at exit: nothing to restore into.",
     );
   }
-  const header = parseHeader(script);
+  const header = parseHeader(file);
   if (!header) {
     throw new RestoreRefused(
       "This file is not a Lensdesk backup (made by `deno task backup`); nothing was changed.",
     );
   }
+  const script = sealedContent(file, header, options.unsealed ?? false);
   const { known } = await findMigrationStatus(handle.db);
   const newer = header.migrations.filter((m) => !known.includes(m));
   if (newer.length) {
@@ -59,31 +65,77 @@ export async function restoreDatabase(
   // pg_dump empties search_path for the session; put it back for whoever
   // uses this connection next.
   const all = `${drops}\n${body}\nRESET ALL;`;
+  let rows: Record<string, number>;
   if (raw.engine === "pglite") {
-    await raw.pglite.transaction(async (tx) => {
+    rows = await raw.pglite.transaction(async (tx) => {
       await tx.exec(all);
+      return await countedAsHeader(header, async (text) => (await tx.query(text)).rows);
     });
   } else {
-    await raw.sql.begin(async (tx) => {
+    rows = await raw.sql.begin(async (tx) => {
       await tx.unsafe(all);
+      return await countedAsHeader(header, async (text) => [...await tx.unsafe(text)]);
     });
-  }
-
-  const rows: Record<string, number> = {};
-  const tables = await query<{ name: string }>(
-    raw,
-    `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-     WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') ORDER BY 1`,
-  );
-  for (const { name } of tables) {
-    const [{ n }] = await query<{ n: number }>(
-      raw,
-      `SELECT count(*)::int AS n FROM public.${ident(name)}`,
-    );
-    rows[name] = n;
   }
   return { header, rows, replaced: existing.length > 0 };
 }
+
+/** The script without its end marker, once the file proved whole and unchanged. */
+function sealedContent(file: string, header: BackupHeader, unsealed: boolean): string {
+  if (header.format === undefined) {
+    if (unsealed) return file;
+    throw new RestoreRefused(
+      "This backup was made before backups carried a checksum, so it cannot be checked for " +
+        "damage; rerun with --unverified to restore it anyway (its row counts are still " +
+        "checked). Nothing was changed.",
+    );
+  }
+  const seal = checkSeal(file);
+  if (seal.ok) return seal.content;
+  throw new RestoreRefused(
+    seal.problem === "no_end"
+      ? "This backup is incomplete: its end marker is missing (the file was cut short while " +
+        "being written or copied). Nothing was changed."
+      : "This backup is damaged: its content does not match its checksum (it was changed or " +
+        "corrupted after it was written). Nothing was changed.",
+  );
+}
+
+/**
+ * Inside the restore's transaction, before its commit: every table of the
+ * schema and its rows, which must be exactly the header's. A mismatch throws,
+ * and the transaction rolls back with everything it did.
+ */
+async function countedAsHeader(
+  header: BackupHeader,
+  run: (text: string) => Promise<unknown[]>,
+): Promise<Record<string, number>> {
+  const tables = await run(TABLES_SQL) as { name: string }[];
+  const rows: Record<string, number> = {};
+  for (const { name } of tables) {
+    const [{ n }] = await run(`SELECT count(*)::int AS n FROM public.${ident(name)}`) as {
+      n: number;
+    }[];
+    rows[name] = n;
+  }
+  for (const table of new Set([...Object.keys(rows), ...Object.keys(header.rows)])) {
+    if (rows[table] !== header.rows[table]) {
+      const found = rows[table] === undefined ? "is missing" : `has ${rows[table]} rows`;
+      const said = header.rows[table] === undefined
+        ? "the header does not list it"
+        : `the header says ${header.rows[table]}`;
+      throw new RestoreRefused(
+        `This backup does not hold what its header says: table ${table} ${found}, ${said}. ` +
+          "Nothing was changed.",
+      );
+    }
+  }
+  return rows;
+}
+
+const TABLES_SQL = `
+  SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+  WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') ORDER BY 1`;
 
 const RELATIONS_SQL = `
   SELECT c.relkind::text AS kind, c.relname AS name

@@ -5,6 +5,21 @@ import type { CatalogItem } from "./catalog.ts";
 import type { CatalogItemInput } from "../schemas/catalog.ts";
 import { type AuditActor, recordAudit } from "../audit/audit_log.ts";
 import { isUuid } from "../db/ids.ts";
+import { recordChanges } from "../audit/describe.ts";
+
+/** The fields of a catalog item the history records, old → new. */
+export const CATALOG_HISTORY_FIELDS = [
+  "name",
+  "description",
+  "price",
+  "active",
+  "sortOrder",
+] as const;
+
+/** Each recorded field that differs; an item added compares with nothing, a deleted one with nothing after. */
+export function catalogChanges(before: Partial<CatalogItem>, after: Partial<CatalogItem>) {
+  return recordChanges(before, after, CATALOG_HISTORY_FIELDS);
+}
 
 /** Every item of a section, inactive ones too, in the store's order. */
 export async function listCatalogForAdmin(db: DB, table: CatalogTableName): Promise<CatalogItem[]> {
@@ -47,10 +62,16 @@ export async function insertCatalogItem(
   input: CatalogItemInput,
   actor: AuditActor,
 ) {
-  const row = await db.insertInto(table).values(values(table, input)).returning("id")
-    .executeTakeFirstOrThrow();
-  await recordAudit(db, actor, "catalog.create", table, row.id, { name: input.name });
-  return (await one(db, table, row.id))!;
+  return await db.transaction().execute(async (trx) => {
+    const row = await trx.insertInto(table).values(values(table, input)).returning("id")
+      .executeTakeFirstOrThrow();
+    const item = (await one(trx, table, row.id))!;
+    await recordAudit(trx, actor, "catalog.create", table, row.id, {
+      name: input.name,
+      changes: catalogChanges({}, item),
+    });
+    return item;
+  });
 }
 
 /** Whole item, or {active} alone; undefined when there is no such item. */
@@ -62,12 +83,20 @@ export async function updateCatalogItem(
   actor: AuditActor,
 ) {
   if (!isUuid(id)) return undefined;
-  const set = "name" in input ? values(table, input) : { active: input.active };
-  const result = await db.updateTable(table).set({ ...set, updatedAt: new Date() })
-    .where("id", "=", id).executeTakeFirst();
-  if (result.numUpdatedRows === 0n) return undefined;
-  await recordAudit(db, actor, "catalog.update", table, id, set);
-  return await one(db, table, id);
+  return await db.transaction().execute(async (trx) => {
+    await trx.selectFrom(table).select("id").where("id", "=", id).forUpdate().execute();
+    const before = await one(trx, table, id);
+    if (!before) return undefined;
+    const set = "name" in input ? values(table, input) : { active: input.active };
+    await trx.updateTable(table).set({ ...set, updatedAt: new Date() }).where("id", "=", id)
+      .execute();
+    const after = (await one(trx, table, id))!;
+    await recordAudit(trx, actor, "catalog.update", table, id, {
+      name: after.name,
+      changes: catalogChanges(before, after),
+    });
+    return after;
+  });
 }
 
 /**
@@ -81,9 +110,15 @@ export async function deleteCatalogItem(
   actor: AuditActor,
 ): Promise<boolean> {
   if (!isUuid(id)) return false;
-  const row = await db.deleteFrom(table).where("id", "=", id).returning("name")
-    .executeTakeFirst();
-  if (!row) return false;
-  await recordAudit(db, actor, "catalog.delete", table, id, { name: row.name });
-  return true;
+  return await db.transaction().execute(async (trx) => {
+    const before = await one(trx, table, id);
+    const row = await trx.deleteFrom(table).where("id", "=", id).returning("name")
+      .executeTakeFirst();
+    if (!row || !before) return false;
+    await recordAudit(trx, actor, "catalog.delete", table, id, {
+      name: row.name,
+      changes: catalogChanges(before, {}),
+    });
+    return true;
+  });
 }

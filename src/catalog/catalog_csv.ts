@@ -6,7 +6,7 @@ import { sql } from "kysely";
 import type { DB } from "../db/database.ts";
 import type { CatalogTableName } from "./default_catalog.ts";
 import type { CatalogItem } from "./catalog.ts";
-import { listCatalogForAdmin } from "./catalog_admin.ts";
+import { catalogChanges, listCatalogForAdmin } from "./catalog_admin.ts";
 import { CATALOG_CSV_MAX_BYTES, catalogItemSchema } from "../schemas/catalog.ts";
 import { CsvFileError, type CsvRecord, parseCsv, toCsv, unguardCell } from "../csv/csv.ts";
 import { type AuditActor, recordAudit } from "../audit/audit_log.ts";
@@ -374,7 +374,24 @@ export async function importCatalogCsv(
       updated: changed.length,
       unchanged: planned.length - fresh.length - changed.length,
     };
-    await recordAudit(trx, actor, "catalog.import", table, null, result);
+    // Every item the file added or changed, each field old → new, as one entry.
+    const byId = new Map(existing.map((i) => [i.id, i]));
+    await recordAudit(trx, actor, "catalog.import", table, null, {
+      ...result,
+      items: [
+        ...fresh.map((p) => ({
+          name: p.values!.name,
+          event: "added",
+          changes: catalogChanges({}, record(p.values!)),
+        })),
+        ...changed.map((p) => ({
+          id: p.row.id,
+          name: p.values!.name,
+          event: "changed",
+          changes: catalogChanges(byId.get(p.row.id!)!, record(p.values!)),
+        })),
+      ],
+    });
     return { ok: true, ...result };
   });
 }

@@ -28,6 +28,8 @@ export interface Config {
   outboxPollMs: number;
   /** Where `deno task backup` and the nightly backup write when no file is named. */
   backupDir: string;
+  /** The longest one backup may take before it is abandoned as failed. */
+  backupTimeoutMs: number;
   /**
    * The PDF renderers: how many render at once, how many jobs may wait, the
    * time limit per render, and how long one may sit idle before it is ended.
@@ -120,6 +122,7 @@ export async function loadConfig(env: Env = Deno.env.toObject()): Promise<Config
     metricsToken,
     outboxPollMs,
     backupDir: env.BACKUP_DIR || "./backups",
+    backupTimeoutMs: intSetting(env, "BACKUP_TIMEOUT_MS", 1_800_000, 100, 86_400_000),
     pdf,
   };
 }

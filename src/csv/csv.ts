@@ -54,7 +54,12 @@ export interface CsvRecord {
 
 export class CsvFileError extends Error {}
 
-/** Bytes → records. Not UTF-8, not CSV: a CsvFileError saying so. */
+/**
+ * Bytes → records. Comma- or semicolon-separated (Excel's default where a
+ * comma is the decimal separator), told apart by the header line. Not UTF-8,
+ * not CSV: a CsvFileError saying so, with the line and column where it goes
+ * wrong.
+ */
 export function parseCsv(bytes: Uint8Array): CsvRecord[] {
   let text: string;
   try {
@@ -64,16 +69,94 @@ export function parseCsv(bytes: Uint8Array): CsvRecord[] {
       'The file is not UTF-8 text. Save it from your spreadsheet as "CSV UTF-8" and try again.',
     );
   }
+  const delimiter = delimiterOf(text);
   try {
     const records = parse(text, {
       bom: true,
       info: true,
+      delimiter,
       relax_column_count: true,
       skip_empty_lines: true,
     }) as unknown as { info: { lines: number }; record: string[] }[];
     return records.map((r) => ({ line: r.info.lines, cells: r.record }));
   } catch (err) {
+    const code = (err as { code?: string }).code ?? "";
+    const where = locateQuoteProblem(text, delimiter);
+    const reason = QUOTE_PROBLEMS[code];
+    if (where && reason) {
+      throw new CsvFileError(
+        `The file is not valid CSV: line ${where.line}, column ${where.column}: ${reason}.`,
+      );
+    }
+    const line = (err as { lines?: number }).lines;
     const message = err instanceof Error ? err.message : String(err);
-    throw new CsvFileError(`The file is not valid CSV: ${message}`);
+    throw new CsvFileError(
+      `The file is not valid CSV${line ? ` (line ${line})` : ""}: ${message}`,
+    );
   }
+}
+
+const QUOTE_PROBLEMS: Record<string, string> = {
+  CSV_QUOTE_NOT_CLOSED: "a quoted cell starts here and is never closed",
+  INVALID_OPENING_QUOTE:
+    'a quote (") inside a cell: put the whole cell in quotes and double the quote ("")',
+  CSV_INVALID_CLOSING_QUOTE:
+    "text after a quoted cell's closing quote: put the whole cell in quotes and double any " +
+    'quote inside it ("")',
+};
+
+/** The header line's separator: `;` when it has more semicolons than commas outside quotes. */
+export function delimiterOf(text: string): "," | ";" {
+  let commas = 0;
+  let semicolons = 0;
+  let quoted = false;
+  for (const ch of text) {
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && (ch === "\n" || ch === "\r")) break;
+    else if (!quoted && ch === ",") commas++;
+    else if (!quoted && ch === ";") semicolons++;
+  }
+  return semicolons > commas ? ";" : ",";
+}
+
+/**
+ * Where the first misplaced quote is (1-based line and column), for the
+ * message: csv-parse says what is wrong but not in which cell. Only quotes
+ * are judged here; csv-parse has already refused the file.
+ */
+function locateQuoteProblem(
+  text: string,
+  delimiter: string,
+): { line: number; column: number } | undefined {
+  let line = 1;
+  let column = 1;
+  let cellStart = true;
+  let quoted = false;
+  let closed = false;
+  let opened = { line: 0, column: 0 };
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') i++;
+      else if (ch === '"') [quoted, closed] = [false, true];
+      else if (ch === "\n") line++;
+      continue;
+    }
+    if (ch === delimiter || ch === "\n") {
+      if (ch === "\n") [line, column] = [line + 1, 1];
+      else column++;
+      [cellStart, closed] = [true, false];
+    } else if (ch === "\r" || ch === "\uFEFF") {
+      continue;
+    } else if (closed) {
+      return { line, column };
+    } else if (ch === '"' && cellStart) {
+      [quoted, cellStart, opened] = [true, false, { line, column }];
+    } else if (ch === '"') {
+      return { line, column };
+    } else {
+      cellStart = false;
+    }
+  }
+  return quoted ? opened : undefined;
 }

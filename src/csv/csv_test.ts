@@ -34,4 +34,37 @@ describe("CSV cells", () => {
     expect(() => parseCsv(new Uint8Array([0x6e, 0xff, 0xfe, 0x0a]))).toThrow(CsvFileError);
     expect(() => parseCsv(bytes('name,price\n"unclosed,1\n'))).toThrow(/not valid CSV/);
   });
+
+  it("reads semicolon-separated files (Excel where a comma is the decimal separator)", () => {
+    const csv = 'id;name;price\r\n;"Basic; thin";259,00\r\n;Plain;1.234,50\r\n';
+    expect(parseCsv(bytes(csv))).toEqual([
+      { line: 1, cells: ["id", "name", "price"] },
+      { line: 2, cells: ["", "Basic; thin", "259,00"] },
+      { line: 3, cells: ["", "Plain", "1.234,50"] },
+    ]);
+    // A comma file whose cells hold semicolons stays a comma file.
+    expect(parseCsv(bytes('name,price\n"a;b;c",1\n'))[1].cells).toEqual(["a;b;c", "1"]);
+  });
+
+  it("says on which line and in which column a file stops being CSV", () => {
+    const cases: [string, string][] = [
+      [
+        'name,price\nok,1\nab"c,2\n',
+        'line 3, column 1: a quote (") inside a cell: put the whole cell in quotes and double ' +
+        'the quote ("")',
+      ],
+      [
+        'name;price\nok;1\nfine;"2"x\n',
+        "line 3, column 2: text after a quoted cell's closing quote: put the whole cell in " +
+        'quotes and double any quote inside it ("")',
+      ],
+      [
+        'name,description,price\nok,"multi\nline",1\nnext,"never closed,3\n',
+        "line 4, column 2: a quoted cell starts here and is never closed",
+      ],
+    ];
+    for (const [csv, where] of cases) {
+      expect(() => parseCsv(bytes(csv))).toThrow(`The file is not valid CSV: ${where}.`);
+    }
+  });
 });

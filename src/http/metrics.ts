@@ -3,6 +3,7 @@ import { routePath } from "hono/route";
 import type { AppEnv } from "./app_env.ts";
 import type { PoolStats } from "../db/database.ts";
 import type { OutboxBacklog } from "../mail/outbox.ts";
+import type { BackupStatus } from "../backup/runs.ts";
 
 /** Upper bounds (seconds) of the request duration histogram. */
 export const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -54,7 +55,12 @@ export class Metrics {
     this.outboxTried += tried;
   }
 
-  render(shared: { outbox: OutboxBacklog; pool?: PoolStats }): string {
+  /**
+   * `outbox` and `backup` come from the database; when it cannot be read they
+   * are left out and `lensdesk_database_up` says 0, while this process's own
+   * counters are still served.
+   */
+  render(shared: { outbox?: OutboxBacklog; backup?: BackupStatus; pool?: PoolStats }): string {
     const out: string[] = [];
     const help = (name: string, type: string, text: string) =>
       out.push(`# HELP ${name} ${text}`, `# TYPE ${name} ${type}`);
@@ -91,24 +97,58 @@ export class Metrics {
       );
     }
 
-    const { outbox, pool } = shared;
+    const { outbox, backup, pool } = shared;
     help(
-      "lensdesk_outbox_messages",
+      "lensdesk_database_up",
       "gauge",
-      "E-mails in the outbox: pending (waiting, due now or later), due (pending and due now), " +
-        "failed (given up).",
+      "1 when the database answered this scrape; 0 when it did not (its figures are then left out).",
     );
-    out.push(
-      `lensdesk_outbox_messages{state="pending"} ${outbox.pending}`,
-      `lensdesk_outbox_messages{state="due"} ${outbox.due}`,
-      `lensdesk_outbox_messages{state="failed"} ${outbox.failed}`,
-    );
-    help(
-      "lensdesk_outbox_oldest_due_seconds",
-      "gauge",
-      "How long the oldest due e-mail has waited past its time (0 when none).",
-    );
-    out.push(`lensdesk_outbox_oldest_due_seconds ${outbox.oldestDueSeconds}`);
+    out.push(`lensdesk_database_up ${outbox ? 1 : 0}`);
+    if (outbox) {
+      help(
+        "lensdesk_outbox_messages",
+        "gauge",
+        "E-mails in the outbox: pending (waiting, due now or later), due (pending and due now), " +
+          "failed (given up).",
+      );
+      out.push(
+        `lensdesk_outbox_messages{state="pending"} ${outbox.pending}`,
+        `lensdesk_outbox_messages{state="due"} ${outbox.due}`,
+        `lensdesk_outbox_messages{state="failed"} ${outbox.failed}`,
+      );
+      help(
+        "lensdesk_outbox_oldest_due_seconds",
+        "gauge",
+        "How long the oldest due e-mail has waited past its time (0 when none).",
+      );
+      out.push(`lensdesk_outbox_oldest_due_seconds ${outbox.oldestDueSeconds}`);
+    }
+    if (backup) {
+      help(
+        "lensdesk_backup_last_success_timestamp_seconds",
+        "gauge",
+        "When the last good backup finished (Unix time; 0 when none is recorded).",
+      );
+      out.push(
+        `lensdesk_backup_last_success_timestamp_seconds ${unixTime(backup.lastSuccess?.at)}`,
+      );
+      help("lensdesk_backup_last_success_bytes", "gauge", "Size of the last good backup file.");
+      out.push(`lensdesk_backup_last_success_bytes ${backup.lastSuccess?.bytes ?? 0}`);
+      help(
+        "lensdesk_backup_last_failure_timestamp_seconds",
+        "gauge",
+        "When the last failed backup gave up (Unix time; 0 when none is recorded).",
+      );
+      out.push(
+        `lensdesk_backup_last_failure_timestamp_seconds ${unixTime(backup.lastFailure?.at)}`,
+      );
+      help(
+        "lensdesk_backup_ok",
+        "gauge",
+        "1 when the last backup succeeded within the last 26 hours (as /readyz's backup.status).",
+      );
+      out.push(`lensdesk_backup_ok ${backup.status === "ok" ? 1 : 0}`);
+    }
     help(
       "lensdesk_outbox_worker_passes_total",
       "counter",
@@ -147,6 +187,8 @@ export class Metrics {
     return out.join("\n") + "\n";
   }
 }
+
+const unixTime = (iso: string | undefined) => iso ? Math.floor(Date.parse(iso) / 1000) : 0;
 
 function labels(s: RequestSeries, extra: Record<string, string> = {}): string {
   const all = { method: s.method, route: s.route, status: s.status, ...extra };

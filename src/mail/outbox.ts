@@ -40,6 +40,13 @@ export async function enqueueEmail(db: DB, email: NewEmail): Promise<string> {
   return row.id;
 }
 
+/** Where one queued message stands (undefined when there is no such message). */
+export async function findOutboxState(db: DB, id: string) {
+  const row = await db.selectFrom("emailOutbox").select("status").where("id", "=", id)
+    .executeTakeFirst();
+  return row?.status;
+}
+
 export type DeliveryResult =
   | { status: "sent"; messageId: string }
   | { status: "retrying"; nextAttemptAt: Date }
@@ -131,16 +138,21 @@ async function sendClaimed(
       if (claimed.quoteId) {
         const before = await trx.selectFrom("quotes").select("status")
           .where("id", "=", claimed.quoteId).forUpdate().executeTakeFirst();
-        if (before && !EMAILED_STAYS.includes(before.status)) {
+        // Sent now, not when it was queued: the history says so here, with
+        // the status it moved the quote to.
+        if (before) {
           await recordAudit(
             trx,
             { id: null, label: "system" },
-            "quote.status",
+            "quote.email_sent",
             "quote",
             claimed.quoteId,
             {
-              status: { from: before.status, to: "EMAILED" },
-              reason: "emailed",
+              to: claimed.toAddress,
+              outboxId: id,
+              ...(EMAILED_STAYS.includes(before.status)
+                ? {}
+                : { status: { from: before.status, to: "EMAILED" } }),
             },
           );
         }
@@ -165,11 +177,23 @@ async function sendClaimed(
     });
     await recordMailOutcome(db, "failed");
     if (attempts >= MAX_ATTEMPTS) {
-      await db.updateTable("emailOutbox").set({
-        status: "FAILED",
-        attempts,
-        lastError: MAIL_FAILURE,
-      }).where("id", "=", id).execute();
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable("emailOutbox").set({
+          status: "FAILED",
+          attempts,
+          lastError: MAIL_FAILURE,
+        }).where("id", "=", id).execute();
+        if (claimed.quoteId) {
+          await recordAudit(
+            trx,
+            { id: null, label: "system" },
+            "quote.email_failed",
+            "quote",
+            claimed.quoteId,
+            { to: claimed.toAddress, outboxId: id, attempts },
+          );
+        }
+      });
       return { status: "failed" };
     }
     const nextAttemptAt = new Date(now.getTime() + RETRY_DELAYS_MIN[attempts - 1] * 60_000);

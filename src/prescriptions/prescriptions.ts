@@ -116,12 +116,50 @@ async function clientExists(db: DB, clientId: string) {
     .executeTakeFirst();
 }
 
-/** What the history records of a prescription: enough to tell which one, no free text. */
+/** What the history records of a prescription: enough to tell which one. */
 const auditDetails = (p: PrescriptionView) => ({
   prescriptionId: p.id,
   dateWritten: p.dateWritten,
   prescriber: p.prescriber,
 });
+
+/** A prescription's values as the history compares them ("rightEye.sphere": "-2.25"). */
+function historyValues(p: PrescriptionView | undefined): Record<string, string | null> {
+  const eye = (name: "rightEye" | "leftEye", e: PrescriptionView["rightEye"] | undefined) => ({
+    [`${name}.sphere`]: e?.sphere ?? null,
+    [`${name}.cylinder`]: e?.cylinder ?? null,
+    [`${name}.axis`]: e?.axis === null || e?.axis === undefined ? null : String(e.axis),
+    [`${name}.add`]: e?.add ?? null,
+    [`${name}.prism`]: e?.prism ? `${e.prism.amount} ${e.prism.base}` : null,
+  });
+  return {
+    dateWritten: p?.dateWritten ?? null,
+    prescriber: p?.prescriber ?? null,
+    expiresOn: p?.expiresOn ?? null,
+    ...eye("rightEye", p?.rightEye),
+    ...eye("leftEye", p?.leftEye),
+  };
+}
+
+/**
+ * Each value that differs between two versions of a prescription, old → new
+ * (an added one from blank, a deleted one to blank). Its notes are free text:
+ * the history says they were edited, not what they say.
+ */
+function prescriptionChanges(
+  before: PrescriptionView | undefined,
+  after: PrescriptionView | undefined,
+) {
+  const a = historyValues(before);
+  const b = historyValues(after);
+  const changes: Record<string, unknown>[] = Object.keys(b)
+    .filter((k) => (a[k] ?? "") !== (b[k] ?? ""))
+    .map((field) => ({ field, from: a[field], to: b[field] }));
+  if ((before?.notes ?? "") !== (after?.notes ?? "")) {
+    changes.push({ field: "notes", edited: true });
+  }
+  return changes;
+}
 
 /** undefined when the client does not exist. */
 export async function insertPrescription(
@@ -140,14 +178,10 @@ export async function insertPrescription(
       await selectPrescriptions(trx).where("id", "=", id)
         .executeTakeFirstOrThrow(),
     );
-    await recordAudit(
-      trx,
-      actor,
-      "client.prescription_add",
-      "client",
-      clientId,
-      auditDetails(view),
-    );
+    await recordAudit(trx, actor, "client.prescription_add", "client", clientId, {
+      ...auditDetails(view),
+      changes: prescriptionChanges(undefined, view),
+    });
     return view;
   });
 }
@@ -162,22 +196,20 @@ export async function updatePrescription(
 ): Promise<PrescriptionView | undefined> {
   if (!isUuid(clientId) || !isUuid(id)) return undefined;
   return await db.transaction().execute(async (trx) => {
-    const updated = await trx.updateTable("prescriptions")
+    const old = await selectPrescriptions(trx).where("id", "=", id)
+      .where("clientId", "=", clientId).forUpdate().executeTakeFirst();
+    if (!old) return undefined;
+    await trx.updateTable("prescriptions")
       .set({ ...columns(input), updatedAt: new Date() })
-      .where("id", "=", id).where("clientId", "=", clientId).returning("id").executeTakeFirst();
-    if (!updated) return undefined;
+      .where("id", "=", id).execute();
     const view = toView(
       await selectPrescriptions(trx).where("id", "=", id)
         .executeTakeFirstOrThrow(),
     );
-    await recordAudit(
-      trx,
-      actor,
-      "client.prescription_edit",
-      "client",
-      clientId,
-      auditDetails(view),
-    );
+    await recordAudit(trx, actor, "client.prescription_edit", "client", clientId, {
+      ...auditDetails(view),
+      changes: prescriptionChanges(toView(old), view),
+    });
     return view;
   });
 }
@@ -194,14 +226,10 @@ export async function deletePrescription(
       .where("clientId", "=", clientId).executeTakeFirst();
     if (!row) return false;
     await trx.deleteFrom("prescriptions").where("id", "=", id).execute();
-    await recordAudit(
-      trx,
-      actor,
-      "client.prescription_delete",
-      "client",
-      clientId,
-      auditDetails(toView(row)),
-    );
+    await recordAudit(trx, actor, "client.prescription_delete", "client", clientId, {
+      ...auditDetails(toView(row)),
+      changes: prescriptionChanges(toView(row), undefined),
+    });
     return true;
   });
 }

@@ -113,7 +113,7 @@ export function reopenQuote(db: DB, id: string, reason: string, actor: AuditActo
     const m = await trx.selectFrom("clientMeasurements").select("measurementsComplete")
       .where("clientId", "=", quote.clientId).executeTakeFirst();
     const next = statusAfterSave(m?.measurementsComplete ?? false);
-    return { set: { status: next }, details: { reason, from: status, to: next } };
+    return { set: { status: next }, details: { ...statusChange(status, next), reason } };
   });
 }
 

@@ -15,7 +15,14 @@ import {
 import type { SaveResult } from "./views.ts";
 import { type AuditActor, recordAudit } from "../audit/audit_log.ts";
 import { diffFields } from "../audit/describe.ts";
-import { type OptionState, quoteTotalDecimal, summarizeOptionChanges } from "./history.ts";
+import {
+  describeOptionChanges,
+  optionName,
+  type OptionState,
+  type QuotePartChange,
+  quoteTotalDecimal,
+  summarizeOptionChanges,
+} from "./history.ts";
 import { notFound, STALE_MESSAGE, statusChange, type WriteResult } from "./quote_writes.ts";
 
 const money = (col: string) => sql<string>`${sql.ref(col)}::text`;
@@ -37,15 +44,18 @@ async function lockQuote(db: DB, id: string) {
 /** A quote's options with their items as stored, for the history's before/after. */
 async function loadOptionStates(db: DB, quoteId: string): Promise<OptionState[]> {
   const [options, items] = await Promise.all([
-    db.selectFrom("quoteOptions").select([
-      "id",
-      "label",
-      "notes",
-      "isChosen",
-      money("shipping").as("shipping"),
-      money("adjustmentAmount").as("adjustmentAmount"),
-      "adjustmentReason",
-    ]).where("quoteId", "=", quoteId).orderBy("position").execute(),
+    db.selectFrom("quoteOptions")
+      .leftJoin("optionFrameMeasurements as f", "f.optionId", "quoteOptions.id")
+      .select([
+        "quoteOptions.id",
+        "quoteOptions.label",
+        "quoteOptions.notes",
+        "quoteOptions.isChosen",
+        money("quoteOptions.shipping").as("shipping"),
+        money("quoteOptions.adjustmentAmount").as("adjustmentAmount"),
+        "quoteOptions.adjustmentReason",
+        sql<string>`coalesce(f.seg_oc, '')`.as("segOc"),
+      ]).where("quoteOptions.quoteId", "=", quoteId).orderBy("quoteOptions.position").execute(),
     db.selectFrom("optionItems")
       .innerJoin("quoteOptions", "quoteOptions.id", "optionItems.optionId")
       .select([
@@ -152,15 +162,21 @@ export async function saveQuote(
       updatedAt: new Date(),
     }).where("id", "=", id).execute();
     // Who changed what: status and optician old → new, whether the notes were
-    // edited (never their text), and the options as counts and totals.
+    // edited (never their text), the options as counts, every option's and
+    // item's field old → new, and the totals.
+    const afterOptions = input.options.map((o) => ({
+      ...o,
+      items: o.items.map((i) => ({ ...i, sku: i.kind === "FRAME" ? i.sku ?? "" : null })),
+    }));
     const totalBefore = beforeOptions.length ? quoteTotalDecimal(beforeOptions) : "0.00";
-    const totalAfter = quoteTotalDecimal(input.options);
+    const totalAfter = quoteTotalDecimal(afterOptions);
     await recordAudit(trx, actor, "quote.save", "quote", id, {
       version: quote.version + 1,
       ...statusChange(quote.status, status),
       changes: diffFields(quote, input, ["opticianName"]),
       ...(quote.internalNotes !== input.internalNotes ? { notesChanged: true } : {}),
-      options: summarizeOptionChanges(beforeOptions, input.options),
+      options: summarizeOptionChanges(beforeOptions, afterOptions),
+      parts: describeOptionChanges(beforeOptions, afterOptions),
       ...(totalBefore !== totalAfter ? { total: { from: totalBefore, to: totalAfter } } : {}),
     });
     return { ok: true, value: { idMap } };
@@ -218,22 +234,45 @@ export async function saveSelection(
   });
 }
 
-/** SEG/OC of one saved option, written on each edit in the builder. */
+/** SEG/OC of one saved option, written on each edit in the builder, and its history. */
 export async function updateOptionSegOc(
   db: DB,
   optionId: string,
   segOc: string,
+  actor: AuditActor,
 ): Promise<WriteResult<null>> {
   if (!isUuid(optionId)) return { ok: false, status: 404, message: "Quote option not found" };
-  const option = await db.selectFrom("quoteOptions")
-    .innerJoin("quotes", "quotes.id", "quoteOptions.quoteId")
-    .select(["quoteOptions.id", "quotes.status"])
-    .where("quoteOptions.id", "=", optionId).executeTakeFirst();
-  if (!option) return { ok: false, status: 404, message: "Quote option not found" };
-  const blocker = editBlocker(option.status);
-  if (blocker) return { ok: false, status: 409, message: blocker };
-  await upsertSegOc(db, optionId, segOc);
-  return { ok: true, value: null };
+  return await db.transaction().execute(async (trx) => {
+    const option = await trx.selectFrom("quoteOptions")
+      .innerJoin("quotes", "quotes.id", "quoteOptions.quoteId")
+      .leftJoin("optionFrameMeasurements as f", "f.optionId", "quoteOptions.id")
+      .select([
+        "quoteOptions.id",
+        "quoteOptions.quoteId",
+        "quoteOptions.position",
+        "quoteOptions.label",
+        "quotes.status",
+        sql<string>`coalesce(f.seg_oc, '')`.as("segOc"),
+      ])
+      .where("quoteOptions.id", "=", optionId).forUpdate(["quoteOptions"]).executeTakeFirst();
+    if (!option) return { ok: false, status: 404, message: "Quote option not found" };
+    const blocker = editBlocker(option.status);
+    if (blocker) return { ok: false, status: 409, message: blocker };
+    await upsertSegOc(trx, optionId, segOc);
+    if (option.segOc !== segOc) {
+      const before = await trx.selectFrom("quoteOptions").select((eb) => eb.fn.countAll().as("n"))
+        .where("quoteId", "=", option.quoteId).where("position", "<", option.position)
+        .executeTakeFirstOrThrow();
+      const part: QuotePartChange = {
+        option: optionName(option, Number(before.n)),
+        field: "segOc",
+        from: option.segOc || null,
+        to: segOc || null,
+      };
+      await recordAudit(trx, actor, "quote.seg_oc", "quote", option.quoteId, { parts: [part] });
+    }
+    return { ok: true, value: null };
+  });
 }
 
 export type { SaveResult };

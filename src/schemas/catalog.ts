@@ -1,20 +1,21 @@
 import * as z from "zod";
-import { centsToDecimal, parseCents } from "../quotes/money.ts";
+import { amountMessage, centsToDecimal, parseCents } from "../quotes/money.ts";
 import { multilineText, safeText } from "./text.ts";
 
 /** The catalog form (spec): name and price required, sort order an integer defaulting to 0. */
 export const catalogItemSchema = z.object({
   name: safeText({ error: "Name is required", trim: true }).min(1, "Name is required").max(120),
   description: multilineText({ trim: true }).max(1000).nullish().transform((v) => v ?? ""),
+  // Read as people type it: "129,00" is 129.00 (readAmount), here and in the CSV import.
   price: z.union([z.number(), safeText()], { error: "Price is required" }).transform((v, ctx) => {
     const text = String(v).trim();
     if (text === "") {
       ctx.addIssue({ code: "custom", message: "Price is required" });
       return z.NEVER;
     }
-    const cents = parseCents(text);
+    const cents = parseCents(typeof v === "number" ? v : text);
     if (cents === undefined || cents < 0 || cents > 99_999_999) {
-      ctx.addIssue({ code: "custom", message: "Price must be an amount like 129.00" });
+      ctx.addIssue({ code: "custom", message: amountMessage("Price", v, "129.00") });
       return z.NEVER;
     }
     return centsToDecimal(cents);

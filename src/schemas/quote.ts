@@ -1,15 +1,15 @@
 import * as z from "zod";
-import { centsToDecimal, parseCents } from "../quotes/money.ts";
+import { amountMessage, centsToDecimal, parseCents } from "../quotes/money.ts";
 import { parseQty, qtyProblem } from "../quotes/rules.ts";
 import { multilineText, safeText, uuidField } from "./text.ts";
 
-/** A non-negative amount as a decimal string ("" reads as 0). */
+/** A non-negative amount as a decimal string ("" reads as 0; "9,95" as "9.95", see readAmount). */
 const amount = (what: string) =>
   z.union([safeText(), z.number()]).transform((v, ctx) => {
     const text = String(v).trim();
-    const cents = text === "" ? 0 : parseCents(text);
+    const cents = text === "" ? 0 : parseCents(typeof v === "number" ? v : text);
     if (cents === undefined || cents < 0 || cents > 99_999_999) {
-      ctx.addIssue({ code: "custom", message: `${what} must be an amount like 12.50` });
+      ctx.addIssue({ code: "custom", message: amountMessage(what, v) });
       return z.NEVER;
     }
     return centsToDecimal(cents);
@@ -18,9 +18,9 @@ const amount = (what: string) =>
 /** The price adjustment: a positive entry is made negative (a discount). */
 const adjustment = z.union([safeText(), z.number()]).transform((v, ctx) => {
   const text = String(v).trim();
-  const cents = text === "" ? 0 : parseCents(text);
+  const cents = text === "" ? 0 : parseCents(typeof v === "number" ? v : text);
   if (cents === undefined || Math.abs(cents) > 99_999_999) {
-    ctx.addIssue({ code: "custom", message: "Adjustment must be an amount like 25.00" });
+    ctx.addIssue({ code: "custom", message: amountMessage("Adjustment", v, "25.00") });
     return z.NEVER;
   }
   return centsToDecimal(-Math.abs(cents));

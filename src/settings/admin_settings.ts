@@ -1,4 +1,6 @@
 import type { DB } from "../db/database.ts";
+import { diffFields, type FieldChange } from "../audit/describe.ts";
+import { type AuditActor, recordAudit } from "../audit/audit_log.ts";
 import type { SettingsInput } from "../schemas/settings.ts";
 import { encryptSecret } from "../mail/secret_box.ts";
 import {
@@ -75,13 +77,27 @@ export function changesPasswordDestination(
     (change.smtpAllowInsecure === true && !current.smtpAllowInsecure);
 }
 
-export async function updateAdminSettings(db: DB, secretKey: Uint8Array, input: SettingsInput) {
+/** One settings field's change as the history records it; a secret only says it changed. */
+export type SettingsChange = (FieldChange & { field: string }) | { field: string; secret: true };
+
+/**
+ * Saves the fields given and says what changed: each field old → new as the
+ * settings screen shows them, the SMTP password only as "changed" (or
+ * removed), never its value; recorded in the history in the same transaction.
+ */
+export async function updateAdminSettings(
+  db: DB,
+  secretKey: Uint8Array,
+  input: SettingsInput,
+  actor: AuditActor,
+) {
   const { smtpPassword, smtpPassEnc, ...fields } = input;
   const password = smtpPassword !== undefined ? smtpPassword : smtpPassEnc;
   return await db.transaction().execute(async (trx) => {
     const current = await trx.selectFrom("settings")
       .select(["smtpHost", "smtpPort", "smtpUser", "smtpAllowInsecure", "smtpPassEnc"])
       .where("id", "=", 1).forUpdate().executeTakeFirstOrThrow();
+    const before = await findAdminSettings(trx);
     const update: Record<string, unknown> = { ...fields, updatedAt: new Date() };
     let passwordDropped = false;
     if (password === null) update.smtpPassEnc = null;
@@ -96,6 +112,18 @@ export async function updateAdminSettings(db: DB, secretKey: Uint8Array, input: 
       update.smtpLastError = null;
     }
     await trx.updateTable("settings").set(update).where("id", "=", 1).execute();
-    return { settings: await findAdminSettings(trx), passwordDropped };
+    const settings = await findAdminSettings(trx);
+    const names = Object.keys(fields) as (keyof typeof fields & keyof typeof settings)[];
+    const changes: SettingsChange[] = diffFields(before, settings, names);
+    if (update.smtpPassEnc !== undefined && update.smtpPassEnc !== null) {
+      changes.push({ field: "smtpPassword", secret: true });
+    } else if (update.smtpPassEnc === null && before.smtpPasswordSet) {
+      changes.push({ field: "smtpPassword", from: "(set)", to: null });
+    }
+    await recordAudit(trx, actor, "settings.update", "settings", "1", {
+      changes,
+      ...(passwordDropped ? { smtpPasswordDropped: true } : {}),
+    });
+    return { settings, passwordDropped };
   });
 }

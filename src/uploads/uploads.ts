@@ -158,13 +158,19 @@ export async function updateBrandingImage(
   if (problem) return fail(400, problem);
   const served = servedUrl(slot.contentHash, sniffImage(bytes)!);
   await db.transaction().execute(async (trx) => {
+    const field = which === "logo" ? "logoUrl" : "faviconUrl";
+    const before = await trx.selectFrom("settings").select(field).where("id", "=", 1).forUpdate()
+      .executeTakeFirstOrThrow();
     await trx.updateTable("settings")
       .set({
         ...(which === "logo" ? { logoUrl: served } : { faviconUrl: served }),
         updatedAt: new Date(),
       })
       .where("id", "=", 1).execute();
-    await recordAudit(trx, actor, `settings.${which}`, "settings", "1", { url: served });
+    await recordAudit(trx, actor, `settings.${which}`, "settings", "1", {
+      url: served,
+      changes: [{ field, from: (before as Record<string, string | null>)[field], to: served }],
+    });
   });
   return { ok: true, value: served };
 }

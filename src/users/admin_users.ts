@@ -8,6 +8,10 @@ import { findUserByUsername } from "./users.ts";
 import { assignableRoles, type Person, userPermissions } from "./permissions.ts";
 import { isUniqueViolation } from "../db/errors.ts";
 import { isUuid } from "../db/ids.ts";
+import { diffFields, recordChanges } from "../audit/describe.ts";
+
+/** The fields of an account the history records, old → new (never the password). */
+const USER_HISTORY_FIELDS = ["username", "firstName", "lastName", "email", "role"] as const;
 
 export interface UserRow {
   id: string;
@@ -77,6 +81,7 @@ export async function createUser(
   await recordAudit(db, actor, "user.create", "user", user.id, {
     username: input.username,
     role: input.role,
+    changes: recordChanges({}, input, USER_HISTORY_FIELDS),
   });
   const row = (await listUsers(db)).find((u) => u.id === user.id)!;
   return { ok: true, value: row };
@@ -90,8 +95,15 @@ export async function deleteUser(db: DB, actor: Person & AuditActor, id: string)
       actor.id === id ? "You cannot delete yourself" : "Your role may not delete this user",
     );
   }
-  await db.deleteFrom("users").where("id", "=", id).execute();
-  await recordAudit(db, actor, "user.delete", "user", id, { username: user.username });
+  await db.transaction().execute(async (trx) => {
+    const before = await trx.selectFrom("users").select(USER_HISTORY_FIELDS).where("id", "=", id)
+      .forUpdate().executeTakeFirstOrThrow();
+    await trx.deleteFrom("users").where("id", "=", id).execute();
+    await recordAudit(trx, actor, "user.delete", "user", id, {
+      username: user.username,
+      changes: recordChanges(before, {}, USER_HISTORY_FIELDS),
+    });
+  });
   return { ok: true, value: null } as const;
 }
 
@@ -118,7 +130,10 @@ export async function resetUserPassword(
   }).where("id", "=", id).execute();
   // A reset password must not leave old sign-ins open.
   await invalidateUserSessions(db, id);
-  await recordAudit(db, actor, "user.reset_password", "user", id, {});
+  await recordAudit(db, actor, "user.reset_password", "user", id, {
+    username: user.username,
+    changes: [{ field: "password", secret: true }],
+  });
   return { ok: true, value: null } as const;
 }
 
@@ -135,11 +150,16 @@ export async function updateUser(
     if (!can.canChangeRole || !assignableRoles(actor.role).includes(change.role)) {
       return forbidden("Your role may not give this user that role");
     }
-    await db.updateTable("users").set({ role: change.role, updatedAt: new Date() })
-      .where("id", "=", id).execute();
-    await recordAudit(db, actor, "user.change_role", "user", id, {
-      from: user.role,
-      to: change.role,
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable("users").set({ role: change.role, updatedAt: new Date() })
+        .where("id", "=", id).execute();
+      // Whose role, and from what to what: the entry names the user.
+      await recordAudit(trx, actor, "user.change_role", "user", id, {
+        username: user.username,
+        from: user.role,
+        to: change.role,
+        changes: diffFields(user, change, ["role"]),
+      });
     });
   } else {
     if (!can.canChangeUsername) return forbidden("Your role may not rename this user");
@@ -155,6 +175,7 @@ export async function updateUser(
     await recordAudit(db, actor, "user.change_username", "user", id, {
       from: user.username,
       to: change.username,
+      changes: diffFields(user, change, ["username"]),
     });
   }
   return { ok: true, value: (await listUsers(db)).find((u) => u.id === id)! };

@@ -207,13 +207,59 @@ describe("catalog CSV import", () => {
     });
   });
 
+  it("reads a semicolon file with decimal commas as typed: 259,00 is $259.00, 1.234,50 is $1,234.50", async () => {
+    const list = await items("materials");
+    const [a, b, c] = list;
+    const semicolons = [
+      "id;name;price;active;sort_order",
+      `${a.id};${a.name};259,00;true;${a.sortOrder}`,
+      `${b.id};${b.name};1.234,50;true;${b.sortOrder}`,
+      `${c.id};${c.name};1.234;true;${c.sortOrder}`,
+    ].join("\r\n");
+    const preview = await upload<ImportPreview>("materials", "import/preview", semicolons);
+    expect(preview.status).toBe(200);
+    const [first, second, third] = preview.body.rows;
+    expect(first).toMatchObject({
+      line: 2,
+      status: a.price === "259.00" ? "unchanged" : "changed",
+      price: "259.00",
+    });
+    expect(second).toMatchObject({ line: 3, price: "1234.50" });
+    expect(third).toMatchObject({
+      line: 4,
+      status: "invalid",
+      errors: [
+        'Price "1.234" is ambiguous (thousands or decimals?): write 1234.00 for 1234 dollars, ' +
+        "or use at most 2 decimals",
+      ],
+    });
+    const refused = await upload<{ errors: Record<string, string> }>(
+      "materials",
+      "import",
+      semicolons,
+    );
+    expect(refused.status).toBe(400);
+    expect(Object.keys(refused.body.errors)).toEqual(["line 4"]);
+    expect(await items("materials")).toEqual(list);
+
+    const fixed = semicolons.replace(`;1.234;`, ";1.234,00;");
+    const imported = await upload("materials", "import", fixed);
+    expect(imported.status).toBe(200);
+    const after = new Map((await items("materials")).map((i) => [i.id, i.price]));
+    expect([after.get(a.id), after.get(b.id), after.get(c.id)]).toEqual([
+      "259.00",
+      "1234.50",
+      "1234.00",
+    ]);
+  });
+
   it("refuses invalid rows with their reasons and changes nothing", async () => {
     const original = await exportCsv("materials");
     const list = await items("materials");
     const imports = await importsRecorded();
     const bad = [
       "id,name,price,active,sort_order",
-      `${list[0].id},${list[0].name},12.345,true,1`,
+      `${list[0].id},${list[0].name},12.3456,true,1`,
       `${crypto.randomUUID()},Ghost,10.00,true,1`,
       ",,10.00,true,1",
       "not-an-id,Typo,10,maybe,x",
@@ -272,7 +318,15 @@ describe("catalog CSV import", () => {
       ["name,description,price\r\nA,B,1", 'Unknown column "description" in the header row.'],
       ["id,name\r\n,A", "The header row must name the columns price."],
       ["name,price,Price\r\nA,1,2", 'The column "price" appears twice in the header row.'],
-      ['name,price\r\n"Unclosed,1\r\n', "The file is not valid CSV: Quote Not Closed"],
+      [
+        'name,price\r\nA,1\r\n"Unclosed,1\r\n',
+        "The file is not valid CSV: line 3, column 1: a quoted cell starts here and is never " +
+        "closed.",
+      ],
+      [
+        'name;price\r\nA;1\r\nB 5" frame;2\r\n',
+        'The file is not valid CSV: line 3, column 1: a quote (") inside a cell',
+      ],
       [new Uint8Array([0x6e, 0x61, 0x6d, 0x65, 0x0a, 0xc3, 0x28]), "The file is not UTF-8 text."],
     ];
     for (const [body, message] of cases) {

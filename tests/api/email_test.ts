@@ -13,6 +13,8 @@ import { deliverDue } from "../../src/mail/outbox.ts";
 import { findMailSettings, MAIL_FAILURE } from "../../src/mail/mail_settings.ts";
 import type { CreatedClient } from "../../src/clients/views.ts";
 import type { QuoteBundle } from "../../src/quotes/views.ts";
+import type { HistoryEntry } from "../../src/audit/describe.ts";
+import { sql } from "kysely";
 
 let app: TestApp;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
@@ -240,6 +242,77 @@ describe("POST /api/quotes/{id}/email", () => {
     const sent = await app.db.selectFrom("emailOutbox").selectAll().where("id", "=", queued.id)
       .executeTakeFirstOrThrow();
     expect(sent).toMatchObject({ status: "SENT", attempts: 2, lastError: null });
+  });
+
+  it("the quote's history says queued when it was queued, and sent when it went", async () => {
+    await configure(deadPort());
+    const id = await savedQuote();
+    const res = await call(app, "POST", `/api/quotes/${id}/email`, {
+      cookie: staff,
+      body: { email: "ana@example.com", note: "" },
+    });
+    expect(res.status).toBe(202);
+    const history = async () =>
+      (await call<HistoryEntry[]>(app, "GET", `/api/quotes/${id}/history`, { cookie: staff }))
+        .body;
+    const queued = await history();
+    expect(queued[0].summary).toBe("Quote e-mail queued for ana@example.com");
+    expect(queued.map((e) => e.summary)).not.toContain("Quote e-mail sent to ana@example.com");
+
+    await configure(smtp.port);
+    expect(await deliverDue(app.db, app.config.secretKey, new Date(Date.now() + 120_000))).toBe(1);
+    const [sent] = await history();
+    expect(sent).toMatchObject({
+      summary: "Quote e-mail sent to ana@example.com",
+      actor: "system",
+      changes: [{ label: "Status", from: "Pending Measurements", to: "Emailed" }],
+    });
+  });
+
+  it("when another process's worker sent it first, the answer says it was sent", async () => {
+    await configure(smtp.port);
+    // As if another app process claimed the message the moment it was queued:
+    // sent it (SENT), or is sending it now (its claim pushed the time out).
+    await sql`CREATE FUNCTION test_claimed_elsewhere() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.to_address = 'sent@example.com' THEN
+          NEW.status := 'SENT'; NEW.sent_at := now(); NEW.attempts := 1;
+        ELSE
+          NEW.next_attempt_at := now() + interval '5 minutes';
+        END IF;
+        RETURN NEW;
+      END $$`.execute(app.db);
+    await sql`CREATE TRIGGER test_claimed_elsewhere BEFORE INSERT ON email_outbox
+      FOR EACH ROW EXECUTE FUNCTION test_claimed_elsewhere()`.execute(app.db);
+    try {
+      const id = await savedQuote();
+      const sent = await call<{ status: string; message: string }>(
+        app,
+        "POST",
+        `/api/quotes/${id}/email`,
+        { cookie: staff, body: { email: "sent@example.com", note: "" } },
+      );
+      expect(sent.status).toBe(200);
+      expect(sent.body).toMatchObject({
+        status: "sent",
+        message: "Quote emailed to sent@example.com",
+      });
+      const sending = await call<{ status: string; message: string }>(
+        app,
+        "POST",
+        `/api/quotes/${id}/email`,
+        { cookie: staff, body: { email: "busy@example.com", note: "" } },
+      );
+      expect(sending.status).toBe(202);
+      expect(sending.body.message).toBe(
+        "The quote e-mail to busy@example.com is being sent by the outbox right now; " +
+          "its delivery shows in the quote's history.",
+      );
+      expect(sending.body.message).not.toMatch(/could not be reached/);
+    } finally {
+      await sql`DROP TRIGGER test_claimed_elsewhere ON email_outbox`.execute(app.db);
+      await sql`DROP FUNCTION test_claimed_elsewhere()`.execute(app.db);
+    }
   });
 
   it("refuses bad input, unknown and closed quotes, and signed-out callers", async () => {

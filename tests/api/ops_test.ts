@@ -9,6 +9,8 @@ import {
   type TestApp,
 } from "../helpers/test_app.ts";
 import { enqueueEmail } from "../../src/mail/outbox.ts";
+import { recordBackupRun } from "../../src/backup/runs.ts";
+import { listMigrationNames } from "../../src/db/migrate.ts";
 
 const TOKEN = "metrics-token-for-tests-0123456789";
 let app: TestApp;
@@ -44,7 +46,32 @@ describe("/readyz", () => {
       database: "ok",
       migrations: { status: "ok", pending: [], unknown: [] },
       outbox: { status: "ok", pending: 0, due: 0, failed: 0 },
+      backup: { status: "none", lastSuccess: null, lastFailure: null },
     });
+  });
+
+  it("on an emptied database, answers and names every missing migration", async () => {
+    const emptied = await startTestApp();
+    try {
+      await sql`DROP SCHEMA public CASCADE`.execute(emptied.db);
+      await sql`CREATE SCHEMA public`.execute(emptied.db);
+      const res = await call(emptied, "GET", "/readyz");
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({
+        status: "error",
+        database: "ok",
+        migrations: {
+          status: "error",
+          applied: 0,
+          pending: await listMigrationNames(),
+          unknown: [],
+        },
+        outbox: { status: "unknown" },
+        backup: { status: "unknown" },
+      });
+    } finally {
+      await emptied.close();
+    }
   });
 
   it("is not ready while a migration is pending or one from a newer release has run", async () => {
@@ -145,6 +172,60 @@ describe("/metrics", () => {
     expect(text).toMatch(/^# TYPE lensdesk_http_request_duration_seconds histogram$/m);
   });
 
+  it("reports the last good and the last failed backup", async () => {
+    const none = await scrape();
+    expect(value(none, "lensdesk_backup_ok")).toBe(0);
+    expect(value(none, "lensdesk_backup_last_success_timestamp_seconds")).toBe(0);
+    const startedAt = new Date();
+    await recordBackupRun(app.db, {
+      startedAt,
+      ok: true,
+      nightly: true,
+      bytes: 123_456,
+      file: "x.sql",
+    });
+    await recordBackupRun(app.db, { startedAt, ok: false, nightly: true, error: "disk full" });
+    try {
+      const text = await scrape();
+      expect(value(text, "lensdesk_backup_last_success_bytes")).toBe(123_456);
+      expect(value(text, "lensdesk_backup_last_success_timestamp_seconds")).toBeGreaterThan(0);
+      expect(value(text, "lensdesk_backup_last_failure_timestamp_seconds")).toBeGreaterThan(0);
+      expect(value(text, "lensdesk_backup_ok")).toBe(0);
+      const ready = await call(app, "GET", "/readyz");
+      expect(ready.status).toBe(200);
+      expect(ready.body).toMatchObject({
+        backup: {
+          status: "failed",
+          lastSuccess: { bytes: 123_456, file: "x.sql" },
+          lastFailure: { error: "disk full" },
+        },
+      });
+    } finally {
+      await app.db.deleteFrom("backupRuns").execute();
+    }
+  });
+
+  it("while the database is down, still answers with this process's figures", async () => {
+    const down = await startTestApp({ METRICS_TOKEN: TOKEN });
+    try {
+      await down.db.destroy();
+      const res = await call(down, "GET", "/metrics", {
+        headers: { authorization: `Bearer ${TOKEN}` },
+      });
+      expect(res.status).toBe(200);
+      expect(value(res.text, "lensdesk_database_up")).toBe(0);
+      expect(res.text).not.toMatch(/^lensdesk_outbox_messages/m);
+      expect(res.text).not.toMatch(/^lensdesk_backup_ok/m);
+      expect(res.text).toMatch(/^lensdesk_outbox_worker_passes_total \d+$/m);
+      expect(res.text).toMatch(/^process_resident_memory_bytes \d+$/m);
+      const ready = await call(down, "GET", "/readyz");
+      expect(ready.status).toBe(503);
+      expect(ready.body).toEqual({ status: "error", database: "unreachable" });
+    } finally {
+      await down.close().catch(() => {});
+    }
+  });
+
   it("reports the outbox queue and the database pool", async () => {
     const before = await scrape();
     expect(value(before, 'lensdesk_outbox_messages{state="pending"}')).toBe(0);
@@ -158,6 +239,7 @@ describe("/metrics", () => {
     });
     try {
       const text = await scrape();
+      expect(value(text, "lensdesk_database_up")).toBe(1);
       expect(value(text, 'lensdesk_outbox_messages{state="pending"}')).toBe(1);
       expect(value(text, 'lensdesk_outbox_messages{state="due"}')).toBe(1);
       const max = Deno.env.get("TEST_DATABASE_URL") ? 10 : 1;

@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
-import { type AppProcess, startAppProcess } from "../helpers/process.ts";
+import { type AppProcess, projectRoot, startAppProcess } from "../helpers/process.ts";
 import { childPidsOf, isAlive } from "../../bench/proc.ts";
 import { waitUntil } from "../helpers/wait.ts";
 
@@ -100,6 +100,85 @@ describe("main.ts as a process", () => {
       );
     } finally {
       await app.kill();
+    }
+  });
+});
+
+/** main.ts run to its end with `env`: exit code and every line it printed. */
+async function startFailing(env: Record<string, string>) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", "main.ts"],
+    cwd: projectRoot,
+    env: { PORT: "0", LOG_FORMAT: "text", ...env },
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(60_000),
+  }).output();
+  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+  return { code: out.code, lines: text.split("\n").filter((l) => l.trim() !== "") };
+}
+
+/** The one line a failed start prints, without its time stamp. */
+const problem = (lines: string[]) => {
+  expect(lines).toHaveLength(1);
+  return lines[0].replace(/^\S+ ERROR /, "");
+};
+
+describe("main.ts refusing to start", () => {
+  it("says in one line that the database cannot be reached, and exits 1", async () => {
+    const { code, lines } = await startFailing({
+      DATABASE_URL: "postgres://lensdesk:pw@127.0.0.1:1/lensdesk",
+      DATA_DIR: await Deno.makeTempDir(),
+    });
+    expect(code).toBe(1);
+    expect(problem(lines)).toBe(
+      "cannot start: Cannot reach the database lensdesk on 127.0.0.1:1 (connection refused): " +
+        "check DATABASE_URL and that the database server is running.",
+    );
+  });
+
+  it("says so when the data folder cannot be written", async () => {
+    // /sys refuses new folders even to root, as a read-only volume would.
+    const { code, lines } = await startFailing({ DATA_DIR: "/sys/lensdesk-data" });
+    expect(code).toBe(1);
+    expect(problem(lines)).toMatch(
+      /^cannot start: The data folder \/sys\/lensdesk-data cannot be written \(.+\): give the app's user write access to it/,
+    );
+  });
+
+  it("says so when another process holds the embedded database", async () => {
+    const dataDir = await Deno.makeTempDir();
+    const lock = await Deno.open(`${dataDir}/pgdata.lock`, { create: true, write: true });
+    try {
+      expect(await lock.tryLock(true)).toBe(true);
+      const { code, lines } = await startFailing({ DATA_DIR: dataDir });
+      expect(code).toBe(1);
+      expect(problem(lines)).toBe(
+        `cannot start: The embedded database in ${dataDir} is in use by another Lensdesk ` +
+          "process. Stop it first (PGlite allows one process at a time), or use a PostgreSQL " +
+          "server (DATABASE_URL) to run several.",
+      );
+    } finally {
+      lock.close();
+      await Deno.remove(dataDir, { recursive: true });
+    }
+  });
+
+  it("says so when the port is taken", async () => {
+    const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    try {
+      const port = (taken.addr as Deno.NetAddr).port;
+      const { code, lines } = await startFailing({
+        DATABASE_URL: "memory://",
+        PORT: String(port),
+      });
+      expect(code).toBe(1);
+      expect(problem(lines)).toBe(
+        `cannot start: Port ${port} on 127.0.0.1 is already in use by another program: ` +
+          "stop that program, or set PORT to a free port.",
+      );
+    } finally {
+      taken.close();
     }
   });
 });

@@ -558,8 +558,7 @@ describe("finalized is final", () => {
       .executeTakeFirstOrThrow();
     expect(audit.details).toEqual({
       reason: "Client changed lenses before ordering",
-      from: "FINALIZED",
-      to: "PENDING_MEASUREMENTS",
+      status: { from: "FINALIZED", to: "PENDING_MEASUREMENTS" },
     });
     // Back to work: staff can save again; reopening an open quote is refused.
     expect((await call(app, "PUT", url, { body: twoOptions(reopened.body), cookie })).status)

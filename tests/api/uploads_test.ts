@@ -220,7 +220,10 @@ describe("PUT /api/admin/logo and /api/admin/favicon", () => {
     }
     const audit = await app.db.selectFrom("auditLog").select(["action", "details"])
       .where("action", "=", "settings.logo").execute();
-    expect(audit.at(-1)?.details).toEqual({ url: res.body.logoUrl });
+    expect(audit.at(-1)?.details).toEqual({
+      url: res.body.logoUrl,
+      changes: [{ field: "logoUrl", from: null, to: res.body.logoUrl }],
+    });
   });
 
   it("accepts the logo types by their bytes and serves SVG sandboxed", async () => {

@@ -98,7 +98,7 @@ describe("History tabs", () => {
     }
   });
 
-  it("the quote builder's History tab shows status changes and the option summary of a save", async () => {
+  it("the quote builder's History tab shows status changes, the option summary and each item of a save", async () => {
     const created = await call<CreatedClient>(app, "POST", "/api/clients", {
       body: { firstName: "Hugo", lastName: "Hill" },
       cookie: optician,
@@ -151,6 +151,8 @@ describe("History tabs", () => {
         "Status: Draft→Active",
         "Optician: (empty)→Oscar",
         "Options: 1 added, 1 changed (2 options now)",
+        'Option 1 · Frame "Frame" (F-1): added ($120.00 × 1)',
+        "Option 2: added (total $80.50)",
         "Total: $0.00→$120.00",
       ]);
       await shoot(page, "quote-history");
@@ -276,6 +278,39 @@ describe("Conversion report page", () => {
         .reduce((s, l) => s + Number(l.split(",")[4]), 0);
       expect(created).toBe(all.created);
       expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it("prints the report alone: no e-mail banner, no filter form, no download link", async () => {
+    // E-mail is not configured here, so an admin's pages carry the banner.
+    const { page, close } = await openSignedIn(browser, app.baseUrl, admin);
+    try {
+      await page.goto(`/reports?from=${REPORT_RANGE.from}&to=${REPORT_RANGE.to}`);
+      await page.getByRole("region", { name: "Email configuration" }).waitFor();
+      await page.getByRole("button", { name: "Show Report" }).waitFor();
+      const file = await Deno.makeTempFile({ suffix: ".pdf" });
+      try {
+        await Deno.writeFile(file, await page.pdf({ printBackground: true }));
+        const shot = screenshotPath("reports-print");
+        if (shot) await Deno.copyFile(file, shot.replace(/\.png$/, ".pdf"));
+        const out = await new Deno.Command("pdftotext", { args: [file, "-"] }).output();
+        expect(out.success).toBe(true);
+        const text = new TextDecoder().decode(out.stdout).replace(/\s+/g, " ");
+        expect(text).toContain("Conversion Report");
+        expect(text).toContain("By Week");
+        // The tables whole: their last column is on the sheet, not scrolled off it.
+        expect(text).toContain("Avg. accepted value");
+        for (const gone of ["Email is not configured", "Configure Email", "Show Report"]) {
+          expect([gone, text.includes(gone)]).toEqual([gone, false]);
+        }
+        for (const gone of ["All opticians", "Download CSV"]) {
+          expect([gone, text.includes(gone)]).toEqual([gone, false]);
+        }
+      } finally {
+        await Deno.remove(file);
+      }
     } finally {
       await close();
     }

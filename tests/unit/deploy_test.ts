@@ -80,7 +80,14 @@ describe("compose.yaml", () => {
     expect(probe).toContain("Deno.env.get('PORT')");
     expect(probe).toContain("/healthz");
     expect(probe).not.toMatch(/:8000\//);
-    expect(doc.services.backup.healthcheck).toEqual({ disable: true });
+  });
+
+  it("checks the backup service's health on the last backup's outcome (backup --check)", () => {
+    const check = doc.services.backup.healthcheck!;
+    expect(check.test).toEqual(["CMD", "deno", "task", "--quiet", "backup", "--check"]);
+    expect(doc.services.backup.environment).toMatchObject({
+      BACKUP_TIMEOUT_MS: "${BACKUP_TIMEOUT_MS:-1800000}",
+    });
   });
 });
 
