@@ -21,9 +21,10 @@ import {
   isTwoFactorRequired,
   readChallenge,
   secondFactorStep,
-  verifySecondFactor,
 } from "../../src/auth/two_factor.ts";
 import { startStaffSession } from "../../src/auth/staff_session.ts";
+import { checkSecondFactor } from "../../src/auth/second_factor_check.ts";
+import { readKnownDevice, rememberDevice } from "../../src/auth/known_device.ts";
 
 export const twoFactorApi = new Hono<AppEnv>();
 
@@ -56,19 +57,10 @@ twoFactorApi.post("/auth/two-factor/verify", async (c) => {
   if (!challenge) throw new HttpError(401, SIGN_IN_AGAIN);
   const user = await findUserById(db, challenge.userId);
   if (!user) throw new HttpError(401, SIGN_IN_AGAIN);
-  const used = await verifySecondFactor(db, config.secretKey, user.id, code);
+  // Throttled across challenges by the account's wrong codes (a 429), and audited.
+  const used = await checkSecondFactor(c, user, code, "sign_in");
   if (!used) {
     const left = await failChallenge(db, challenge.id);
-    await recordAudit(
-      db,
-      { id: user.id, label: user.username },
-      "auth.two_factor_failed",
-      "user",
-      user.id,
-      {
-        ip: c.var.clientIp,
-      },
-    );
     if (left === 0) {
       await endChallenge(c, db, challenge.id, config.secureCookies);
       throw new HttpError(401, `Too many wrong codes. ${SIGN_IN_AGAIN}`);
@@ -78,6 +70,8 @@ twoFactorApi.post("/auth/two-factor/verify", async (c) => {
   }
   await endChallenge(c, db, challenge.id, config.secureCookies);
   await startStaffSession(c, user, { secondFactor: used });
+  // Only a whole sign-in makes this browser a known device of the account.
+  await rememberDevice(c, user.id, await readKnownDevice(c));
   return c.json({ returnTo: challenge.returnTo });
 });
 
@@ -109,17 +103,18 @@ twoFactorApi.post("/auth/two-factor/enable", async (c) => {
   if (!challenge) return c.json({ recoveryCodes });
   await endChallenge(c, db, challenge.id, config.secureCookies);
   await startStaffSession(c, user, { secondFactor: "enrolled" });
+  await rememberDevice(c, user.id, await readKnownDevice(c));
   return c.json({ recoveryCodes, returnTo: challenge.returnTo });
 });
 
 twoFactorApi.delete("/auth/two-factor", requireUser("ADMIN", "OWNER"), async (c) => {
   const { code } = await readJson(c, secondFactorSchema);
-  const { db, config } = c.var;
+  const { db } = c.var;
   const me = c.var.user!;
   if (await isTwoFactorRequired(db)) {
     throw new HttpError(409, "The store requires two-factor sign-in for admins and owners.");
   }
-  if (!await verifySecondFactor(db, config.secretKey, me.id, code)) {
+  if (!await checkSecondFactor(c, me, code, "turn_off")) {
     const message = "That code is not right, or was already used.";
     throw new HttpError(400, message, { code: message });
   }

@@ -3,6 +3,7 @@ import type { Role } from "../../db/schema.ts";
 import type { NewUserInput } from "../schemas/users.ts";
 import { hashPassword } from "../auth/password.ts";
 import { invalidateUserSessions } from "../auth/session.ts";
+import { deleteAccountFailures } from "../auth/password_failures.ts";
 import { type AuditActor, recordAudit } from "../audit/audit_log.ts";
 import { findUserByUsername } from "./users.ts";
 import { assignableRoles, type Person, userPermissions } from "./permissions.ts";
@@ -116,8 +117,10 @@ export async function resetUserPassword(
     passwordHash: await hashPassword(newPassword),
     updatedAt: new Date(),
   }).where("id", "=", id).execute();
-  // A reset password must not leave old sign-ins open.
+  // A reset password must not leave old sign-ins open, nor the back-off that
+  // guesses at the old one built up.
   await invalidateUserSessions(db, id);
+  await deleteAccountFailures(db, id, "password");
   await recordAudit(db, actor, "user.reset_password", "user", id, {});
   return { ok: true, value: null } as const;
 }

@@ -55,10 +55,34 @@ async function enrolled(role: "ADMIN" | "OWNER" = "ADMIN") {
   return { user, cookie, key, recoveryCodes: enable.body.recoveryCodes };
 }
 
-const password = (user: TestUser) =>
+const password = (user: TestUser, from?: string, cookie?: string) =>
   call<{ twoFactor?: string; returnTo?: string }>(app, "POST", "/api/staff/login", {
     body: { username: user.username, password: user.password, returnTo: "/quotes" },
+    from,
+    cookie,
   });
+
+/** A 6-digit code that is not the account's current one. */
+async function wrongCode(key: Uint8Array, userId: string) {
+  return (await codeFor(key, userId)) === "000000" ? "111111" : "000000";
+}
+
+/** The code step of a sign-in, from `from`, with the cookies given. */
+const verify = (code: string, cookie: string, from?: string) =>
+  call<{ message: string; returnTo?: string }>(app, "POST", "/api/auth/two-factor/verify", {
+    cookie,
+    body: { code },
+    from,
+  });
+
+// Each test calls from loopback addresses of its own (the server sees them as
+// the client's address), so one test's failures never throttle another's.
+let nextSubnet = 60;
+function addresses() {
+  const subnet = nextSubnet++;
+  let host = 0;
+  return () => `127.0.${subnet}.${++host}`;
+}
 
 describe("two-factor sign-in over HTTP", () => {
   it("gives no session for the password alone, and one for the code, to the returnTo", async () => {
@@ -200,5 +224,99 @@ describe("two-factor sign-in over HTTP", () => {
     const signedIn = await password(admin);
     expect(signedIn.body).toEqual({ returnTo: "/quotes" });
     expect((await call(app, "POST", "/api/auth/two-factor/setup")).status).toBe(401);
+  });
+
+  it("counts wrong codes per account across challenges: the password again does not start over", async () => {
+    const next = addresses();
+    const { user, key } = await enrolled();
+    // One whole sign-in on this computer first: it becomes a known device of the account.
+    const home = next();
+    const first = await password(user, home);
+    const done = await verify(
+      await codeFor(key, user.id),
+      cookieFrom(first, "lensdesk_2fa")!,
+      home,
+    );
+    expect(done.status).toBe(200);
+    const device = cookieFrom(done, "lensdesk_device")!;
+    expect(device).toBeDefined();
+
+    // Someone who knows the password, elsewhere: one challenge's 5 wrong codes...
+    const from = next();
+    const challenge = cookieFrom(await password(user, from), "lensdesk_2fa")!;
+    for (let i = 0; i < CHALLENGE_ATTEMPTS; i++) {
+      expect([400, 401]).toContain(
+        (await verify(await wrongCode(key, user.id), challenge, from)).status,
+      );
+    }
+    // ...and the password again gives a new challenge, but no new guesses: a wait.
+    const again = cookieFrom(await password(user, from), "lensdesk_2fa")!;
+    const held = await verify(await codeFor(key, user.id), again, from);
+    expect(held.status).toBe(429);
+    expect(held.body.message).toBe("Too many wrong codes. Please wait 1 minute and try again.");
+    expect(Number(held.headers.get("retry-after"))).toBeGreaterThan(30);
+    expect(Number(held.headers.get("retry-after"))).toBeLessThanOrEqual(60);
+    // From any other address alike (the count is the account's)...
+    const elsewhere = next();
+    const third = cookieFrom(await password(user, elsewhere), "lensdesk_2fa")!;
+    expect((await verify(await codeFor(key, user.id), third, elsewhere)).status).toBe(429);
+    // ...but not on the account's own computer (with a code of a later step:
+    // the codes above used up the ones around now).
+    await app.db.updateTable("users").set({ totpLastStep: null }).where("id", "=", user.id)
+      .execute();
+    const mine = await password(user, next(), device);
+    const own = await verify(
+      await codeFor(key, user.id),
+      `${cookieFrom(mine, "lensdesk_2fa")}; ${device}`,
+    );
+    expect(own.status).toBe(200);
+    // Counted in the shared table and audited.
+    const rows = await app.db.selectFrom("passwordCheckFailures").select(["purpose", "source"])
+      .where("account", "=", `user:${user.id}`).execute();
+    expect(rows.length).toBe(CHALLENGE_ATTEMPTS);
+    expect(rows.every((r) => r.purpose === "two_factor" && r.source === `ip:${from}`)).toBe(true);
+    const lockouts = await app.db.selectFrom("auditLog").select("details")
+      .where("entityId", "=", user.id).where("action", "=", "auth.lockout").execute();
+    expect(lockouts.at(-1)?.details).toMatchObject({
+      purpose: "two_factor",
+      scope: "account",
+      ip: from,
+    });
+  });
+
+  it("locks the second factor after 100 wrong codes, except on the account's known devices", async () => {
+    const next = addresses();
+    const { user, key } = await enrolled();
+    const now = Date.now();
+    // 100 wrong codes over the last days, from many addresses (the waits between them kept).
+    await app.db.insertInto("passwordCheckFailures").values(
+      Array.from({ length: 100 }, (_, i) => ({
+        at: new Date(now - (100 - i) * 60 * 60_000),
+        account: `user:${user.id}`,
+        source: `ip:10.0.0.${i}`,
+        address: `10.0.0.${i}`,
+        knownDevice: false,
+        purpose: "two_factor",
+      })),
+    ).execute();
+    const from = next();
+    const res = await verify(
+      await codeFor(key, user.id),
+      cookieFrom(await password(user, from), "lensdesk_2fa")!,
+      from,
+    );
+    expect(res.status).toBe(429);
+    expect(res.body.message).toMatch(/^Two-factor sign-in for this account is locked/);
+    // Until the oldest of the hundred is 30 days old.
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(25 * 24 * 3600);
+  });
+
+  it("a code used once is refused the second time, even within its step", async () => {
+    const { user, key } = await enrolled();
+    const code = await codeFor(key, user.id);
+    const first = await verify(code, cookieFrom(await password(user), "lensdesk_2fa")!);
+    expect(first.status).toBe(200);
+    const second = await verify(code, cookieFrom(await password(user), "lensdesk_2fa")!);
+    expect(second.status).toBe(400);
   });
 });
