@@ -255,7 +255,7 @@ export interface UploadedFilesTable {
   completedAt: Timestamp | null;
 }
 
-export type OutboxKind = "QUOTE" | "TEST" | "PASSWORD_RESET";
+export type OutboxKind = "QUOTE" | "TEST" | "PASSWORD_RESET" | "SECURITY_NOTICE";
 
 export interface EmailOutboxTable {
   id: Generated<string>;

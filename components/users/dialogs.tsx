@@ -336,7 +336,12 @@ export function ChangeRoleDialog(
       succeeded(`${userLabel(row)} is now ${ROLE_LABELS[row.role]}.`);
       onDone();
     },
-    onError: (error) => failed(error, "Failed to update user role."),
+    onError: (error) => {
+      // The last owner's role: the server says why, on the field.
+      const field = serverFields(error)?.role;
+      if (field) form.setErrors({ role: field });
+      failed(error, field ?? "Failed to update user role.");
+    },
   });
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -466,6 +471,59 @@ export function DeleteUserDialog(
             onClick={() => user && remove.mutate(user.id)}
           >
             {remove.isPending ? "Deleting..." : "Delete User"}
+          </button>
+        </>
+      }
+    />
+  );
+}
+
+/** An owner turns another user's second factor off (a lost phone, a locked second factor). */
+export function ResetTwoFactorDialog(
+  { user, onClose, onDone }: { user: UserRow | null; onClose: () => void; onDone: () => void },
+) {
+  const reset = useMutation({
+    mutationFn: (id: string) =>
+      apiRequest<{ message: string }>(
+        "DELETE",
+        `/api/admin/users/${encodeURIComponent(id)}/two-factor`,
+      ),
+    onSuccess: (result) => {
+      succeeded(result.message);
+      onDone();
+    },
+    onError: (error) =>
+      failed(
+        error,
+        error instanceof ApiError && [403, 404, 409].includes(error.status)
+          ? error.detail
+          : "Failed to reset two-factor sign-in.",
+      ),
+  });
+  return (
+    <Dialog
+      open={!!user}
+      onClose={onClose}
+      size="sm"
+      title="Reset Two-Factor Sign-In"
+      description={user && (
+        <>
+          Turn off two-factor sign-in for <strong>{userLabel(user)}</strong>{" "}
+          ({user.username})? Their authenticator and recovery codes stop working, they are signed
+          out everywhere, and they are told by e-mail. They sign in with their password next (and
+          set up a new authenticator if the store requires it).
+        </>
+      )}
+      footer={
+        <>
+          <button type="button" className="btn btn-outline" onClick={onClose}>Cancel</button>
+          <button
+            type="button"
+            className="btn btn-danger"
+            disabled={reset.isPending}
+            onClick={() => user && reset.mutate(user.id)}
+          >
+            {reset.isPending ? "Resetting..." : "Reset Two-Factor"}
           </button>
         </>
       }

@@ -7,10 +7,12 @@ import { findUserById } from "../../src/users/users.ts";
 import { findBranding } from "../../src/settings/settings.ts";
 import { recordAudit } from "../../src/audit/audit_log.ts";
 import {
+  replaceTwoFactorSchema,
   secondFactorSchema,
   totpCodeSchema,
   twoFactorPolicySchema,
 } from "../../src/schemas/two_factor.ts";
+import { checkPassword } from "../../src/auth/password_check.ts";
 import {
   beginEnrolment,
   canUseTwoFactor,
@@ -75,8 +77,35 @@ twoFactorApi.post("/auth/two-factor/verify", async (c) => {
   return c.json({ returnTo: challenge.returnTo });
 });
 
+/**
+ * A second factor that is on is replaced only after the password and a
+ * current code (or a recovery code): both checked and throttled like a
+ * sign-in, wrong ones audited. Only then is a new secret kept pending, which
+ * `enable` alone can confirm.
+ */
+async function reauthenticate(c: Context<AppEnv>, user: { id: string; username: string }) {
+  const { currentPassword, code } = await readJson(c, replaceTwoFactorSchema);
+  const me = await findUserById(c.var.db, user.id);
+  const check = await checkPassword(c, {
+    username: user.username,
+    user: me,
+    password: currentPassword,
+    purpose: "two_factor_replace",
+    field: "currentPassword",
+  });
+  if (!check.ok) {
+    const message = "The current password is not correct";
+    throw new HttpError(400, message, { currentPassword: message });
+  }
+  if (!await checkSecondFactor(c, user, code, "replace")) {
+    const message = "That code is not right, or was already used.";
+    throw new HttpError(400, message, { code: message });
+  }
+}
+
 twoFactorApi.post("/auth/two-factor/setup", async (c) => {
   const { user } = await enrollingUser(c);
+  if (user.totpEnabledAt) await reauthenticate(c, user);
   const branding = await findBranding(c.var.db);
   return c.json(
     await beginEnrolment(c.var.db, c.var.config.secretKey, user, `${branding.storeName} Lensdesk`),
@@ -95,7 +124,7 @@ twoFactorApi.post("/auth/two-factor/enable", async (c) => {
   await recordAudit(
     db,
     { id: user.id, label: user.username },
-    "user.two_factor_enabled",
+    user.totpEnabledAt ? "user.two_factor_replaced" : "user.two_factor_enabled",
     "user",
     user.id,
     {},

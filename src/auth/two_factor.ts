@@ -160,8 +160,11 @@ export async function confirmEnrolment(
   return codes;
 }
 
+/** Turns the second factor off: secret, pending secret and recovery codes (in the caller's transaction, if any). */
 export async function disableTwoFactor(db: DB, userId: string) {
-  await db.transaction().execute(async (trx) => {
+  const atOnce = (work: (trx: DB) => Promise<void>) =>
+    db.isTransaction ? work(db) : db.transaction().execute(work);
+  await atOnce(async (trx) => {
     await trx.updateTable("users").set({
       totpSecretEnc: null,
       totpPendingSecretEnc: null,

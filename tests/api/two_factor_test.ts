@@ -13,6 +13,8 @@ import {
   type TestUser,
 } from "../helpers/test_app.ts";
 import { currentStep } from "../../src/auth/totp.ts";
+import { mailSettingsFor, startSmtpServer } from "../helpers/smtp.ts";
+import { waitUntil } from "../helpers/wait.ts";
 import { CHALLENGE_ATTEMPTS } from "../../src/auth/two_factor.ts";
 
 let app: TestApp;
@@ -318,5 +320,159 @@ describe("two-factor sign-in over HTTP", () => {
     expect(first.status).toBe(200);
     const second = await verify(code, cookieFrom(await password(user), "lensdesk_2fa")!);
     expect(second.status).toBe(400);
+  });
+});
+
+describe("replacing and resetting a second factor", () => {
+  it("replacing one that is on asks the current password and a current code or recovery code", async () => {
+    const { user, cookie, key, recoveryCodes } = await enrolled();
+    // A session alone is not enough any more.
+    const bare = await call<{ errors: Record<string, string> }>(
+      app,
+      "POST",
+      "/api/auth/two-factor/setup",
+      { cookie, body: {} },
+    );
+    expect(bare.status).toBe(400);
+    expect(Object.keys(bare.body.errors).sort()).toEqual(["code", "currentPassword"]);
+    const wrongPassword = await call<{ errors: Record<string, string> }>(
+      app,
+      "POST",
+      "/api/auth/two-factor/setup",
+      { cookie, body: { currentPassword: "not it", code: await codeFor(key, user.id) } },
+    );
+    expect(wrongPassword.status).toBe(400);
+    expect(wrongPassword.body.errors.currentPassword).toBe("The current password is not correct");
+    const badCode = await call<{ errors: Record<string, string> }>(
+      app,
+      "POST",
+      "/api/auth/two-factor/setup",
+      { cookie, body: { currentPassword: user.password, code: await wrongCode(key, user.id) } },
+    );
+    expect(badCode.status).toBe(400);
+    expect(badCode.body.errors.code).toMatch(/not right/);
+    // Nothing pending, so a code of any other secret confirms nothing.
+    const enableAlone = await call(app, "POST", "/api/auth/two-factor/enable", {
+      cookie,
+      body: { code: await codeFor(key, user.id) },
+    });
+    expect(enableAlone.status).toBe(400);
+    const failures = await app.db.selectFrom("auditLog").select(["action", "details"])
+      .where("entityId", "=", user.id).where("action", "in", [
+        "auth.two_factor_replace_failed",
+        "auth.two_factor_failed",
+      ]).execute();
+    expect(failures.map((f) => f.action).sort()).toEqual([
+      "auth.two_factor_failed",
+      "auth.two_factor_replace_failed",
+    ]);
+
+    // With both (a recovery code will do for the code): a new secret to confirm.
+    const setup = await call<{ manualKey: string }>(app, "POST", "/api/auth/two-factor/setup", {
+      cookie,
+      body: { currentPassword: user.password, code: recoveryCodes[0] },
+    });
+    expect(setup.status).toBe(200);
+    const newKey = decodeBase32IgnorePadding(setup.body.manualKey.replace(/\s/g, ""));
+    await app.db.updateTable("users").set({ totpLastStep: null }).where("id", "=", user.id)
+      .execute();
+    const enable = await call<{ recoveryCodes: string[] }>(
+      app,
+      "POST",
+      "/api/auth/two-factor/enable",
+      { cookie, body: { code: await codeFor(newKey, user.id) } },
+    );
+    expect(enable.status).toBe(200);
+    expect(enable.body.recoveryCodes).toHaveLength(10);
+    const replaced = await app.db.selectFrom("auditLog").select("action")
+      .where("entityId", "=", user.id).where("action", "=", "user.two_factor_replaced").execute();
+    expect(replaced).toHaveLength(1);
+    // The old recovery codes are gone with the old secret.
+    const challenge = cookieFrom(await password(user), "lensdesk_2fa")!;
+    expect((await verify(recoveryCodes[1], challenge)).status).toBe(400);
+    expect((await verify(enable.body.recoveryCodes[0], challenge)).status).toBe(200);
+  });
+
+  it("an owner resets another user's second factor: audited, signed out, told by e-mail", async () => {
+    const smtp = await startSmtpServer();
+    try {
+      const ownerUser = await createTestUser(app.db, { role: "OWNER", firstName: "Olga" });
+      const owner = await sessionCookieFor(app.db, ownerUser.id);
+      expect(
+        (await call(app, "PUT", "/api/admin/settings", {
+          cookie: owner,
+          body: mailSettingsFor(smtp),
+        }))
+          .status,
+      ).toBe(200);
+      const { user, cookie, key } = await enrolled();
+      await app.db.updateTable("users").set({ email: "locked.out@store.test" })
+        .where("id", "=", user.id).execute();
+      // Locked after too many wrong codes, say.
+      await app.db.insertInto("passwordCheckFailures").values(
+        Array.from({ length: 30 }, (_, i) => ({
+          at: new Date(Date.now() - i * 60_000),
+          account: `user:${user.id}`,
+          source: `ip:10.1.0.${i}`,
+          address: `10.1.0.${i}`,
+          knownDevice: false,
+          purpose: "two_factor",
+        })),
+      ).execute();
+
+      // Not for admins, nor for the owner's own account.
+      const admin = await sessionCookieFor(
+        app.db,
+        (await createTestUser(app.db, { role: "ADMIN" })).id,
+      );
+      expect(
+        (await call(app, "DELETE", `/api/admin/users/${user.id}/two-factor`, { cookie: admin }))
+          .status,
+      ).toBe(403);
+      expect(
+        (await call(app, "DELETE", `/api/admin/users/${ownerUser.id}/two-factor`, {
+          cookie: owner,
+        }))
+          .status,
+      ).toBe(403);
+
+      const res = await call<{ message: string; notice: string }>(
+        app,
+        "DELETE",
+        `/api/admin/users/${user.id}/two-factor`,
+        { cookie: owner },
+      );
+      expect(res.status).toBe(200);
+      expect(res.body.notice).toBe("sent");
+      expect(res.body.message).toContain("told by e-mail at locked.out@store.test");
+      // Signed out everywhere; the password alone signs in now; the old key is gone.
+      expect((await call(app, "GET", "/api/auth/user", { cookie })).status).toBe(401);
+      expect((await password(user)).body).toEqual({ returnTo: "/quotes" });
+      const row = await app.db.selectFrom("users").select(["totpSecretEnc", "totpEnabledAt"])
+        .where("id", "=", user.id).executeTakeFirstOrThrow();
+      expect(row).toEqual({ totpSecretEnc: null, totpEnabledAt: null });
+      expect(key.length).toBe(20);
+      const left = await app.db.selectFrom("passwordCheckFailures").select("id")
+        .where("account", "=", `user:${user.id}`).execute();
+      expect(left).toEqual([]);
+      const audit = await app.db.selectFrom("auditLog").select(["action", "userId"])
+        .where("entityId", "=", user.id).where("action", "=", "user.two_factor_reset").execute();
+      expect(audit).toEqual([{ action: "user.two_factor_reset", userId: ownerUser.id }]);
+      await waitUntil(
+        () => smtp.received.some((m) => m.to.includes("locked.out@store.test")),
+        "the notice reaches the user",
+      );
+      const mail = smtp.received.find((m) => m.to.includes("locked.out@store.test"))!;
+      expect(mail.raw).toMatch(/two-factor sign-in was reset/);
+      expect(mail.raw.replace(/=\r?\n/g, "")).toContain("Olga reset the two-factor sign-in");
+      // Nothing left to reset.
+      const again = await call(app, "DELETE", `/api/admin/users/${user.id}/two-factor`, {
+        cookie: owner,
+      });
+      expect(again.status).toBe(409);
+    } finally {
+      await app.db.updateTable("settings").set({ smtpHost: null }).execute();
+      await smtp.close();
+    }
   });
 });

@@ -866,6 +866,19 @@ export const ROUTES: RouteEntry[] = [
     },
   },
   {
+    method: "DELETE",
+    pattern: "/api/admin/users/:id/two-factor",
+    access: "owner",
+    // An admin with two-factor sign-in on; e-mail is not configured, so the answer says so.
+    ok: { status: 200, text: "Email is not configured" },
+    request: async (fx) => {
+      const admin = await freshUser(fx.app.db, "ADMIN");
+      await fx.app.db.updateTable("users").set({ totpEnabledAt: new Date() })
+        .where("id", "=", admin.id).execute();
+      return { path: `/api/admin/users/${admin.id}/two-factor` };
+    },
+  },
+  {
     method: "PUT",
     pattern: "/api/admin/users/:id",
     access: "admin",
