@@ -48,6 +48,7 @@ uploadsApi.put("/objects/upload/:id", admin, async (c) => {
       c.var.config.secretKey,
       c.req.url,
       originsOf(c),
+      c.var.user!.id,
       (limit) => readBodyWithin(c.req.raw, limit),
     ),
   );

@@ -204,7 +204,9 @@ export async function verifySecondFactor(
       .returning("id").executeTakeFirst();
     return claimed ? "totp" : null;
   }
-  if (code.length < 10 || code.length > 20) return null;
+  // A recovery code: 26 characters (10 for codes made before they had 128 bits), typed with
+  // or without its dashes and spaces.
+  if (code.length < 10 || code.length > 40) return null;
   const used = await db.updateTable("totpRecoveryCodes").set({ usedAt: new Date(nowMs) })
     .where("id", "=", hashRecoveryCode(code)).where("userId", "=", userId)
     .where("usedAt", "is", null).returning("id").executeTakeFirst();

@@ -33,6 +33,11 @@ export interface Config {
    * time limit per render, and how long one may sit idle before it is ended.
    */
   pdf: { workers: number; queue: number; timeoutMs: number; idleMs: number };
+  /**
+   * How long the mail server may take to accept a connection and to greet
+   * (SMTP_TIMEOUT_MS); a failed test e-mail is answered a fixed time after it.
+   */
+  smtpTimeoutMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -121,6 +126,7 @@ export async function loadConfig(env: Env = Deno.env.toObject()): Promise<Config
     outboxPollMs,
     backupDir: env.BACKUP_DIR || "./backups",
     pdf,
+    smtpTimeoutMs: intSetting(env, "SMTP_TIMEOUT_MS", 10_000, 100, 120_000),
   };
 }
 

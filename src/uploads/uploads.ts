@@ -86,7 +86,7 @@ async function findSlot(db: DB, secretKey: Uint8Array, url: string, origins: str
   const signed = verifyUploadUrl(secretKey, url, origins);
   if (!signed) return undefined;
   const slot = await db.selectFrom("uploadedFiles")
-    .select(["id", "purpose", "maxBytes", "expiresAt", "completedAt", "contentHash"])
+    .select(["id", "purpose", "maxBytes", "expiresAt", "completedAt", "contentHash", "createdBy"])
     .where("id", "=", signed.id)
     .where("uploadTokenHash", "=", signatureHash(signed.signature))
     .executeTakeFirst();
@@ -94,20 +94,25 @@ async function findSlot(db: DB, secretKey: Uint8Array, url: string, origins: str
 }
 
 /**
- * Stores the file sent to an upload URL. `readBody(limit)` reads the request
- * body, refusing (by throwing) past `limit` bytes; it is only called once the
- * URL has proved good, so a bad URL costs no upload.
+ * Stores the file sent to an upload URL by the user it was issued to.
+ * `readBody(limit)` reads the request body, refusing (by throwing) past
+ * `limit` bytes; it is only called once the URL has proved good, so a bad URL
+ * costs no upload.
  */
 export async function receiveUpload(
   db: DB,
   secretKey: Uint8Array,
   url: string,
   origins: string[],
+  /** Who sends the file: only the user the URL was issued to may. */
+  userId: string,
   readBody: (limit: number) => Promise<Uint8Array>,
   now = new Date(),
 ): Promise<UploadResult<{ contentType: string; size: number }>> {
   const slot = await findSlot(db, secretKey, url, origins);
   if (!slot) return fail(403, INVALID_URL);
+  // A URL seen by someone else (a shared screen, a log) is of no use to them.
+  if (slot.createdBy !== userId) return fail(403, "This upload URL was issued to someone else");
   if (slot.completedAt) return fail(409, "This upload URL has already been used");
   if (slot.expired || slot.expiresAt <= now) {
     return fail(410, "This upload URL has expired. Please try again.");

@@ -160,7 +160,7 @@ describe("user management API", () => {
   });
 
   it("refuses whitespace-only passwords at creation, reset and own change", async () => {
-    const message = "Password must not be only spaces.";
+    const message = "Password must not be only spaces or invisible characters.";
     const created = await call<{ errors: Record<string, string> }>(
       app,
       "POST",
@@ -187,6 +187,16 @@ describe("user management API", () => {
       },
     );
     expect([own.status, own.body.errors]).toEqual([400, { newPassword: message }]);
+    // Zero-width spaces and Hangul fillers show nothing either.
+    for (const invisible of ["\u200b".repeat(6), "\u3164".repeat(6)]) {
+      const res = await call<{ errors: Record<string, string> }>(
+        app,
+        "PUT",
+        `/api/admin/users/${victim.id}/password`,
+        { body: { newPassword: invisible }, cookie: ownerCookie },
+      );
+      expect([res.status, res.body.errors]).toEqual([400, { newPassword: message }]);
+    }
     // Spaces inside a password are fine.
     expect(
       (await call(app, "PUT", `/api/admin/users/${victim.id}/password`, {

@@ -257,6 +257,44 @@ describe("quote history", () => {
   });
 });
 
+describe("what a history shows to every optician", () => {
+  it("keeps staff IP addresses out of a quote's history; the owner's audit page has them", async () => {
+    const { client, quote } = await newClient();
+    await call(app, "PUT", `/api/clients/${client.id}/measurements`, {
+      body: { pdBinocular: "62", pdNear: "60", measurementsComplete: true },
+      cookie,
+    });
+    const b = await bundle(quote.id);
+    await call(app, "PUT", `/api/quotes/${quote.id}`, {
+      body: {
+        version: b.quote.version,
+        opticianName: "Maria",
+        internalNotes: "",
+        options: [{ id: b.options[0].id, items: [frame("IP-1", "100")] }],
+      },
+      cookie,
+    });
+    // Handing the tablet over records where from, for the owner.
+    const handing = await sessionCookieFor(app.db, staff.id);
+    const handed = await call(app, "POST", "/api/kiosk/hand-over", {
+      body: { kind: "QUOTE", quoteId: quote.id },
+      cookie: handing,
+      from: "127.0.0.77",
+    });
+    expect(handed.status).toBe(201);
+    const entries = await history(`/api/quotes/${quote.id}/history`);
+    const handOver = entries.find((e) => e.action === "kiosk.start")!;
+    expect(handOver).toBeDefined();
+    expect(JSON.stringify(entries)).not.toContain("127.0.0.77");
+    expect(handOver.changes.map((c) => c.label)).not.toContain("ip");
+    const audit = await call<AuditPage>(app, "GET", "/api/admin/audit", {
+      cookie: ownerCookie,
+    });
+    expect(audit.status).toBe(200);
+    expect(JSON.stringify(audit.body)).toContain("127.0.0.77");
+  });
+});
+
 describe("audit log API (owner only)", () => {
   it("refuses opticians and admins, answers owners", async () => {
     expect((await call(app, "GET", "/api/admin/audit", { cookie })).status).toBe(403);

@@ -189,6 +189,17 @@ describe("PUT to an upload URL", () => {
     expect(res.status).toBe(200);
   });
 
+  it("completes only for the user who asked for the URL", async () => {
+    const url = await requestUploadUrl(app, admin, "logo");
+    // Another admin (or owner) who came by the URL cannot send a file to it.
+    const res = await putFile(app, url, PNG, { cookie: owner, contentType: "image/png" });
+    expect(res.status).toBe(403);
+    expect(res.body.message).toBe("This upload URL was issued to someone else");
+    // Nothing was used up: the one who asked still can.
+    expect((await putFile(app, url, PNG, { cookie: admin, contentType: "image/png" })).status)
+      .toBe(200);
+  });
+
   it("refuses opticians and signed-out callers", async () => {
     const url = await requestUploadUrl(app, admin);
     expect((await putFile(app, url, PNG, { cookie: optician })).status).toBe(403);
