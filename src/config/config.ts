@@ -32,7 +32,7 @@ export interface Config {
    * The PDF renderers: how many render at once, how many jobs may wait, the
    * time limit per render, and how long one may sit idle before it is ended.
    */
-  pdf: { workers: number; queue: number; timeoutMs: number; idleMs: number };
+  pdf: { workers: number; queue: number; timeoutMs: number; idleMs: number; perCaller: number };
   /**
    * How long the mail server may take to accept a connection and to greet
    * (SMTP_TIMEOUT_MS); a failed test e-mail is answered a fixed time after it.
@@ -103,6 +103,7 @@ export async function loadConfig(env: Env = Deno.env.toObject()): Promise<Config
     queue: intSetting(env, "PDF_QUEUE", 8, 0, 1000),
     timeoutMs: intSetting(env, "PDF_TIMEOUT_MS", 30_000, 1, 3_600_000),
     idleMs: intSetting(env, "PDF_IDLE_MS", 300_000, 1, 86_400_000),
+    perCaller: intSetting(env, "PDF_PER_USER", 2, 1, 1000),
   };
 
   return {
