@@ -216,6 +216,8 @@ export interface SettingsTable {
   storeAddress: string | null;
   storeWebsite: string | null;
   logoUrl: string | null;
+  /** The uploaded logo's print copy (migration 0020); null for a built-in logo. */
+  logoPrintUrl: string | null;
   faviconUrl: string | null;
   footerMessage: string | null;
   quoteExpirationEnabled: ColumnType<boolean, never, boolean>;

@@ -8,7 +8,8 @@
 // A renderer idle for `idleMs` is ended too, which gives its memory back.
 import type { ClientCopy } from "../print/print_model.ts";
 import type { LogoBytes } from "./logo_source.ts";
-import type { RendererReply } from "./pdf_renderer.ts";
+import type { RendererJob, RendererReply } from "./pdf_renderer.ts";
+import type { ImageKind } from "../uploads/image_rules.ts";
 import { RendererProcess } from "./renderer_process.ts";
 
 export interface PdfPoolOptions {
@@ -34,6 +35,7 @@ export interface PdfPoolOptions {
 
 /** Why a PDF could not be made now; the caller may try again after `retryAfterSeconds`. */
 export class PdfUnavailableError extends Error {
+  override name = "PdfUnavailableError";
   constructor(
     readonly reason: "busy" | "timeout" | "closed" | "caller",
     message: string,
@@ -44,7 +46,7 @@ export class PdfUnavailableError extends Error {
 }
 
 interface Job {
-  request: { model: ClientCopy; logo?: LogoBytes };
+  request: RendererJob;
   resolve(pdf: Uint8Array): void;
   reject(err: Error): void;
   /** The queue-wait limit, then the render limit. */
@@ -135,9 +137,24 @@ export class PdfPool {
     });
   }
 
+  /**
+   * A logo as a PNG of print size (at most 288 pixels high and 1,600 wide),
+   * made by a renderer: decoding an uploaded image, whatever it holds, never
+   * happens in the server. Rejects when the image cannot be drawn, or with
+   * PdfUnavailableError like a PDF.
+   */
+  printCopy(bytes: Uint8Array, kind: ImageKind): Promise<Uint8Array> {
+    if (this.#closed) return Promise.reject(this.#unavailable("closed"));
+    return this.#enqueue({ kind: "print_logo", image: { bytes, kind } });
+  }
+
   #render(model: ClientCopy, logo?: LogoBytes): Promise<Uint8Array> {
+    return this.#enqueue({ kind: "pdf", model, logo });
+  }
+
+  #enqueue(request: RendererJob): Promise<Uint8Array> {
     return new Promise<Uint8Array>((resolve, reject) => {
-      const job: Job = { request: { model, logo }, resolve, reject };
+      const job: Job = { request, resolve, reject };
       this.#queue.push(job);
       this.#pump();
       if (!this.#queue.includes(job)) return;
@@ -220,7 +237,7 @@ export class PdfPool {
       () => this.#retire(slot, this.#unavailable("timeout")),
       this.#options.timeoutMs,
     );
-    slot.renderer.send(id, job.request.model, job.request.logo);
+    slot.renderer.send(id, job.request);
   }
 
   #onReply(slot: Slot, reply: RendererReply, pdf?: Uint8Array) {
@@ -236,7 +253,7 @@ export class PdfPool {
     this.#recentMs.push(performance.now() - slot.startedAt!);
     if (this.#recentMs.length > RECENT) this.#recentMs.shift();
     if (reply.type === "done") job.resolve(pdf ?? new Uint8Array(0));
-    else job.reject(new Error(`PDF render failed: ${reply.error}`));
+    else job.reject(new Error(`render failed: ${reply.error}`));
     this.#pump();
     if (!slot.job && this.#slots.includes(slot)) {
       slot.idleTimer = setTimeout(() => this.#retire(slot), this.#options.idleMs);

@@ -13,9 +13,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // before (asked for with a session alone) must not be confirmable.
   await sql`UPDATE users SET totp_pending_secret_enc = NULL WHERE totp_enabled_at IS NOT NULL`
     .execute(db);
+  // The uploaded logo's print copy (a PNG of print size made when the logo is
+  // set), which print pages and the PDF show instead of the upload itself.
+  await sql`ALTER TABLE settings ADD COLUMN logo_print_url text`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql`ALTER TABLE settings DROP COLUMN IF EXISTS logo_print_url`.execute(db);
   await sql`DELETE FROM email_outbox WHERE kind = 'SECURITY_NOTICE'`.execute(db);
   await sql`ALTER TABLE email_outbox DROP CONSTRAINT IF EXISTS email_outbox_kind_check`
     .execute(db);
