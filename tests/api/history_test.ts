@@ -62,6 +62,26 @@ async function bundle(id: string) {
   return (await call<QuoteBundle>(app, "GET", `/api/quotes/${id}`, { cookie })).body;
 }
 
+/** A measured client's quote saved with one frame: ACTIVE, ready for the tablet. */
+async function activeQuote(sku: string) {
+  const { client, quote } = await newClient();
+  await call(app, "PUT", `/api/clients/${client.id}/measurements`, {
+    body: { pdBinocular: "62", pdNear: "60", measurementsComplete: true },
+    cookie,
+  });
+  const b = await bundle(quote.id);
+  await call(app, "PUT", `/api/quotes/${quote.id}`, {
+    body: {
+      version: b.quote.version,
+      opticianName: "Maria",
+      internalNotes: "",
+      options: [{ id: b.options[0].id, items: [frame(sku, "100")] }],
+    },
+    cookie,
+  });
+  return quote;
+}
+
 describe("client history", () => {
   it("shows each changed field old → new, with who and when; unchanged fields are not listed", async () => {
     const { client } = await newClient({ city: "Austin" });
@@ -203,22 +223,8 @@ describe("quote history", () => {
   });
 
   it("records each status transition from → to: accept, finalize, close, reactivate", async () => {
-    const { client, quote } = await newClient();
-    await call(app, "PUT", `/api/clients/${client.id}/measurements`, {
-      body: { pdBinocular: "62", pdNear: "60", measurementsComplete: true },
-      cookie,
-    });
-    let b = await bundle(quote.id);
-    await call(app, "PUT", `/api/quotes/${quote.id}`, {
-      body: {
-        version: b.quote.version,
-        opticianName: "Maria",
-        internalNotes: "",
-        options: [{ id: b.options[0].id, items: [frame("A-1", "100")] }],
-      },
-      cookie,
-    });
-    b = await bundle(quote.id);
+    const quote = await activeQuote("A-1");
+    const b = await bundle(quote.id);
     const accepted = await call(app, "PUT", `/api/quotes/${quote.id}`, {
       body: { version: b.quote.version, options: [{ id: b.options[0].id, isChosen: true }] },
       cookie,
@@ -259,21 +265,7 @@ describe("quote history", () => {
 
 describe("what a history shows to every optician", () => {
   it("keeps staff IP addresses out of a quote's history; the owner's audit page has them", async () => {
-    const { client, quote } = await newClient();
-    await call(app, "PUT", `/api/clients/${client.id}/measurements`, {
-      body: { pdBinocular: "62", pdNear: "60", measurementsComplete: true },
-      cookie,
-    });
-    const b = await bundle(quote.id);
-    await call(app, "PUT", `/api/quotes/${quote.id}`, {
-      body: {
-        version: b.quote.version,
-        opticianName: "Maria",
-        internalNotes: "",
-        options: [{ id: b.options[0].id, items: [frame("IP-1", "100")] }],
-      },
-      cookie,
-    });
+    const quote = await activeQuote("IP-1");
     // Handing the tablet over records where from, for the owner.
     const handing = await sessionCookieFor(app.db, staff.id);
     const handed = await call(app, "POST", "/api/kiosk/hand-over", {
