@@ -216,6 +216,8 @@ export interface SettingsTable {
   storeAddress: string | null;
   storeWebsite: string | null;
   logoUrl: string | null;
+  /** The uploaded logo's print copy (migration 0020); null for a built-in logo. */
+  logoPrintUrl: string | null;
   faviconUrl: string | null;
   footerMessage: string | null;
   quoteExpirationEnabled: ColumnType<boolean, never, boolean>;
@@ -255,7 +257,7 @@ export interface UploadedFilesTable {
   completedAt: Timestamp | null;
 }
 
-export type OutboxKind = "QUOTE" | "TEST" | "PASSWORD_RESET";
+export type OutboxKind = "QUOTE" | "TEST" | "PASSWORD_RESET" | "SECURITY_NOTICE";
 
 export interface EmailOutboxTable {
   id: Generated<string>;

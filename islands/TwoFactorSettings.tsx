@@ -2,6 +2,7 @@ import { type FormEvent, useState } from "react";
 import { ApiError, apiRequest, errorDetail, isUnauthorized } from "../components/api_client.ts";
 import { toast } from "../components/toast.tsx";
 import { TwoFactorEnrol } from "../components/two_factor/TwoFactorEnrol.tsx";
+import type { EnrolmentMaterial } from "../src/auth/two_factor.ts";
 
 export interface TwoFactorSettingsProps {
   enabled: boolean;
@@ -15,6 +16,7 @@ export interface TwoFactorSettingsProps {
 /** /account/two-factor: turn the second factor on or off; the owner's store-wide rule. */
 export default function TwoFactorSettings(props: TwoFactorSettingsProps) {
   const [enabled, setEnabled] = useState(props.enabled);
+  const [codesLeft, setCodesLeft] = useState(props.recoveryCodesLeft);
   const [required, setRequired] = useState(props.required);
   const [code, setCode] = useState("");
   const [error, setError] = useState<string | undefined>();
@@ -70,8 +72,7 @@ export default function TwoFactorSettings(props: TwoFactorSettingsProps) {
           ? (
             <>
               <p role="status">
-                <strong>Two-factor sign-in is on.</strong> {props.recoveryCodesLeft}{" "}
-                recovery codes left.
+                <strong>Two-factor sign-in is on.</strong> {codesLeft} recovery codes left.
               </p>
               {required
                 ? <p className="hint">The store requires it, so it cannot be turned off.</p>
@@ -95,6 +96,7 @@ export default function TwoFactorSettings(props: TwoFactorSettingsProps) {
                     </button>
                   </form>
                 )}
+              <ReplaceTwoFactor onDone={() => setCodesLeft(10)} />
             </>
           )
           : (
@@ -124,5 +126,138 @@ export default function TwoFactorSettings(props: TwoFactorSettingsProps) {
         </section>
       )}
     </div>
+  );
+}
+
+/**
+ * A new phone or authenticator app: the current password and a current code
+ * (or a recovery code) first, then a new QR code to confirm, then new
+ * recovery codes. The old secret and codes stop working once it is confirmed.
+ */
+function ReplaceTwoFactor({ onDone }: { onDone: () => void }) {
+  const [open, setOpen] = useState(false);
+  const [currentPassword, setCurrentPassword] = useState("");
+  const [code, setCode] = useState("");
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const [material, setMaterial] = useState<EnrolmentMaterial | null>(null);
+
+  function reset() {
+    setOpen(false);
+    setCurrentPassword("");
+    setCode("");
+    setErrors({});
+    setMaterial(null);
+  }
+
+  async function start(event: FormEvent) {
+    event.preventDefault();
+    if (busy) return;
+    const missing: Record<string, string> = {};
+    if (!currentPassword) missing.currentPassword = "Please enter your current password";
+    if (!code.trim()) missing.code = "Please enter the code from your authenticator app";
+    setErrors(missing);
+    if (Object.keys(missing).length) return;
+    setBusy(true);
+    try {
+      setMaterial(
+        await apiRequest<EnrolmentMaterial>("POST", "/api/auth/two-factor/setup", {
+          currentPassword,
+          code: code.trim(),
+        }),
+      );
+      setCurrentPassword("");
+      setCode("");
+    } catch (err) {
+      if (err instanceof ApiError && err.fields) setErrors(err.fields);
+      if (!isUnauthorized(err)) {
+        toast({
+          title: "Error",
+          description: errorDetail(err) ?? "Could not start.",
+          variant: "destructive",
+        });
+      }
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (!open) {
+    return (
+      <button type="button" className="btn btn-outline" onClick={() => setOpen(true)}>
+        Replace Authenticator
+      </button>
+    );
+  }
+  if (material) {
+    return (
+      <div className="stack">
+        <h3>New authenticator</h3>
+        <TwoFactorEnrol
+          initialMaterial={material}
+          doneLabel="Done"
+          onDone={() => {
+            reset();
+            onDone();
+          }}
+        />
+      </div>
+    );
+  }
+  const field = (
+    id: string,
+    name: "currentPassword" | "code",
+    label: string,
+    value: string,
+    set: (v: string) => void,
+    type: string,
+    autoComplete: string,
+  ) => (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        name={name}
+        type={type}
+        autoComplete={autoComplete}
+        value={value}
+        onChange={(e) => set(e.target.value)}
+        aria-invalid={errors[name] ? true : undefined}
+        aria-describedby={errors[name] ? `${id}-error` : undefined}
+      />
+      {errors[name] && <p id={`${id}-error`} className="field-error">{errors[name]}</p>}
+    </div>
+  );
+  return (
+    <form className="stack" onSubmit={start} noValidate aria-labelledby="tf-replace">
+      <h3 id="tf-replace">Replace your authenticator</h3>
+      <p className="hint">
+        For a new phone or app. Your current codes keep working until the new one is confirmed.
+      </p>
+      {field(
+        "tf-replace-password",
+        "currentPassword",
+        "Current password",
+        currentPassword,
+        setCurrentPassword,
+        "password",
+        "current-password",
+      )}
+      {field(
+        "tf-replace-code",
+        "code",
+        "Current code or a recovery code",
+        code,
+        setCode,
+        "text",
+        "one-time-code",
+      )}
+      <div className="actions">
+        <button type="button" className="btn btn-outline" onClick={reset}>Cancel</button>
+        <button type="submit" className="btn btn-primary" disabled={busy}>
+          {busy ? "Checking..." : "Continue"}
+        </button>
+      </div>
+    </form>
   );
 }

@@ -11,7 +11,9 @@ import {
   ChangeUsernameDialog,
   DeleteUserDialog,
   ResetPasswordDialog,
+  ResetTwoFactorDialog,
 } from "../components/users/dialogs.tsx";
+import { UserIdCell } from "../components/users/UserIdCell.tsx";
 import type { Role } from "../db/schema.ts";
 import type { UserRow } from "../src/users/admin_users.ts";
 import { assignableRoles, ROLE_LABELS, userPermissions } from "../src/users/permissions.ts";
@@ -29,7 +31,7 @@ const ROLE_VARIANTS: Record<Role, BadgeVariant> = {
   AUTHORIZED_USER: "secondary",
 };
 
-type RowAction = "reset" | "role" | "username" | "delete";
+type RowAction = "reset" | "role" | "username" | "delete" | "twoFactor";
 
 export default function UserManagement({ initialUsers, currentUser }: UserManagementProps) {
   const queryClient = useQueryClient();
@@ -65,6 +67,11 @@ export default function UserManagement({ initialUsers, currentUser }: UserManage
   const closeAction = () => setAction(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: USERS_KEY });
   const done = () => {
+    // An owner who changed their own role sees the screen their new role gets.
+    if (action?.kind === "role" && action.user.id === currentUser.id) {
+      globalThis.location.reload();
+      return;
+    }
     setAction(null);
     refresh();
   };
@@ -100,6 +107,7 @@ export default function UserManagement({ initialUsers, currentUser }: UserManage
         >
           <thead>
             <tr>
+              <th scope="col">ID</th>
               <th scope="col">First Name</th>
               <th scope="col">Last Name</th>
               <th scope="col">Username</th>
@@ -114,7 +122,7 @@ export default function UserManagement({ initialUsers, currentUser }: UserManage
           <tbody>
             {rows.length === 0 && (
               <tr>
-                <td colSpan={7} className="empty">No users yet.</td>
+                <td colSpan={8} className="empty">No users yet.</td>
               </tr>
             )}
             {rows.map((user) => {
@@ -122,6 +130,9 @@ export default function UserManagement({ initialUsers, currentUser }: UserManage
               const self = user.id === currentUser.id;
               return (
                 <tr key={user.id} data-user-id={user.id}>
+                  <td className="users-id" data-label="ID">
+                    <UserIdCell id={user.id} username={user.username} />
+                  </td>
                   <td data-label="First Name">
                     {user.firstName || <span className="muted">—</span>}
                   </td>
@@ -170,6 +181,15 @@ export default function UserManagement({ initialUsers, currentUser }: UserManage
                           Change Username
                         </button>
                       )}
+                      {can.canResetTwoFactor && (
+                        <button
+                          type="button"
+                          className="btn btn-outline btn-sm"
+                          onClick={() => setAction({ kind: "twoFactor", user })}
+                        >
+                          Reset Two-Factor
+                        </button>
+                      )}
                       <button
                         type="button"
                         className="btn btn-outline btn-sm"
@@ -210,7 +230,15 @@ export default function UserManagement({ initialUsers, currentUser }: UserManage
             <strong>Owner</strong>: full control over every account, and the only role that can
             create or appoint other owners.
           </li>
-          <li>No one can delete their own account; use Change My Password for your own.</li>
+          <li>
+            No one can delete their own account; use Change My Password for your own. An owner may
+            also reset their own password and change their own role, but the store always keeps at
+            least one owner.
+          </li>
+          <li>
+            An owner can reset someone's two-factor sign-in (a lost phone): they are signed out and
+            told by e-mail.
+          </li>
         </ul>
       </aside>
 
@@ -239,6 +267,7 @@ export default function UserManagement({ initialUsers, currentUser }: UserManage
         onDone={done}
       />
       <DeleteUserDialog user={target("delete")} onClose={closeAction} onDone={done} />
+      <ResetTwoFactorDialog user={target("twoFactor")} onClose={closeAction} onDone={done} />
     </div>
   );
 }

@@ -21,7 +21,7 @@ import {
 } from "../src/http/middleware.ts";
 import { createPublicLimits, type PublicLimits } from "../src/auth/throttle.ts";
 import { sql } from "kysely";
-import { Metrics, metricsMiddleware } from "../src/http/metrics.ts";
+import { Metrics, metricsMiddleware, refuseUnknownMethods } from "../src/http/metrics.ts";
 import { opsRoutes } from "./ops.ts";
 import { authApi } from "./api/auth.ts";
 import { clientsApi } from "./api/clients.ts";
@@ -100,6 +100,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const publicLimits = deps.publicLimits ?? createPublicLimits();
   const app = new Hono<AppEnv>();
 
+  // Counted (under "other", one series) and refused before anything else.
+  const metrics = deps.metrics ?? new Metrics();
+  app.use(metricsMiddleware(metrics));
+  app.use(refuseUnknownMethods);
   app.use(async (c, next) => {
     c.set("db", db);
     c.set("config", config);
@@ -112,8 +116,6 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     await next();
   });
   app.use(requestId({ limitLength: 64 }));
-  const metrics = deps.metrics ?? new Metrics();
-  app.use(metricsMiddleware(metrics));
   app.use(clientAddress);
   app.use(requestLog);
   // Pages and JSON; built assets are served precompressed instead.

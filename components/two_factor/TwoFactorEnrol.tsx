@@ -10,12 +10,14 @@ import type { EnrolmentMaterial } from "../../src/auth/two_factor.ts";
  * after the password at sign-in.
  */
 export function TwoFactorEnrol(
-  { onDone, doneLabel }: {
+  { onDone, doneLabel, initialMaterial }: {
     onDone: (result: { returnTo?: string }) => void;
     doneLabel: string;
+    /** A secret already begun (replacing a second factor, after the password and a code). */
+    initialMaterial?: EnrolmentMaterial;
   },
 ) {
-  const [material, setMaterial] = useState<EnrolmentMaterial | null>(null);
+  const [material, setMaterial] = useState<EnrolmentMaterial | null>(initialMaterial ?? null);
   const [code, setCode] = useState("");
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);

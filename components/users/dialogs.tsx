@@ -1,4 +1,4 @@
-import { type FormEvent, useId } from "react";
+import { type FormEvent, type ReactNode, useId } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { ApiError, apiRequest, isUnauthorized } from "../api_client.ts";
 import { toast } from "../toast.tsx";
@@ -336,7 +336,12 @@ export function ChangeRoleDialog(
       succeeded(`${userLabel(row)} is now ${ROLE_LABELS[row.role]}.`);
       onDone();
     },
-    onError: (error) => failed(error, "Failed to update user role."),
+    onError: (error) => {
+      // The last owner's role: the server says why, on the field.
+      const field = serverFields(error)?.role;
+      if (field) form.setErrors({ role: field });
+      failed(error, field ?? "Failed to update user role.");
+    },
   });
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -445,30 +450,100 @@ export function DeleteUserDialog(
     onError: (error) => failed(error, "Failed to delete user. Please try again."),
   });
   return (
+    <ConfirmUserDialog
+      user={user}
+      onClose={onClose}
+      title="Delete User"
+      description={(u) => (
+        <>
+          Delete <strong>{userLabel(u)}</strong>{" "}
+          ({u.username})? They will no longer be able to sign in. This cannot be undone.
+        </>
+      )}
+      label="Delete User"
+      busyLabel="Deleting..."
+      busy={remove.isPending}
+      onConfirm={(id) => remove.mutate(id)}
+    />
+  );
+}
+
+/** A question about one user, answered by a destructive button or Cancel. */
+function ConfirmUserDialog(
+  { user, onClose, title, description, label, busyLabel, busy, onConfirm }: {
+    user: UserRow | null;
+    onClose: () => void;
+    title: string;
+    description: (user: UserRow) => ReactNode;
+    label: string;
+    busyLabel: string;
+    busy: boolean;
+    onConfirm: (id: string) => void;
+  },
+) {
+  return (
     <Dialog
       open={!!user}
       onClose={onClose}
       size="sm"
-      title="Delete User"
-      description={user && (
-        <>
-          Delete <strong>{userLabel(user)}</strong>{" "}
-          ({user.username})? They will no longer be able to sign in. This cannot be undone.
-        </>
-      )}
+      title={title}
+      description={user && description(user)}
       footer={
         <>
           <button type="button" className="btn btn-outline" onClick={onClose}>Cancel</button>
           <button
             type="button"
             className="btn btn-danger"
-            disabled={remove.isPending}
-            onClick={() => user && remove.mutate(user.id)}
+            disabled={busy}
+            onClick={() => user && onConfirm(user.id)}
           >
-            {remove.isPending ? "Deleting..." : "Delete User"}
+            {busy ? busyLabel : label}
           </button>
         </>
       }
+    />
+  );
+}
+
+/** An owner turns another user's second factor off (a lost phone, a locked second factor). */
+export function ResetTwoFactorDialog(
+  { user, onClose, onDone }: { user: UserRow | null; onClose: () => void; onDone: () => void },
+) {
+  const reset = useMutation({
+    mutationFn: (id: string) =>
+      apiRequest<{ message: string }>(
+        "DELETE",
+        `/api/admin/users/${encodeURIComponent(id)}/two-factor`,
+      ),
+    onSuccess: (result) => {
+      succeeded(result.message);
+      onDone();
+    },
+    onError: (error) =>
+      failed(
+        error,
+        error instanceof ApiError && [403, 404, 409].includes(error.status)
+          ? error.detail
+          : "Failed to reset two-factor sign-in.",
+      ),
+  });
+  return (
+    <ConfirmUserDialog
+      user={user}
+      onClose={onClose}
+      title="Reset Two-Factor Sign-In"
+      description={(u) => (
+        <>
+          Turn off two-factor sign-in for <strong>{userLabel(u)}</strong>{" "}
+          ({u.username})? Their authenticator and recovery codes stop working, they are signed out
+          everywhere, and they are told by e-mail. They sign in with their password next (and set up
+          a new authenticator if the store requires it).
+        </>
+      )}
+      label="Reset Two-Factor"
+      busyLabel="Resetting..."
+      busy={reset.isPending}
+      onConfirm={(id) => reset.mutate(id)}
     />
   );
 }

@@ -11,6 +11,7 @@ import {
   MAIL_FAILURE,
   recordMailOutcome,
 } from "../../src/mail/mail_settings.ts";
+import { succeedOrWaitOut } from "../../src/mail/even_answer.ts";
 import { sendViaSmtp } from "../../src/mail/transport.ts";
 import { findBranding } from "../../src/settings/settings.ts";
 import { setCookie } from "hono/cookie";
@@ -45,6 +46,12 @@ adminSettingsApi.get(
 );
 
 /** Sends a test message straight away (not through the outbox) and says how it went. */
+/**
+ * When a failed test e-mail is answered: past the connection and greeting
+ * limits (a silent server fails by them), with a margin.
+ */
+export const testEmailFailureMs = (smtpTimeoutMs: number) => smtpTimeoutMs + 2_000;
+
 adminSettingsApi.post("/admin/test-email", admin, async (c) => {
   const { email } = await readJson(c, testEmailSchema);
   const settings = await findMailSettings(c.var.db, c.var.config.secretKey);
@@ -52,16 +59,21 @@ adminSettingsApi.post("/admin/test-email", admin, async (c) => {
     throw new HttpError(409, "Email is not configured: set the SMTP server and sender first.");
   }
   const { storeName } = await findBranding(c.var.db);
-  try {
-    await sendViaSmtp(settings, {
+  const { smtpTimeoutMs } = c.var.config;
+  // Generic to the caller and always answered at the same moment (no port
+  // probing through this button, by message or by time); the detail is logged.
+  const sent = await succeedOrWaitOut(
+    sendViaSmtp(settings, {
       to: email,
       subject: `Test email from ${storeName}`,
       text: `This is a test message from ${storeName}. Quote emails are working.`,
       html: `<p>This is a test message from ${storeName.replace(/[<>&]/g, "")}. ` +
         "Quote emails are working.</p>",
-    });
-  } catch (err) {
-    // Generic to the caller (no port probing through this button); the detail is logged.
+    }, smtpTimeoutMs),
+    testEmailFailureMs(smtpTimeoutMs),
+  );
+  if (!sent.ok) {
+    const err = sent.error;
     c.var.logger.log("warn", "test email failed", {
       reqId: c.var.requestId,
       error: err instanceof Error ? err.message : String(err),

@@ -23,6 +23,7 @@ import { EXTERNAL_PASSWORD_MESSAGE } from "../../src/users/admin_users.ts";
 import { checkPassword } from "../../src/auth/password_check.ts";
 import { sendResetMail } from "../../src/auth/reset_mail.ts";
 import { isUuid } from "../../src/db/ids.ts";
+import { resetTwoFactorByOwner } from "../../src/auth/two_factor_reset.ts";
 
 export const adminUsersApi = new Hono<AppEnv>();
 const admin = requireUser("ADMIN", "OWNER");
@@ -56,7 +57,15 @@ adminUsersApi.delete("/admin/users/:id", admin, async (c) => {
 
 adminUsersApi.put("/admin/users/:id/password", admin, async (c) => {
   const { newPassword } = await readJson(c, resetPasswordSchema);
-  unwrap(await resetUserPassword(c.var.db, actorOf(c), c.req.param("id"), newPassword));
+  unwrap(
+    await resetUserPassword(
+      c.var.db,
+      actorOf(c),
+      c.req.param("id"),
+      newPassword,
+      c.var.session?.id,
+    ),
+  );
   return c.json({ message: "Password reset" });
 });
 
@@ -126,4 +135,32 @@ adminUsersApi.post("/admin/users/:id/reset-email", admin, async (c) => {
           `The mail server could not be reached, so the reset e-mail to ${result.to} was not sent yet. It will be retried automatically.`,
       }, 202);
   }
+});
+
+/**
+ * An owner turns another user's second factor off (a lost phone, a locked
+ * second factor): audited, every session of the user ended, and the user told
+ * by e-mail. The answer says whether the e-mail went out.
+ */
+adminUsersApi.delete("/admin/users/:id/two-factor", requireUser("OWNER"), async (c) => {
+  const { db, config, logger } = c.var;
+  const me = c.var.user!;
+  const result = await resetTwoFactorByOwner(
+    { db, appUrl: config.appUrl, secretKey: config.secretKey, logger },
+    {
+      ...actorOf(c),
+      name: `${me.firstName} ${me.lastName}`.trim() || me.username,
+    },
+    c.req.param("id"),
+  );
+  if (!result.ok) throw new HttpError(result.status, result.message);
+  const done = `Two-factor sign-in of ${result.username} was reset.`;
+  const told = {
+    sent: `They were told by e-mail at ${result.to}.`,
+    queued:
+      `The mail server could not be reached, so the e-mail telling them will be retried automatically.`,
+    no_email: "They have no e-mail address, so tell them yourself.",
+    not_configured: "Email is not configured, so tell them yourself.",
+  }[result.notice];
+  return c.json({ notice: result.notice, message: `${done} ${told}` });
 });

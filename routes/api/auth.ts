@@ -4,7 +4,12 @@ import { auditActor } from "../../src/http/actor.ts";
 import { readJson, unauthorized } from "../../src/http/errors.ts";
 import { OWNER_INTENT, staffLoginSchema } from "../../src/schemas/auth.ts";
 import { safeReturnTo } from "../../src/http/return_to.ts";
-import { availableUsername, findUserByExternalSubject, insertUser } from "../../src/users/users.ts";
+import {
+  availableUsername,
+  findExternalUserByEmail,
+  findUserByExternalSubject,
+  insertUser,
+} from "../../src/users/users.ts";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import {
   beginSignIn,
@@ -161,6 +166,20 @@ authApi.get("/callback", async (c) => {
   }
   const db = c.var.db;
   let user = await findUserByExternalSubject(db, identity.subject);
+  // A listed e-mail belongs to one provider account: another subject with the
+  // same address (a second account at the provider, or another provider that
+  // lets people claim any address) does not become another owner.
+  if (!user && await findExternalUserByEmail(db, identity.email)) {
+    c.var.logger.log("warn", "owner sign-in refused", {
+      reason: "e-mail already bound to another subject",
+    });
+    await recordAudit(db, { id: null, label: "oidc" }, "auth.login_failed", "user", null, {
+      ip: c.var.clientIp,
+      reason: "e-mail already bound to another provider account",
+      email: identity.email,
+    });
+    return c.redirect("/staff?owner=denied", 302);
+  }
   if (!user) {
     user = await insertUser(db, {
       username: await availableUsername(db, identity.email),

@@ -43,7 +43,7 @@ quoteEmailApi.post("/quotes/:id/email", requireUser(), async (c) => {
   const composed = composeQuoteEmail(bundle, settings, branding, note);
   // Made before anything is queued: when the PDF renderers are busy and the queue is full the call
   // answers 503 and nothing is sent or recorded.
-  const attachment = await renderQuotePdf(c.var.db, c.var.pdf, bundle, branding);
+  const attachment = await renderQuotePdf(c.var.db, c.var.pdf, bundle, branding, c.var.user!.id);
   const user = c.var.user!;
   const outboxId = await enqueueEmail(db, {
     quoteId: bundle.quote.id,

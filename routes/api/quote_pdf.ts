@@ -20,7 +20,9 @@ quotePdfApi.get("/quotes/:id/pdf", async (c) => {
   ]);
   if (!bundle) throw notFound("Quote not found");
   // A copy typed as backed by a plain ArrayBuffer, which is what a body takes.
-  const pdf = new Uint8Array(await renderQuotePdf(c.var.db, c.var.pdf, bundle, branding));
+  const pdf = new Uint8Array(
+    await renderQuotePdf(c.var.db, c.var.pdf, bundle, branding, c.var.user!.id),
+  );
   return c.body(pdf, 200, {
     "Content-Type": "application/pdf",
     "Content-Disposition": `inline; filename="${quotePdfFilename(bundle)}"`,

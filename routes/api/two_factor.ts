@@ -7,10 +7,12 @@ import { findUserById } from "../../src/users/users.ts";
 import { findBranding } from "../../src/settings/settings.ts";
 import { recordAudit } from "../../src/audit/audit_log.ts";
 import {
+  replaceTwoFactorSchema,
   secondFactorSchema,
   totpCodeSchema,
   twoFactorPolicySchema,
 } from "../../src/schemas/two_factor.ts";
+import { checkPassword } from "../../src/auth/password_check.ts";
 import {
   beginEnrolment,
   canUseTwoFactor,
@@ -21,9 +23,10 @@ import {
   isTwoFactorRequired,
   readChallenge,
   secondFactorStep,
-  verifySecondFactor,
 } from "../../src/auth/two_factor.ts";
 import { startStaffSession } from "../../src/auth/staff_session.ts";
+import { checkSecondFactor } from "../../src/auth/second_factor_check.ts";
+import { readKnownDevice, rememberDevice } from "../../src/auth/known_device.ts";
 
 export const twoFactorApi = new Hono<AppEnv>();
 
@@ -56,19 +59,10 @@ twoFactorApi.post("/auth/two-factor/verify", async (c) => {
   if (!challenge) throw new HttpError(401, SIGN_IN_AGAIN);
   const user = await findUserById(db, challenge.userId);
   if (!user) throw new HttpError(401, SIGN_IN_AGAIN);
-  const used = await verifySecondFactor(db, config.secretKey, user.id, code);
+  // Throttled across challenges by the account's wrong codes (a 429), and audited.
+  const used = await checkSecondFactor(c, user, code, "sign_in");
   if (!used) {
     const left = await failChallenge(db, challenge.id);
-    await recordAudit(
-      db,
-      { id: user.id, label: user.username },
-      "auth.two_factor_failed",
-      "user",
-      user.id,
-      {
-        ip: c.var.clientIp,
-      },
-    );
     if (left === 0) {
       await endChallenge(c, db, challenge.id, config.secureCookies);
       throw new HttpError(401, `Too many wrong codes. ${SIGN_IN_AGAIN}`);
@@ -78,11 +72,40 @@ twoFactorApi.post("/auth/two-factor/verify", async (c) => {
   }
   await endChallenge(c, db, challenge.id, config.secureCookies);
   await startStaffSession(c, user, { secondFactor: used });
+  // Only a whole sign-in makes this browser a known device of the account.
+  await rememberDevice(c, user.id, await readKnownDevice(c));
   return c.json({ returnTo: challenge.returnTo });
 });
 
+/**
+ * A second factor that is on is replaced only after the password and a
+ * current code (or a recovery code): both checked and throttled like a
+ * sign-in, wrong ones audited. Only then is a new secret kept pending, which
+ * `enable` alone can confirm.
+ */
+async function reauthenticate(c: Context<AppEnv>, user: { id: string; username: string }) {
+  const { currentPassword, code } = await readJson(c, replaceTwoFactorSchema);
+  const me = await findUserById(c.var.db, user.id);
+  const check = await checkPassword(c, {
+    username: user.username,
+    user: me,
+    password: currentPassword,
+    purpose: "two_factor_replace",
+    field: "currentPassword",
+  });
+  if (!check.ok) {
+    const message = "The current password is not correct";
+    throw new HttpError(400, message, { currentPassword: message });
+  }
+  if (!await checkSecondFactor(c, user, code, "replace")) {
+    const message = "That code is not right, or was already used.";
+    throw new HttpError(400, message, { code: message });
+  }
+}
+
 twoFactorApi.post("/auth/two-factor/setup", async (c) => {
   const { user } = await enrollingUser(c);
+  if (user.totpEnabledAt) await reauthenticate(c, user);
   const branding = await findBranding(c.var.db);
   return c.json(
     await beginEnrolment(c.var.db, c.var.config.secretKey, user, `${branding.storeName} Lensdesk`),
@@ -101,7 +124,7 @@ twoFactorApi.post("/auth/two-factor/enable", async (c) => {
   await recordAudit(
     db,
     { id: user.id, label: user.username },
-    "user.two_factor_enabled",
+    user.totpEnabledAt ? "user.two_factor_replaced" : "user.two_factor_enabled",
     "user",
     user.id,
     {},
@@ -109,17 +132,18 @@ twoFactorApi.post("/auth/two-factor/enable", async (c) => {
   if (!challenge) return c.json({ recoveryCodes });
   await endChallenge(c, db, challenge.id, config.secureCookies);
   await startStaffSession(c, user, { secondFactor: "enrolled" });
+  await rememberDevice(c, user.id, await readKnownDevice(c));
   return c.json({ recoveryCodes, returnTo: challenge.returnTo });
 });
 
 twoFactorApi.delete("/auth/two-factor", requireUser("ADMIN", "OWNER"), async (c) => {
   const { code } = await readJson(c, secondFactorSchema);
-  const { db, config } = c.var;
+  const { db } = c.var;
   const me = c.var.user!;
   if (await isTwoFactorRequired(db)) {
     throw new HttpError(409, "The store requires two-factor sign-in for admins and owners.");
   }
-  if (!await verifySecondFactor(db, config.secretKey, me.id, code)) {
+  if (!await checkSecondFactor(c, me, code, "turn_off")) {
     const message = "That code is not right, or was already used.";
     throw new HttpError(400, message, { code: message });
   }

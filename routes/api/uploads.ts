@@ -3,6 +3,7 @@ import type { AppEnv } from "../../src/http/app_env.ts";
 import { auditActor } from "../../src/http/actor.ts";
 import { HttpError, readJson } from "../../src/http/errors.ts";
 import { readBodyWithin, requireUser } from "../../src/http/middleware.ts";
+import { PdfUnavailableError } from "../../src/pdf/pdf_pool.ts";
 import { faviconSchema, logoSchema, uploadRequestSchema } from "../../src/schemas/uploads.ts";
 import {
   type BrandingImage,
@@ -48,6 +49,7 @@ uploadsApi.put("/objects/upload/:id", admin, async (c) => {
       c.var.config.secretKey,
       c.req.url,
       originsOf(c),
+      c.var.user!.id,
       (limit) => readBodyWithin(c.req.raw, limit),
     ),
   );
@@ -55,16 +57,29 @@ uploadsApi.put("/objects/upload/:id", admin, async (c) => {
 });
 
 async function setBrandingImage(c: Context<AppEnv>, which: BrandingImage, url: string) {
-  const served = unwrap(
-    await updateBrandingImage(
+  let result;
+  try {
+    result = await updateBrandingImage(
       c.var.db,
       c.var.config.secretKey,
       which,
       url,
       originsOf(c),
       auditActor(c),
-    ),
-  );
+      (bytes, kind) => c.var.pdf.printCopy(bytes, kind),
+    );
+  } catch (err) {
+    if (err instanceof PdfUnavailableError) {
+      throw new HttpError(
+        503,
+        "The logo's print copy cannot be made right now. Please try again in a moment.",
+        undefined,
+        { "Retry-After": String(err.retryAfterSeconds) },
+      );
+    }
+    throw err;
+  }
+  const served = unwrap(result);
   return c.json(which === "logo" ? { logoUrl: served } : { faviconUrl: served });
 }
 

@@ -61,6 +61,18 @@ export function listAuditEntries(db: DB, entityType: string, entityId: string) {
 
 export const ENTITY_HISTORY_LIMIT = 200;
 
+/**
+ * Details the owner's audit page shows but a History tab does not: every
+ * optician reads a client's or quote's history, and where a colleague (or the
+ * tablet) was when they did something is for the owner only.
+ */
+const OWNER_ONLY_DETAILS = new Set(["ip", "userAgent"]);
+
+const withoutOwnerOnly = (details: Record<string, unknown> | null) =>
+  Object.fromEntries(
+    Object.entries(details ?? {}).filter(([key]) => !OWNER_ONLY_DETAILS.has(key)),
+  );
+
 /** One client's or quote's history, newest first, described for people. */
 export async function listEntityHistory(
   db: DB,
@@ -71,7 +83,7 @@ export async function listEntityHistory(
   const rows = await entryColumns(db)
     .where("entityType", "=", entityType).where("entityId", "=", entityId)
     .orderBy("auditLog.at", "desc").orderBy("auditLog.id", "desc").limit(limit).execute();
-  return rows.map(describeEntry);
+  return rows.map((row) => describeEntry({ ...row, details: withoutOwnerOnly(row.details) }));
 }
 
 // ---- The audit page: filters and keyset paging ----

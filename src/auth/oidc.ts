@@ -131,7 +131,8 @@ export async function completeSignIn(
   if (payload.nonce !== pending.nonce) throw new OidcRejected("nonce mismatch");
   checkAuthTime(payload.auth_time);
   const email = typeof payload.email === "string" ? payload.email.trim().toLowerCase() : "";
-  if (!email || payload.email_verified === false) {
+  // Only an e-mail the provider says it verified: a missing claim is not a yes.
+  if (!email || payload.email_verified !== true) {
     throw new OidcRejected("no verified e-mail");
   }
   if (!oidc.ownerEmails.includes(email)) throw new OidcRejected("not an owner e-mail");

@@ -8,7 +8,7 @@ import { beginPasswordAttempt, deletePairFailures, type FailureKey } from "./pas
 import { throttleFor, throttleMessage, withFailure } from "./password_throttle.ts";
 
 /** What a password is being checked for; names the audit entries (`auth.{purpose}_failed`). */
-export type PasswordPurpose = "login" | "change_password" | "kiosk_return";
+export type PasswordPurpose = "login" | "change_password" | "kiosk_return" | "two_factor_replace";
 
 export interface PasswordCheck {
   /** The name typed at sign-in, or the signed-in user's username. */
@@ -61,7 +61,7 @@ export async function checkPassword(
   if (throttled) {
     const message = throttleMessage(
       throttled.retryAfterMs,
-      check.purpose === "change_password" ? "password" : "sign-in",
+      check.purpose === "login" || check.purpose === "kiosk_return" ? "sign-in" : "password",
     );
     throw new HttpError(429, message, check.field ? { [check.field]: message } : undefined, {
       "Retry-After": String(Math.ceil(throttled.retryAfterMs / 1000)),

@@ -3,6 +3,7 @@ import type { DB } from "../db/database.ts";
 import { hashToken } from "./session.ts";
 import { hashPassword } from "./password.ts";
 import { recordAudit } from "../audit/audit_log.ts";
+import { deleteAccountFailures } from "./password_failures.ts";
 
 /** How long a reset link works. */
 export const RESET_TOKEN_TTL_MS = 30 * 60_000;
@@ -90,6 +91,9 @@ export async function resetPasswordWithToken(
       .execute();
     // Whoever was signed in with the old password is signed out everywhere.
     await trx.deleteFrom("sessions").where("userId", "=", user.id).execute();
+    // And the back-off that guesses at the old password built up is lifted:
+    // the person proved they hold the account's mailbox.
+    await deleteAccountFailures(trx, user.id, "password");
     await recordAudit(
       trx,
       { id: user.id, label: user.username },

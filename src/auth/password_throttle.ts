@@ -6,7 +6,10 @@
  *   5 failures in 15 minutes, then wait until the oldest leaves the window.
  *   This is what a person mistyping meets.
  * - address: any accounts from one address: 20 failures in 15 minutes. Stops
- *   one machine trying many accounts.
+ *   one machine trying many accounts. Failures on names that are no account
+ *   are counted apart (password_failures.ts): they hold only further unknown
+ *   names, so a flood of made-up names (a client on the store's tablet, say)
+ *   cannot lock the staff of a store behind one address out.
  * - account: failures on one account from anywhere but its known devices,
  *   counted over 24 hours: the first 10 are free, then a back-off of 1 minute
  *   doubling per further failure up to 1 hour. Stops many addresses guessing
@@ -51,7 +54,10 @@ export const LONGEST_WINDOW_MS = Math.max(
 export interface FailureHistory {
   /** This account from this source, newest first (at least the newest maxFailures). */
   pair: number[];
-  /** Any account from this address, newest first (at least the newest maxFailures). */
+  /**
+   * From this address, newest first (at least the newest maxFailures): on real
+   * accounts for a real account, on unknown names for an unknown name.
+   */
   address: number[];
   /** Failures on this account from sources other than its known devices. */
   account: { count: number; newest: number | null };

@@ -40,7 +40,10 @@ export async function signInWithPassword(
   if (step === "none") await startStaffSession(c, user, {});
   // No session yet: the second factor (or enrolment in it) comes first.
   else await startChallenge(c, db, user.id, returnTo, c.var.config.secureCookies);
-  // This browser now knows the account: guesses from elsewhere cannot lock it out here.
-  await rememberDevice(c, user.id, check.device);
+  // This browser now knows the account: guesses from elsewhere cannot lock it
+  // out here. With a second factor, only once the code has passed too (the
+  // code step remembers it), or knowing the password would be enough to be
+  // spared the wrong-code limits.
+  if (step === "none") await rememberDevice(c, user.id, check.device);
   return step === "none" ? { returnTo } : { twoFactor: step };
 }

@@ -55,12 +55,22 @@ export function manualKey(key: Uint8Array): string {
 
 export const RECOVERY_CODE_COUNT = 10;
 
-/** Ten codes of 50 random bits each, as "xxxxx-xxxxx". */
+/** Random bits in each recovery code. */
+export const RECOVERY_CODE_BITS = 128;
+
+/**
+ * Ten codes of 128 random bits each, as five dash-separated groups of base32
+ * ("xxxxx-xxxxx-xxxxx-xxxxx-xxxxxx"). With that many bits the unsalted
+ * SHA-256 kept of each is out of reach of guessing, even with the table in
+ * hand (codes made before were 50 bits; they still work until used or
+ * replaced).
+ */
 export function newRecoveryCodes(): string[] {
   return Array.from({ length: RECOVERY_CODE_COUNT }, () => {
-    const raw = encodeBase32LowerCaseNoPadding(crypto.getRandomValues(new Uint8Array(7)))
-      .slice(0, 10);
-    return `${raw.slice(0, 5)}-${raw.slice(5)}`;
+    const raw = encodeBase32LowerCaseNoPadding(
+      crypto.getRandomValues(new Uint8Array(RECOVERY_CODE_BITS / 8)),
+    );
+    return raw.match(/.{1,5}/g)!.join("-").replace(/-(.)$/, "$1");
   });
 }
 

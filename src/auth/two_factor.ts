@@ -160,8 +160,11 @@ export async function confirmEnrolment(
   return codes;
 }
 
+/** Turns the second factor off: secret, pending secret and recovery codes (in the caller's transaction, if any). */
 export async function disableTwoFactor(db: DB, userId: string) {
-  await db.transaction().execute(async (trx) => {
+  const atOnce = (work: (trx: DB) => Promise<void>) =>
+    db.isTransaction ? work(db) : db.transaction().execute(work);
+  await atOnce(async (trx) => {
     await trx.updateTable("users").set({
       totpSecretEnc: null,
       totpPendingSecretEnc: null,
@@ -201,7 +204,9 @@ export async function verifySecondFactor(
       .returning("id").executeTakeFirst();
     return claimed ? "totp" : null;
   }
-  if (code.length < 10 || code.length > 20) return null;
+  // A recovery code: 26 characters (10 for codes made before they had 128 bits), typed with
+  // or without its dashes and spaces.
+  if (code.length < 10 || code.length > 40) return null;
   const used = await db.updateTable("totpRecoveryCodes").set({ usedAt: new Date(nowMs) })
     .where("id", "=", hashRecoveryCode(code)).where("userId", "=", userId)
     .where("usedAt", "is", null).returning("id").executeTakeFirst();

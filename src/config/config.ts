@@ -34,7 +34,12 @@ export interface Config {
    * The PDF renderers: how many render at once, how many jobs may wait, the
    * time limit per render, and how long one may sit idle before it is ended.
    */
-  pdf: { workers: number; queue: number; timeoutMs: number; idleMs: number };
+  pdf: { workers: number; queue: number; timeoutMs: number; idleMs: number; perCaller: number };
+  /**
+   * How long the mail server may take to accept a connection and to greet
+   * (SMTP_TIMEOUT_MS); a failed test e-mail is answered a fixed time after it.
+   */
+  smtpTimeoutMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -100,6 +105,7 @@ export async function loadConfig(env: Env = Deno.env.toObject()): Promise<Config
     queue: intSetting(env, "PDF_QUEUE", 8, 0, 1000),
     timeoutMs: intSetting(env, "PDF_TIMEOUT_MS", 30_000, 1, 3_600_000),
     idleMs: intSetting(env, "PDF_IDLE_MS", 300_000, 1, 86_400_000),
+    perCaller: intSetting(env, "PDF_PER_USER", 2, 1, 1000),
   };
 
   return {
@@ -124,6 +130,7 @@ export async function loadConfig(env: Env = Deno.env.toObject()): Promise<Config
     backupDir: env.BACKUP_DIR || "./backups",
     backupTimeoutMs: intSetting(env, "BACKUP_TIMEOUT_MS", 1_800_000, 100, 86_400_000),
     pdf,
+    smtpTimeoutMs: intSetting(env, "SMTP_TIMEOUT_MS", 10_000, 100, 120_000),
   };
 }
 

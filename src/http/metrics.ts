@@ -8,6 +8,29 @@ import type { BackupStatus } from "../backup/runs.ts";
 /** Upper bounds (seconds) of the request duration histogram. */
 export const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
+/**
+ * The methods the app answers; anything else is refused before any work
+ * (refuseUnknownMethods) and counted under "other". A method is whatever token
+ * the client sends, so it never becomes a label of its own.
+ */
+export const ROUTED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+const ROUTED = new Set<string>(ROUTED_METHODS);
+/** Standard methods the app has no route for: 405, where a made-up one gets 501. */
+const STANDARD_UNROUTED = new Set(["CONNECT", "TRACE"]);
+
+/** The method as a label: one of ROUTED_METHODS, or "other". */
+export const methodLabel = (method: string) => ROUTED.has(method) ? method : "other";
+
+/**
+ * At most this many request series. The labels come from fixed sets (a
+ * method of ROUTED_METHODS or "other", a route pattern of the app, a status
+ * the app answers), so a store never comes near it; past it, new series are
+ * folded into one per method and status under route "(other)", which keeps
+ * /metrics small (a series is about 2 KB of text) whatever is requested.
+ */
+export const MAX_REQUEST_SERIES = 500;
+export const OVERFLOW_ROUTE = "(other)";
+
 interface RequestSeries {
   method: string;
   route: string;
@@ -29,9 +52,16 @@ export class Metrics {
   outboxPasses = 0;
   outboxTried = 0;
 
-  observeRequest(method: string, route: string, status: number, seconds: number): void {
-    const key = `${method}\n${route}\n${status}`;
+  observeRequest(rawMethod: string, rawRoute: string, status: number, seconds: number): void {
+    const method = methodLabel(rawMethod);
+    let route = rawRoute;
+    let key = `${method}\n${route}\n${status}`;
     let series = this.#requests.get(key);
+    if (!series && this.#requests.size >= MAX_REQUEST_SERIES) {
+      route = OVERFLOW_ROUTE;
+      key = `${method}\n${route}\n${status}`;
+      series = this.#requests.get(key);
+    }
     if (!series) {
       series = {
         method,
@@ -210,6 +240,26 @@ export function routeLabel(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string 
   const path = routePath(c);
   return !path || path === "*" || path === "/*" ? "(unmatched)" : path;
 }
+
+/**
+ * Answers a method the app does not route (a made-up token, TRACE, CONNECT)
+ * at once: 501 for a method HTTP does not define, 405 for one it does, before
+ * sessions, logging or anything else is done for it.
+ */
+export const refuseUnknownMethods: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (ROUTED.has(c.req.method)) return await next();
+  const status = STANDARD_UNROUTED.has(c.req.method) ? 405 : 501;
+  return c.body(
+    JSON.stringify({ message: "This method is not supported here." }),
+    status,
+    {
+      "Content-Type": "application/json; charset=UTF-8",
+      Allow: ROUTED_METHODS.join(", "),
+      "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  );
+};
 
 /** Times every request and counts it under its route pattern and status. */
 export function metricsMiddleware(metrics: Metrics): MiddlewareHandler<AppEnv> {

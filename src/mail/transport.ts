@@ -3,6 +3,9 @@ import nodemailer from "nodemailer";
 import { Buffer } from "node:buffer";
 import type { MailSettings } from "./mail_settings.ts";
 
+/** The default of SMTP_TIMEOUT_MS. */
+export const SMTP_TIMEOUT_MS = 10_000;
+
 export interface OutgoingMail {
   to: string;
   subject: string;
@@ -18,7 +21,12 @@ export interface OutgoingMail {
  * still used when offered). Timeouts are short so a dead server fails the
  * request quickly and the outbox retries later.
  */
-export async function sendViaSmtp(settings: MailSettings, mail: OutgoingMail): Promise<string> {
+export async function sendViaSmtp(
+  settings: MailSettings,
+  mail: OutgoingMail,
+  /** For connecting and for the server's greeting each; the rest of a send may take twice it. */
+  timeoutMs = SMTP_TIMEOUT_MS,
+): Promise<string> {
   const transport = nodemailer.createTransport({
     host: settings.host,
     port: settings.port,
@@ -26,9 +34,9 @@ export async function sendViaSmtp(settings: MailSettings, mail: OutgoingMail): P
     requireTLS: settings.port !== 465 && !settings.allowInsecure,
     tls: { minVersion: "TLSv1.2" },
     auth: settings.user ? { user: settings.user, pass: settings.password } : undefined,
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 20_000,
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: 2 * timeoutMs,
   });
   try {
     const info: { messageId?: string } = await transport.sendMail({

@@ -9,6 +9,8 @@ import { initWasm, Resvg } from "@resvg/resvg-wasm";
 import { PDFDocument } from "pdf-lib";
 import type { LogoBytes } from "./logo_source.ts";
 import { fontPath } from "./fonts.ts";
+import { IMAGE_TYPES, type ImageKind } from "../uploads/image_rules.ts";
+import { imageSize, withinLimit } from "../uploads/image_size.ts";
 
 /** What react-pdf's <Image src> takes for bytes. */
 export interface PdfImage {
@@ -100,4 +102,47 @@ export async function pdfImageFor(logo: LogoBytes): Promise<PdfImage | undefined
   const digest = `${logo.format}:${Buffer.from(hash).toString("hex")}`;
   if (cache?.digest !== digest) cache = { digest, image: prepare(logo) };
   return await cache.image;
+}
+
+/**
+ * The print copy of an uploaded logo: a PNG at most RASTER_HEIGHT pixels high
+ * and RASTER_MAX_WIDTH wide (never enlarged), which the print pages and the
+ * PDF use instead of the upload. An SVG is rasterized as for the PDF; a PNG,
+ * JPEG or GIF is drawn scaled down by resvg as an SVG <image> of its own size.
+ * Empty when resvg draws nothing of it (WebP, which it does not decode, or a
+ * damaged file): the logo then has no copy. Its declared size is checked
+ * again first; this runs in the renderer, under its memory limit, whatever
+ * reaches it, and an image that breaks the renderer fails the job.
+ */
+export async function printCopyOf(kind: ImageKind, bytes: Uint8Array): Promise<Uint8Array> {
+  const size = imageSize(kind, bytes);
+  if (kind !== "svg" && (!size || !withinLimit(size))) {
+    throw new Error("image too large or unreadable");
+  }
+  if (kind === "svg") return await svgToPng(bytes);
+  if (kind === "ico") return new Uint8Array();
+  const { width, height } = size!;
+  const wrapper = new TextEncoder().encode(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">` +
+      `<image width="${width}" height="${height}" href="data:${IMAGE_TYPES[kind].mime};base64,${
+        Buffer.from(bytes).toString("base64")
+      }"/></svg>`,
+  );
+  const zoom = Math.min(1, RASTER_HEIGHT / height, RASTER_MAX_WIDTH / width);
+  const font = { fontBuffers: await prepareSvgRenderer(), defaultFontFamily: "DejaVu Sans" };
+  const resvg = new Resvg(wrapper, { font, fitTo: { mode: "zoom", value: zoom } });
+  try {
+    const image = resvg.render();
+    try {
+      // A format resvg cannot decode comes out fully transparent.
+      const pixels = image.pixels;
+      let drawn = false;
+      for (let i = 3; i < pixels.length && !drawn; i += 4) drawn = pixels[i] !== 0;
+      return drawn ? image.asPng() : new Uint8Array();
+    } finally {
+      image.free();
+    }
+  } finally {
+    resvg.free();
+  }
 }

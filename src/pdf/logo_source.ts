@@ -5,6 +5,7 @@ import { resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { DB } from "../db/database.ts";
 import { type ImageKind, sniffImage } from "../uploads/image_rules.ts";
+import { imageSize, withinLimit } from "../uploads/image_size.ts";
 import { findUploadByUrl } from "../uploads/uploads.ts";
 
 /** Image bytes as stored, with the format their first bytes show. */
@@ -84,6 +85,10 @@ export async function logoBytesFor(
     const format = file && file.bytes.length <= MAX_LOGO_BYTES
       ? sniffImageFormat(file.bytes)
       : undefined;
+    // Normally the logo's print copy; an upload set before copies were made
+    // is sent as it is only when its declared size is within the upload limit.
+    const size = file && format ? imageSize(sniffImage(file.bytes)!, file.bytes) : undefined;
+    if (format !== "svg" && !(size && withinLimit(size))) return undefined;
     return file && format ? { bytes: file.bytes, format } : undefined;
   }
   return undefined;

@@ -8,7 +8,8 @@
 // A renderer idle for `idleMs` is ended too, which gives its memory back.
 import type { ClientCopy } from "../print/print_model.ts";
 import type { LogoBytes } from "./logo_source.ts";
-import type { RendererReply } from "./pdf_renderer.ts";
+import type { RendererJob, RendererReply } from "./pdf_renderer.ts";
+import type { ImageKind } from "../uploads/image_rules.ts";
 import { RendererProcess } from "./renderer_process.ts";
 
 export interface PdfPoolOptions {
@@ -24,12 +25,19 @@ export interface PdfPoolOptions {
    * that second against 100-160 MiB kept while the store makes no PDFs.
    */
   idleMs: number;
+  /**
+   * PDFs one caller (a user) may have rendering or waiting at once; one more
+   * is refused at once, so one person cannot fill the queue for everyone.
+   * PDF_PER_USER; 2 when not given.
+   */
+  perCaller?: number;
 }
 
 /** Why a PDF could not be made now; the caller may try again after `retryAfterSeconds`. */
 export class PdfUnavailableError extends Error {
+  override name = "PdfUnavailableError";
   constructor(
-    readonly reason: "busy" | "timeout" | "closed",
+    readonly reason: "busy" | "timeout" | "closed" | "caller",
     message: string,
     readonly retryAfterSeconds: number,
   ) {
@@ -38,7 +46,7 @@ export class PdfUnavailableError extends Error {
 }
 
 interface Job {
-  request: { model: ClientCopy; logo?: LogoBytes };
+  request: RendererJob;
   resolve(pdf: Uint8Array): void;
   reject(err: Error): void;
   /** The queue-wait limit, then the render limit. */
@@ -60,6 +68,7 @@ const MESSAGES: Record<PdfUnavailableError["reason"], string> = {
   busy: "Too many PDFs are being made right now. Please try again in a moment.",
   timeout: "Making this PDF took too long, so it was stopped. Please try again in a moment.",
   closed: "The server is shutting down. Please try again in a moment.",
+  caller: "You already have PDFs being made. Please wait for them to finish, then try again.",
 };
 /** Render times remembered for the Retry-After estimate. */
 const RECENT = 20;
@@ -71,24 +80,26 @@ const RECENT = 20;
 const STARTUP_LIMIT_MS = 60_000;
 
 export class PdfPool {
-  readonly #options: PdfPoolOptions;
+  readonly #options: Required<PdfPoolOptions>;
   #slots: Slot[] = [];
   #queue: Job[] = [];
   #nextId = 1;
   #closed = false;
   #recentMs: number[] = [];
   #started = 0;
+  /** Jobs rendering or waiting, by caller. */
+  #perCaller = new Map<string, number>();
 
   constructor(options: PdfPoolOptions) {
     if (
       !(options.workers >= 1 && options.queue >= 0 && options.timeoutMs > 0 &&
-        options.idleMs > 0)
+        options.idleMs > 0 && (options.perCaller ?? 1) >= 1)
     ) {
       throw new Error(
         "A PDF pool needs at least one worker, a queue limit, a time limit and an idle limit",
       );
     }
-    this.#options = { ...options };
+    this.#options = { perCaller: 2, ...options };
   }
 
   /** Renderers alive, renders running, jobs waiting, and renderers started since the pool was made. */
@@ -106,11 +117,44 @@ export class PdfPool {
     return this.#slots.map((s) => s.renderer.pid);
   }
 
-  /** The client copy as PDF bytes, rendered by a renderer. Rejects with PdfUnavailableError when it cannot. */
-  render(model: ClientCopy, logo?: LogoBytes): Promise<Uint8Array> {
+  /**
+   * The client copy as PDF bytes, rendered by a renderer. Rejects with
+   * PdfUnavailableError when it cannot, or when `caller` already has
+   * `perCaller` PDFs rendering or waiting.
+   */
+  render(model: ClientCopy, logo?: LogoBytes, caller?: string): Promise<Uint8Array> {
     if (this.#closed) return Promise.reject(this.#unavailable("closed"));
+    if (caller === undefined) return this.#render(model, logo);
+    const inFlight = this.#perCaller.get(caller) ?? 0;
+    if (inFlight >= this.#options.perCaller) {
+      return Promise.reject(this.#unavailable("caller"));
+    }
+    this.#perCaller.set(caller, inFlight + 1);
+    return this.#render(model, logo).finally(() => {
+      const left = (this.#perCaller.get(caller) ?? 1) - 1;
+      if (left > 0) this.#perCaller.set(caller, left);
+      else this.#perCaller.delete(caller);
+    });
+  }
+
+  /**
+   * A logo as a PNG of print size (at most 288 pixels high and 1,600 wide),
+   * made by a renderer: decoding an uploaded image, whatever it holds, never
+   * happens in the server. Rejects when the image cannot be drawn, or with
+   * PdfUnavailableError like a PDF.
+   */
+  printCopy(bytes: Uint8Array, kind: ImageKind): Promise<Uint8Array> {
+    if (this.#closed) return Promise.reject(this.#unavailable("closed"));
+    return this.#enqueue({ kind: "print_logo", image: { bytes, kind } });
+  }
+
+  #render(model: ClientCopy, logo?: LogoBytes): Promise<Uint8Array> {
+    return this.#enqueue({ kind: "pdf", model, logo });
+  }
+
+  #enqueue(request: RendererJob): Promise<Uint8Array> {
     return new Promise<Uint8Array>((resolve, reject) => {
-      const job: Job = { request: { model, logo }, resolve, reject };
+      const job: Job = { request, resolve, reject };
       this.#queue.push(job);
       this.#pump();
       if (!this.#queue.includes(job)) return;
@@ -193,7 +237,7 @@ export class PdfPool {
       () => this.#retire(slot, this.#unavailable("timeout")),
       this.#options.timeoutMs,
     );
-    slot.renderer.send(id, job.request.model, job.request.logo);
+    slot.renderer.send(id, job.request);
   }
 
   #onReply(slot: Slot, reply: RendererReply, pdf?: Uint8Array) {
@@ -209,7 +253,7 @@ export class PdfPool {
     this.#recentMs.push(performance.now() - slot.startedAt!);
     if (this.#recentMs.length > RECENT) this.#recentMs.shift();
     if (reply.type === "done") job.resolve(pdf ?? new Uint8Array(0));
-    else job.reject(new Error(`PDF render failed: ${reply.error}`));
+    else job.reject(new Error(`render failed: ${reply.error}`));
     this.#pump();
     if (!slot.job && this.#slots.includes(slot)) {
       slot.idleTimer = setTimeout(() => this.#retire(slot), this.#options.idleMs);

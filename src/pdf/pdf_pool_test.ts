@@ -5,7 +5,7 @@ import { PdfPool, PdfUnavailableError } from "./pdf_pool.ts";
 import { clientCopy } from "../print/print_model.ts";
 import type { Branding } from "../settings/settings.ts";
 import { bundleFrom, maximalClient, maximalOptions } from "../../tests/helpers/quote_fixture.ts";
-import { rendererArgs } from "./renderer_process.ts";
+import { RENDERER_MEMORY_MIB, rendererArgs, rendererCommand } from "./renderer_process.ts";
 import { isAlive } from "../../bench/proc.ts";
 import { waitUntil } from "../../tests/helpers/wait.ts";
 
@@ -156,6 +156,47 @@ describe("a PDF renderer process", () => {
       "env: NotCapable",
       "run: NotCapable",
     ]);
+  });
+});
+
+describe("a PDF renderer's memory", () => {
+  it("is held as a whole, not only its JavaScript heap: memory past the limit is refused", async () => {
+    const { command, args, memoryCapped } = rendererCommand();
+    expect(memoryCapped).toBe(true); // Linux with util-linux's prlimit, as in the image
+    // The renderer's own command around a script that takes memory outside the
+    // JavaScript heap (an ArrayBuffer's store, as WebAssembly memory and decoded
+    // images are), which the heap limit alone never held.
+    const script = await Deno.makeTempFile({ suffix: ".ts" });
+    await Deno.writeTextFile(
+      script,
+      `for (const [name, mib] of [["small", 256], ["past the limit", ${RENDERER_MEMORY_MIB}]]) {
+        try { new Uint8Array(mib * 1024 * 1024).fill(1); console.log(name + ": allowed"); }
+        catch (err) { console.log(name + ": " + err.name); }
+      }`,
+    );
+    const own = args.slice(0, -1).filter((a) => !a.startsWith("--allow-read"));
+    const out = await new Deno.Command(command, {
+      args: [...own, `--allow-read=${root()},${script}`, script],
+      stdout: "piped",
+    }).output();
+    await Deno.remove(script);
+    expect(new TextDecoder().decode(out.stdout).trim().split("\n")).toEqual([
+      "small: allowed",
+      "past the limit: RangeError",
+    ]);
+  });
+
+  it("is limited in the renderers the pool starts", async () => {
+    const pool = new PdfPool({ workers: 1, queue: 1, timeoutMs: 60_000, idleMs: 60_000 });
+    try {
+      await pool.render(small);
+      const [pid] = pool.pids();
+      const limits = await Deno.readTextFile(`/proc/${pid}/limits`);
+      const bytes = RENDERER_MEMORY_MIB * 1024 * 1024;
+      expect(limits).toMatch(new RegExp(`^Max data size\\s+${bytes}\\s+${bytes}\\s+bytes`, "m"));
+    } finally {
+      pool.close();
+    }
   });
 });
 

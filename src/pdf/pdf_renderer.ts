@@ -8,14 +8,22 @@
 import { setPriority } from "node:os";
 import type { ClientCopy } from "../print/print_model.ts";
 import type { LogoBytes } from "./logo_source.ts";
+import type { ImageKind } from "../uploads/image_rules.ts";
 import { encodeFrame, readFrames } from "./frames.ts";
 
-/** A job's header; the logo's bytes, if any, are the frame's body. */
-export interface RenderRequest {
-  id: number;
-  model: ClientCopy;
-  logoFormat?: LogoBytes["format"];
-}
+/**
+ * A job's header; the image's bytes, if any, are the frame's body. A PDF of
+ * a quote, or the print copy of a logo: the logo made a PNG of print size,
+ * once, when it is set (logo_image.ts).
+ */
+export type RenderRequest =
+  | { id: number; kind: "pdf"; model: ClientCopy; logoFormat?: LogoBytes["format"] }
+  | { id: number; kind: "print_logo"; imageKind: ImageKind };
+
+/** A job as the pool hands it over. */
+export type RendererJob =
+  | { kind: "pdf"; model: ClientCopy; logo?: LogoBytes }
+  | { kind: "print_logo"; image: { bytes: Uint8Array; kind: ImageKind } };
 
 /** What the renderer answers; a finished PDF's bytes are the frame's body. */
 export type RendererReply =
@@ -41,7 +49,7 @@ async function serve() {
 
   // Loaded after the priority is lowered: compiling the renderer is work too.
   const { renderClientCopyPdf } = await import("./quote_pdf.tsx");
-  const { pdfImageFor, prepareSvgRenderer } = await import("./logo_image.ts");
+  const { pdfImageFor, prepareSvgRenderer, printCopyOf } = await import("./logo_image.ts");
   const { textSanitizer } = await import("./fonts.ts");
 
   const out = Deno.stdout.writable.getWriter();
@@ -86,8 +94,16 @@ async function serve() {
   await reply({ type: "ready" });
 
   for await (const { header, body } of readFrames<RenderRequest>(Deno.stdin.readable)) {
-    const { id, model, logoFormat } = header;
+    const { id } = header;
     try {
+      if (header.kind === "print_logo") {
+        await reply(
+          { type: "done", id },
+          await printCopyOf(header.imageKind, body ?? new Uint8Array()),
+        );
+        continue;
+      }
+      const { model, logoFormat } = header;
       const image = logoFormat && body
         ? await pdfImageFor({ format: logoFormat, bytes: body })
         : undefined;

@@ -25,14 +25,17 @@ export async function renderQuotePdf(
   pdfs: PdfPool,
   bundle: QuoteBundle,
   branding: Branding,
+  /** Who asks: one user has at most a few PDFs rendering or waiting at once. */
+  userId: string,
 ): Promise<Uint8Array> {
   const model = clientCopy(bundle, branding);
   const logo = await logoBytesFor(model.header.logoUrl, db);
   try {
-    return await pdfs.render(model, logo);
+    return await pdfs.render(model, logo, userId);
   } catch (err) {
     if (err instanceof PdfUnavailableError) {
-      throw new HttpError(503, err.message, undefined, {
+      // Too many of one's own is one's own to wait for (429); a full pool is the server's (503).
+      throw new HttpError(err.reason === "caller" ? 429 : 503, err.message, undefined, {
         "Retry-After": String(err.retryAfterSeconds),
       });
     }

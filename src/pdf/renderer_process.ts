@@ -5,9 +5,7 @@
 // permission it needs, reading the app's files, so a hostile quote or logo
 // that broke the renderer could reach no network, file write or secret.
 import { fileURLToPath } from "node:url";
-import type { LogoBytes } from "./logo_source.ts";
-import type { ClientCopy } from "../print/print_model.ts";
-import type { RendererReply, RenderRequest } from "./pdf_renderer.ts";
+import type { RendererJob, RendererReply, RenderRequest } from "./pdf_renderer.ts";
 import { encodeFrame, readFrames } from "./frames.ts";
 
 const APP_ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -18,6 +16,51 @@ const ENTRY = fileURLToPath(new URL("./pdf_renderer.ts", import.meta.url));
  * ends the renderer instead of growing the machine's memory.
  */
 export const RENDERER_HEAP_MIB = 512;
+/**
+ * The renderer's whole memory, not only its JavaScript heap: resvg's
+ * WebAssembly memory, decoded images and the runtime's own. Held with
+ * RLIMIT_DATA (writable private memory), not RLIMIT_AS: Deno reserves some
+ * 18 GiB of address space it never uses (V8's cages, WebAssembly guard
+ * regions), while its writable memory starts near 550 MiB (thread stacks
+ * included). A decompression bomb (30,000 × 30,000 pixels, 3.6 GB decoded)
+ * then fails inside the renderer, which is replaced, instead of taking the
+ * machine's memory.
+ */
+export const RENDERER_MEMORY_MIB = 1536;
+
+let prlimitPath: string | null | undefined;
+/** util-linux's prlimit (in Debian's base), which sets a limit and runs the renderer. */
+function findPrlimit(): string | null {
+  if (prlimitPath !== undefined) return prlimitPath;
+  prlimitPath = null;
+  if (Deno.build.os !== "linux") return prlimitPath;
+  for (const dir of ["/usr/bin", "/bin", "/usr/sbin", "/sbin"]) {
+    try {
+      if (Deno.statSync(`${dir}/prlimit`).isFile) return prlimitPath = `${dir}/prlimit`;
+    } catch {
+      // not there
+    }
+  }
+  return prlimitPath;
+}
+
+/**
+ * The program and arguments that start a renderer: `deno run` under
+ * `prlimit --data` when the system has it (it then runs in place of prlimit,
+ * with its pid), else `deno run` alone (a warning is logged once).
+ */
+export function rendererCommand(): { command: string; args: string[]; memoryCapped: boolean } {
+  const prlimit = findPrlimit();
+  if (!prlimit) return { command: Deno.execPath(), args: rendererArgs(), memoryCapped: false };
+  const bytes = RENDERER_MEMORY_MIB * 1024 * 1024;
+  return {
+    command: prlimit,
+    args: [`--data=${bytes}:${bytes}`, "--", Deno.execPath(), ...rendererArgs()],
+    memoryCapped: true,
+  };
+}
+
+let warned = false;
 /** What the renderer's `deno run` needs to find its cache, and the time zone. */
 const PASSED_ENV = ["PATH", "HOME", "XDG_CACHE_HOME", "DENO_DIR", "TZ", "DENO_NO_UPDATE_CHECK"];
 
@@ -59,8 +102,15 @@ export class RendererProcess {
     }
     // The server's own choice (src/http/react_production.ts): production unless set.
     env.NODE_ENV = Deno.env.get("NODE_ENV") || "production";
-    const child = new Deno.Command(Deno.execPath(), {
-      args: rendererArgs(),
+    const { command, args, memoryCapped } = rendererCommand();
+    if (!memoryCapped && !warned) {
+      warned = true;
+      console.warn(
+        "PDF renderer: prlimit was not found, so its memory is held only by its heap limit",
+      );
+    }
+    const child = new Deno.Command(command, {
+      args,
       cwd: APP_ROOT,
       env,
       clearEnv: true,
@@ -100,9 +150,11 @@ export class RendererProcess {
   }
 
   /** Sends one job. A renderer that has died is reported through `lost`. */
-  send(id: number, model: ClientCopy, logo?: LogoBytes): void {
-    const header: RenderRequest = { id, model, logoFormat: logo?.format };
-    this.#input.write(encodeFrame({ header, body: logo?.bytes })).catch(() => {});
+  send(id: number, job: RendererJob): void {
+    const [header, body]: [RenderRequest, Uint8Array | undefined] = job.kind === "pdf"
+      ? [{ id, kind: "pdf", model: job.model, logoFormat: job.logo?.format }, job.logo?.bytes]
+      : [{ id, kind: "print_logo", imageKind: job.image.kind }, job.image.bytes];
+    this.#input.write(encodeFrame({ header, body })).catch(() => {});
   }
 
   /** Ends the process now (a job it may be running is abandoned). */

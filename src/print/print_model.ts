@@ -69,7 +69,8 @@ function header(bundle: QuoteBundle, branding: Branding): PrintHeader {
   const { quote, client } = bundle;
   return {
     storeName: branding.storeName,
-    logoUrl: branding.logoUrl,
+    // The print copy (a PNG of print size) of an uploaded logo, never the upload itself.
+    logoUrl: branding.logoPrintUrl ?? branding.logoUrl,
     quoteNumber: quote.quoteNumber || shortId(quote.id),
     date: formatDate(quote.createdAt),
     clientName: `${client.firstName} ${client.lastName}`.trim(),

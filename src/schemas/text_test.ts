@@ -117,11 +117,34 @@ describe("400 messages", () => {
 
 describe("passwordField", () => {
   const field = passwordField("Too short");
-  it("refuses passwords of only whitespace, whatever kind", () => {
-    for (const blank of ["      ", "\u00a0\u00a0\u00a0\u00a0\u00a0\u00a0", " \u3000 \u2003   "]) {
+  it("refuses passwords of only whitespace or invisible characters, whatever kind", () => {
+    for (
+      const blank of [
+        "      ",
+        "\u00a0\u00a0\u00a0\u00a0\u00a0\u00a0",
+        " \u3000 \u2003   ",
+        "\u200b".repeat(6),
+        "\u3164".repeat(6),
+        "\u2800\u115f\u1160\uffa0\u200d\u2060\ufeff",
+        " \u200b \u3164 \u200c ",
+      ]
+    ) {
       expect(field.safeParse(blank).error?.issues.map((i) => i.message)).toEqual([
-        "Password must not be only spaces.",
+        "Password must not be only spaces or invisible characters.",
       ]);
+    }
+  });
+  it("takes any visible character, in any script", () => {
+    for (
+      const ok of [
+        "\u200b\u200b\u200b\u200b\u200bx",
+        "пароль!",
+        "密码密码密码",
+        "€€€€€€",
+        "😀😀😀😀😀😀",
+      ]
+    ) {
+      expect(field.safeParse(ok).success).toBe(true);
     }
   });
   it("keeps the length rule and accepts spaces inside", () => {

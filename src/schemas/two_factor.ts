@@ -18,3 +18,16 @@ export const totpCodeSchema = z.object({
 export const twoFactorPolicySchema = z.object({
   required: z.boolean({ error: "required must be true or false" }),
 });
+
+export const CURRENT_PASSWORD_REQUIRED = "Please enter your current password";
+
+/**
+ * Replacing a second factor that is on: the account's password and a current
+ * code (or a recovery code) first, so an open session alone cannot swap the
+ * authenticator for someone else's.
+ */
+export const replaceTwoFactorSchema = z.object({
+  currentPassword: safeText({ error: CURRENT_PASSWORD_REQUIRED }).min(1, CURRENT_PASSWORD_REQUIRED)
+    .max(1000),
+  code: secondFactorSchema.shape.code,
+});

@@ -4,16 +4,28 @@ import { safeText } from "./text.ts";
 const role = z.enum(["AUTHORIZED_USER", "ADMIN", "OWNER"], { error: "Please choose a role" });
 
 export const PASSWORD_MIN = 6;
-export const BLANK_PASSWORD_MESSAGE = "Password must not be only spaces.";
+export const BLANK_PASSWORD_MESSAGE = "Password must not be only spaces or invisible characters.";
+
+/**
+ * A character a person can see and type back: a letter, digit, punctuation
+ * or symbol, less the ones that show nothing (zero-width spaces, joiners,
+ * Hangul fillers, which are letters, the Braille blank and the other
+ * default-ignorable code points).
+ */
+const VISIBLE = /[[\p{L}\p{N}\p{P}\p{S}]--[\p{Default_Ignorable_Code_Point}\u2800]]/v;
+
+/** Whether a password has at least one character that shows. */
+export const hasVisibleCharacter = (p: string) => VISIBLE.test(p);
 
 /**
  * Every new password (user creation, an admin's reset, one's own change): at
- * least 6 characters as typed, not only whitespace, no control characters.
+ * least 6 characters as typed, at least one of them visible (not only
+ * whitespace, zero-width or filler characters), no control characters.
  * `tooShort` is the screen's own wording for the length rule.
  */
 export const passwordField = (tooShort: string) =>
   safeText({ error: tooShort }).min(PASSWORD_MIN, tooShort).max(200)
-    .refine((p) => p.trim() !== "", BLANK_PASSWORD_MESSAGE);
+    .refine(hasVisibleCharacter, BLANK_PASSWORD_MESSAGE);
 
 const usernameField = (message: string) =>
   safeText({ error: message, trim: true }).min(3, message).max(60)

@@ -26,6 +26,8 @@ export interface Branding {
   storeAddress: string;
   storeWebsite: string;
   logoUrl: string;
+  /** The logo for print pages and the PDF: its print copy when it has one (else logoUrl). */
+  logoPrintUrl?: string;
   faviconUrl: string;
 }
 
@@ -36,6 +38,7 @@ const BRANDING_COLUMNS = [
   "storeAddress",
   "storeWebsite",
   "logoUrl",
+  "logoPrintUrl",
   "faviconUrl",
 ] as const;
 
@@ -49,6 +52,9 @@ function brandingFrom(s: BrandingRow): Branding {
     storeAddress: s.storeAddress?.trim() || STORE_FALLBACKS.storeAddress,
     storeWebsite: s.storeWebsite?.trim() ?? "",
     logoUrl: s.logoUrl?.trim() || STORE_FALLBACKS.logoUrl,
+    // Only a copy made of the logo in use: a logo set some other way has none.
+    logoPrintUrl: (s.logoUrl?.trim() && s.logoPrintUrl?.trim()) ||
+      s.logoUrl?.trim() || STORE_FALLBACKS.logoUrl,
     faviconUrl: s.faviconUrl?.trim() || STORE_FALLBACKS.faviconUrl,
   };
 }

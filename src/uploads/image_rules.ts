@@ -1,8 +1,9 @@
 // What an uploaded image may be, decided by its bytes and not by its name or
 // the Content-Type it was sent with. Shared by the upload routes and the
 // settings screen, which checks a file before sending it: no dependencies.
+import { type ImageKind, imageSize, MAX_IMAGE_SIDE, withinLimit } from "./image_size.ts";
 
-export type ImageKind = "png" | "jpeg" | "gif" | "webp" | "svg" | "ico";
+export type { ImageKind };
 
 export const IMAGE_TYPES: Record<ImageKind, { mime: string; ext: string; label: string }> = {
   png: { mime: "image/png", ext: "png", label: "PNG" },
@@ -84,17 +85,19 @@ const typesText = (kinds: ImageKind[]) => {
   return `${/^[AEIOU]/.test(list) ? "an" : "a"} ${list} image`;
 };
 
+const whatOf = (purpose: UploadPurpose) => purpose === "image" ? "The image" : `The ${purpose}`;
+
 /**
- * Why the file cannot serve the purpose, or undefined when it can. `bytes`
- * needs only its first SNIFF_BYTES; `size` is the whole file's.
+ * Why the file's type or byte size does not suit the purpose, or undefined.
+ * `bytes` needs only its first SNIFF_BYTES; `size` is the whole file's.
  */
-export function imageProblem(
+export function imageTypeProblem(
   purpose: UploadPurpose,
   bytes: Uint8Array,
   size: number,
 ): string | undefined {
   const rule = IMAGE_RULES[purpose];
-  const what = purpose === "image" ? "The image" : `The ${purpose}`;
+  const what = whatOf(purpose);
   if (size === 0) return "The file is empty";
   const kind = sniffImage(bytes);
   if (!kind || !rule.kinds.includes(kind)) {
@@ -102,4 +105,46 @@ export function imageProblem(
   }
   if (size > rule.maxBytes) return `${what} must be at most ${rule.maxLabel}`;
   return undefined;
+}
+
+/**
+ * Why the image's pixel size is refused (over MAX_IMAGE_SIDE either way, or
+ * unreadable in a whole raster file), or undefined. With only the file's
+ * start (the settings screen), a size not yet in it is left to the server.
+ */
+export function imageSizeProblem(
+  purpose: UploadPurpose,
+  bytes: Uint8Array,
+  size: number,
+): string | undefined {
+  const kind = sniffImage(bytes);
+  if (!kind) return undefined;
+  const what = whatOf(purpose);
+  const dims = imageSize(kind, bytes);
+  const limit = `${MAX_IMAGE_SIDE} × ${MAX_IMAGE_SIDE}`;
+  if (dims && !Number.isFinite(dims.width + dims.height)) {
+    return `${what} holds an embedded image whose size cannot be read. Please export it again without it.`;
+  }
+  if (dims && !withinLimit(dims)) {
+    return `${what} is ${dims.width} × ${dims.height} pixels; it can be at most ${limit} pixels. ` +
+      "Please make it smaller and try again.";
+  }
+  if (!dims && kind !== "svg" && bytes.length >= size) {
+    return `${what} could not be read: its size in pixels is missing. Please save it again and retry.`;
+  }
+  return undefined;
+}
+
+/**
+ * Why the file cannot serve the purpose, or undefined when it can: its type,
+ * byte size, then pixel size. `bytes` needs only its first SNIFF_BYTES
+ * (the pixel size is then checked as far as they tell); `size` is the whole
+ * file's.
+ */
+export function imageProblem(
+  purpose: UploadPurpose,
+  bytes: Uint8Array,
+  size: number,
+): string | undefined {
+  return imageTypeProblem(purpose, bytes, size) ?? imageSizeProblem(purpose, bytes, size);
 }

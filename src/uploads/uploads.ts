@@ -7,6 +7,8 @@ import {
   IMAGE_TYPES,
   type ImageKind,
   imageProblem,
+  imageSizeProblem,
+  imageTypeProblem,
   sniffImage,
   type UploadPurpose,
 } from "./image_rules.ts";
@@ -47,7 +49,8 @@ async function deleteStaleUploads(db: DB, now: Date) {
         eb.not(eb.exists(
           eb.selectFrom("settings").select(sql.lit(1).as("one")).where(
             sql<boolean>`position(uploaded_files.content_hash in
-              coalesce(settings.logo_url, '') || ' ' || coalesce(settings.favicon_url, '')) > 0`,
+              coalesce(settings.logo_url, '') || ' ' || coalesce(settings.favicon_url, '') || ' ' ||
+              coalesce(settings.logo_print_url, '')) > 0`,
           ),
         )),
       ]),
@@ -86,7 +89,7 @@ async function findSlot(db: DB, secretKey: Uint8Array, url: string, origins: str
   const signed = verifyUploadUrl(secretKey, url, origins);
   if (!signed) return undefined;
   const slot = await db.selectFrom("uploadedFiles")
-    .select(["id", "purpose", "maxBytes", "expiresAt", "completedAt", "contentHash"])
+    .select(["id", "purpose", "maxBytes", "expiresAt", "completedAt", "contentHash", "createdBy"])
     .where("id", "=", signed.id)
     .where("uploadTokenHash", "=", signatureHash(signed.signature))
     .executeTakeFirst();
@@ -94,28 +97,37 @@ async function findSlot(db: DB, secretKey: Uint8Array, url: string, origins: str
 }
 
 /**
- * Stores the file sent to an upload URL. `readBody(limit)` reads the request
- * body, refusing (by throwing) past `limit` bytes; it is only called once the
- * URL has proved good, so a bad URL costs no upload.
+ * Stores the file sent to an upload URL by the user it was issued to.
+ * `readBody(limit)` reads the request body, refusing (by throwing) past
+ * `limit` bytes; it is only called once the URL has proved good, so a bad URL
+ * costs no upload.
  */
 export async function receiveUpload(
   db: DB,
   secretKey: Uint8Array,
   url: string,
   origins: string[],
+  /** Who sends the file: only the user the URL was issued to may. */
+  userId: string,
   readBody: (limit: number) => Promise<Uint8Array>,
   now = new Date(),
 ): Promise<UploadResult<{ contentType: string; size: number }>> {
   const slot = await findSlot(db, secretKey, url, origins);
   if (!slot) return fail(403, INVALID_URL);
+  // A URL seen by someone else (a shared screen, a log) is of no use to them.
+  if (slot.createdBy !== userId) return fail(403, "This upload URL was issued to someone else");
   if (slot.completedAt) return fail(409, "This upload URL has already been used");
   if (slot.expired || slot.expiresAt <= now) {
     return fail(410, "This upload URL has expired. Please try again.");
   }
   const bytes = await readBody(slot.maxBytes);
   if (bytes.length === 0) return fail(400, "The file is empty");
-  const problem = imageProblem(slot.purpose as UploadPurpose, bytes, bytes.length);
-  if (problem) return fail(415, problem);
+  const purpose = slot.purpose as UploadPurpose;
+  const wrongType = imageTypeProblem(purpose, bytes, bytes.length);
+  if (wrongType) return fail(415, wrongType);
+  // Read from its headers before anything decodes it: a small file can declare a huge image.
+  const tooLarge = imageSizeProblem(purpose, bytes, bytes.length);
+  if (tooLarge) return fail(400, tooLarge);
   const kind = sniffImage(bytes)!;
   const done = await db.updateTable("uploadedFiles").set({
     data: bytes,
@@ -145,6 +157,11 @@ export async function updateBrandingImage(
   url: string,
   origins: string[],
   actor: AuditActor,
+  /**
+   * Makes the logo's print copy, away from the server (the PDF renderer):
+   * rejects when the image cannot be drawn, or with PdfUnavailableError.
+   */
+  printCopy: (bytes: Uint8Array, kind: ImageKind) => Promise<Uint8Array>,
 ): Promise<UploadResult<string>> {
   const slot = await findSlot(db, secretKey, url, origins);
   if (!slot) return fail(400, `The ${which} must be a file uploaded to this store`);
@@ -156,15 +173,34 @@ export async function updateBrandingImage(
   const bytes = file.data ?? new Uint8Array();
   const problem = imageProblem(which, bytes, bytes.length);
   if (problem) return fail(400, problem);
-  const served = servedUrl(slot.contentHash, sniffImage(bytes)!);
+  const kind = sniffImage(bytes)!;
+  const served = servedUrl(slot.contentHash, kind);
+  // A logo gets its print copy now, once: print pages and the PDF show that
+  // PNG, so they never make a browser or the renderer decode the upload. One
+  // the renderer draws nothing of (WebP, which it does not decode) has none:
+  // print pages show it as uploaded and the PDF tries it as before. One that
+  // breaks the renderer (over its memory limit, say) is refused.
+  let copy: Uint8Array | undefined;
+  if (which === "logo") {
+    try {
+      copy = await printCopy(bytes, kind);
+    } catch (err) {
+      if ((err as { name?: string })?.name === "PdfUnavailableError") throw err;
+      return fail(400, "The logo could not be drawn. Please try another image file.");
+    }
+  }
+  const now = new Date();
   await db.transaction().execute(async (trx) => {
     const field = which === "logo" ? "logoUrl" : "faviconUrl";
     const before = await trx.selectFrom("settings").select(field).where("id", "=", 1).forUpdate()
       .executeTakeFirstOrThrow();
+    const printUrl = copy?.length ? await insertPrintCopy(trx, copy, actor, now) : null;
     await trx.updateTable("settings")
       .set({
-        ...(which === "logo" ? { logoUrl: served } : { faviconUrl: served }),
-        updatedAt: new Date(),
+        ...(which === "logo"
+          ? { logoUrl: served, logoPrintUrl: printUrl }
+          : { faviconUrl: served }),
+        updatedAt: now,
       })
       .where("id", "=", 1).execute();
     await recordAudit(trx, actor, `settings.${which}`, "settings", "1", {
@@ -173,6 +209,26 @@ export async function updateBrandingImage(
     });
   });
   return { ok: true, value: served };
+}
+
+/** Stores a print copy (a PNG) as a completed upload of its own; its served URL. */
+async function insertPrintCopy(trx: DB, png: Uint8Array, actor: AuditActor, now: Date) {
+  const contentHash = createHash("sha256").update(png).digest("hex");
+  await trx.insertInto("uploadedFiles").values({
+    id: crypto.randomUUID(),
+    // Never an upload URL: a random value nobody holds keeps the column unique.
+    uploadTokenHash: createHash("sha256").update(crypto.randomUUID()).digest("hex"),
+    purpose: "logo_print",
+    maxBytes: Math.max(1, png.length),
+    expiresAt: now,
+    contentType: IMAGE_TYPES.png.mime,
+    byteSize: png.length,
+    data: png,
+    contentHash,
+    completedAt: now,
+    createdBy: actor.id,
+  }).execute();
+  return servedUrl(contentHash, "png");
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Role } from "../../db/schema.ts";
 import type { NewUserInput } from "../schemas/users.ts";
 import { hashPassword } from "../auth/password.ts";
 import { invalidateUserSessions } from "../auth/session.ts";
+import { deleteAccountFailures } from "../auth/password_failures.ts";
 import { type AuditActor, recordAudit } from "../audit/audit_log.ts";
 import { findUserByUsername } from "./users.ts";
 import { assignableRoles, type Person, userPermissions } from "./permissions.ts";
@@ -21,14 +22,30 @@ export interface UserRow {
   email: string | null;
   role: Role;
   isExternal: boolean;
+  /** Signs in with a second factor (an owner may reset it). */
+  twoFactorEnabled: boolean;
   createdAt: string;
 }
 
 export async function listUsers(db: DB): Promise<UserRow[]> {
   const rows = await db.selectFrom("users")
-    .select(["id", "firstName", "lastName", "username", "email", "role", "isExternal", "createdAt"])
+    .select([
+      "id",
+      "firstName",
+      "lastName",
+      "username",
+      "email",
+      "role",
+      "isExternal",
+      "createdAt",
+      "totpEnabledAt",
+    ])
     .orderBy("createdAt").orderBy("username").execute();
-  return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));
+  return rows.map(({ totpEnabledAt, ...r }) => ({
+    ...r,
+    twoFactorEnabled: totpEnabledAt !== null,
+    createdAt: r.createdAt.toISOString(),
+  }));
 }
 
 export type UserResult<T> =
@@ -95,7 +112,8 @@ export async function deleteUser(db: DB, actor: Person & AuditActor, id: string)
       actor.id === id ? "You cannot delete yourself" : "Your role may not delete this user",
     );
   }
-  await db.transaction().execute(async (trx) => {
+  const deleted = await db.transaction().execute(async (trx) => {
+    if (user.role === "OWNER" && !await keepsAnOwner(trx, id)) return false;
     const before = await trx.selectFrom("users").select(USER_HISTORY_FIELDS).where("id", "=", id)
       .forUpdate().executeTakeFirstOrThrow();
     await trx.deleteFrom("users").where("id", "=", id).execute();
@@ -103,7 +121,9 @@ export async function deleteUser(db: DB, actor: Person & AuditActor, id: string)
       username: user.username,
       changes: recordChanges(before, {}, USER_HISTORY_FIELDS),
     });
+    return true;
   });
+  if (!deleted) return { ok: false, status: 409, message: LAST_OWNER_MESSAGE } as const;
   return { ok: true, value: null } as const;
 }
 
@@ -112,6 +132,8 @@ export async function resetUserPassword(
   actor: Person & AuditActor,
   id: string,
   newPassword: string,
+  /** The actor's own session, kept when an owner resets their own password. */
+  actorSessionId?: string,
 ) {
   const user = await target(db, id);
   if (!user) return { ok: false, status: 404, message: "User not found" } as const;
@@ -128,13 +150,35 @@ export async function resetUserPassword(
     passwordHash: await hashPassword(newPassword),
     updatedAt: new Date(),
   }).where("id", "=", id).execute();
-  // A reset password must not leave old sign-ins open.
-  await invalidateUserSessions(db, id);
+  // A reset password must not leave old sign-ins open, nor the back-off that
+  // guesses at the old one built up. An owner resetting their own keeps the
+  // session they are doing it from, as a change of one's own password does.
+  if (id === actor.id && actorSessionId) {
+    await db.deleteFrom("sessions").where("userId", "=", id).where("id", "!=", actorSessionId)
+      .execute();
+  } else {
+    await invalidateUserSessions(db, id);
+  }
+  await deleteAccountFailures(db, id, "password");
   await recordAudit(db, actor, "user.reset_password", "user", id, {
     username: user.username,
     changes: [{ field: "password", secret: true }],
   });
   return { ok: true, value: null } as const;
+}
+
+export const LAST_OWNER_MESSAGE =
+  "The store's last owner cannot stop being an owner. Make another user an owner first.";
+
+/**
+ * Whether the store keeps an owner once `leaving` is no longer one. Run in the
+ * transaction of the change: the owners' rows are locked, so two owners
+ * demoting (or deleting) each other at once cannot both pass the count.
+ */
+async function keepsAnOwner(trx: DB, leaving: string): Promise<boolean> {
+  const owners = await trx.selectFrom("users").select("id").where("role", "=", "OWNER")
+    .forUpdate().execute();
+  return owners.some((o) => o.id !== leaving);
 }
 
 export async function updateUser(
@@ -150,17 +194,28 @@ export async function updateUser(
     if (!can.canChangeRole || !assignableRoles(actor.role).includes(change.role)) {
       return forbidden("Your role may not give this user that role");
     }
-    await db.transaction().execute(async (trx) => {
+    const changed = await db.transaction().execute(async (trx) => {
+      if (change.role !== "OWNER" && !await keepsAnOwner(trx, id)) return false;
+      const before = await trx.selectFrom("users").select("role").where("id", "=", id)
+        .forUpdate().executeTakeFirst();
+      if (!before) return false;
       await trx.updateTable("users").set({ role: change.role, updatedAt: new Date() })
         .where("id", "=", id).execute();
       // Whose role, and from what to what: the entry names the user.
       await recordAudit(trx, actor, "user.change_role", "user", id, {
         username: user.username,
-        from: user.role,
+        from: before.role,
         to: change.role,
-        changes: diffFields(user, change, ["role"]),
+        changes: diffFields(before, change, ["role"]),
       });
+      return true;
     });
+    if (!changed) {
+      const gone = !await target(db, id);
+      return gone
+        ? { ok: false, status: 404, message: "User not found" }
+        : { ok: false, status: 409, message: LAST_OWNER_MESSAGE, field: "role" };
+    }
   } else {
     if (!can.canChangeUsername) return forbidden("Your role may not rename this user");
     const existing = await findUserByUsername(db, change.username);

@@ -7,6 +7,8 @@ export interface Person {
   role: Role;
   /** Signs in through the owner provider: no local password to reset. */
   isExternal?: boolean;
+  /** Has a second factor (only an owner may reset another user's). */
+  twoFactorEnabled?: boolean;
 }
 
 export function userPermissions(actor: Person, target: Person) {
@@ -17,11 +19,15 @@ export function userPermissions(actor: Person, target: Person) {
   // An OWNER acts on anyone; an ADMIN only on users who are neither ADMIN nor OWNER.
   const manage = owner || (admin && targetIsStaff);
   return {
-    canResetPassword: manage && !self && !target.isExternal,
-    canChangeRole: manage && !self,
+    // "An OWNER on anyone", themselves included (the last owner's role is
+    // guarded on the server); an ADMIN never manages an ADMIN, so never self.
+    canResetPassword: manage && !target.isExternal,
+    canChangeRole: manage,
     canChangeUsername: manage || self,
     // Never oneself; an OWNER anyone else; an ADMIN only AUTHORIZED_USER accounts.
     canDelete: !self && (owner || (admin && targetIsStaff)),
+    // The way back for someone who lost their phone: an owner, for anyone else.
+    canResetTwoFactor: owner && !self && !!target.twoFactorEnabled,
   };
 }
 

@@ -33,6 +33,14 @@ export function findUserByExternalSubject(db: DB, subject: string) {
 }
 
 /** A free username derived from an e-mail: "olivia" then "olivia2", "olivia3"... */
+/** The owner account the provider signs in with this e-mail, whatever its subject. */
+export function findExternalUserByEmail(db: DB, email: string) {
+  return db.selectFrom("users").select(["id", "externalSubject"])
+    .where("isExternal", "=", true)
+    .where((eb) => eb(eb.fn("lower", ["email"]), "=", email.trim().toLowerCase()))
+    .executeTakeFirst();
+}
+
 export async function availableUsername(db: DB, email: string): Promise<string> {
   let base = email.split("@")[0].toLowerCase().replace(/[^a-z0-9._-]/g, "").slice(0, 40);
   if (base.length < 3) base = `${base}owner`;

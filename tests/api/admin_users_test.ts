@@ -160,7 +160,7 @@ describe("user management API", () => {
   });
 
   it("refuses whitespace-only passwords at creation, reset and own change", async () => {
-    const message = "Password must not be only spaces.";
+    const message = "Password must not be only spaces or invisible characters.";
     const created = await call<{ errors: Record<string, string> }>(
       app,
       "POST",
@@ -187,6 +187,16 @@ describe("user management API", () => {
       },
     );
     expect([own.status, own.body.errors]).toEqual([400, { newPassword: message }]);
+    // Zero-width spaces and Hangul fillers show nothing either.
+    for (const invisible of ["\u200b".repeat(6), "\u3164".repeat(6)]) {
+      const res = await call<{ errors: Record<string, string> }>(
+        app,
+        "PUT",
+        `/api/admin/users/${victim.id}/password`,
+        { body: { newPassword: invisible }, cookie: ownerCookie },
+      );
+      expect([res.status, res.body.errors]).toEqual([400, { newPassword: message }]);
+    }
     // Spaces inside a password are fine.
     expect(
       (await call(app, "PUT", `/api/admin/users/${victim.id}/password`, {
@@ -345,5 +355,106 @@ describe("PUT /api/auth/change-password", () => {
     expect((await call(app, "GET", "/api/auth/user", { cookie: elsewhere })).status).toBe(401);
     expect((await login(me.username, "brand-new")).status).toBe(200);
     expect((await call(app, "PUT", "/api/auth/change-password", { body: {} })).status).toBe(401);
+  });
+});
+
+describe("an owner on anyone, themselves included", () => {
+  it("resets their own password and changes their own role; the last owner stays one (409)", async () => {
+    // A store of its own: the count of owners must be this test's.
+    const store = await startTestApp();
+    try {
+      const olga = await createTestUser(store.db, { role: "OWNER" });
+      const here = await sessionCookieFor(store.db, olga.id);
+      const elsewhere = await sessionCookieFor(store.db, olga.id);
+      const own = await call(store, "PUT", `/api/admin/users/${olga.id}/password`, {
+        cookie: here,
+        body: { newPassword: "my new pass" },
+      });
+      expect(own.status).toBe(200);
+      // This session stays, the others end, the new password signs in.
+      expect((await call(store, "GET", "/api/auth/user", { cookie: here })).status).toBe(200);
+      expect((await call(store, "GET", "/api/auth/user", { cookie: elsewhere })).status).toBe(401);
+      expect(
+        (await call(store, "POST", "/api/staff/login", {
+          body: { username: olga.username, password: "my new pass" },
+        })).status,
+      ).toBe(200);
+
+      // The only owner cannot stop being one.
+      const alone = await call<{ message: string; errors: Record<string, string> }>(
+        store,
+        "PUT",
+        `/api/admin/users/${olga.id}`,
+        { cookie: here, body: { role: "ADMIN" } },
+      );
+      expect(alone.status).toBe(409);
+      expect(alone.body.message).toBe(
+        "The store's last owner cannot stop being an owner. Make another user an owner first.",
+      );
+      expect(alone.body.errors.role).toBe(alone.body.message);
+
+      // With a second owner, either may step down, but not both at once.
+      const peter = await createTestUser(store.db, { role: "OWNER" });
+      const peterCookie = await sessionCookieFor(store.db, peter.id);
+      const both = await Promise.all([
+        call(store, "PUT", `/api/admin/users/${olga.id}`, {
+          cookie: peterCookie,
+          body: { role: "ADMIN" },
+        }),
+        call(store, "PUT", `/api/admin/users/${peter.id}`, {
+          cookie: here,
+          body: { role: "ADMIN" },
+        }),
+      ]);
+      // One steps down; the other is refused, as the last owner (409) or, when the
+      // first change landed before its request was read, as an owner no more (403).
+      const statuses = both.map((r) => r.status).sort();
+      expect(statuses[0]).toBe(200);
+      expect([403, 409]).toContain(statuses[1]);
+      const owners = await store.db.selectFrom("users").select("id").where("role", "=", "OWNER")
+        .execute();
+      expect(owners).toHaveLength(1);
+      const remaining = owners[0].id;
+      const remainingCookie = remaining === olga.id ? here : peterCookie;
+      const other = remaining === olga.id ? peter : olga;
+      // Nor may the last owner be deleted (by someone demoted a moment ago, say).
+      await store.db.updateTable("users").set({ role: "OWNER" }).where("id", "=", other.id)
+        .execute();
+      const [demoted, removed] = await Promise.all([
+        call(store, "PUT", `/api/admin/users/${remaining}`, {
+          cookie: remaining === olga.id ? peterCookie : here,
+          body: { role: "AUTHORIZED_USER" },
+        }),
+        call(store, "DELETE", `/api/admin/users/${other.id}`, { cookie: remainingCookie }),
+      ]);
+      const [first, second] = [demoted.status, removed.status].sort();
+      expect(first).toBe(200);
+      expect([403, 409]).toContain(second);
+      expect(
+        await store.db.selectFrom("users").select("id").where("role", "=", "OWNER").execute(),
+      ).toHaveLength(1);
+      // Stepping down with another owner left is audited like any role change.
+      const changes = await store.db.selectFrom("auditLog").select("details")
+        .where("action", "=", "user.change_role").execute();
+      expect(changes.length).toBeGreaterThanOrEqual(1);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("lists every user's id", async () => {
+    const res = await call<Array<{ id: string; twoFactorEnabled: boolean }>>(
+      app,
+      "GET",
+      "/api/admin/users",
+      { cookie: ownerCookie },
+    );
+    expect(res.body.find((u) => u.id === owner.id)).toMatchObject({ twoFactorEnabled: false });
+    const page = await call(app, "GET", "/admin/users", {
+      cookie: ownerCookie,
+      headers: { accept: "text/html" },
+    });
+    expect(page.text).toContain(`<th scope="col">ID</th>`);
+    expect(page.text).toContain(`title="${owner.id}">${owner.id.slice(0, 8)}</code>`);
   });
 });

@@ -11,6 +11,7 @@ import {
 import { deadPort, mailSettingsFor, startSmtpServer } from "../helpers/smtp.ts";
 import { deliverDue } from "../../src/mail/outbox.ts";
 import { findMailSettings, MAIL_FAILURE } from "../../src/mail/mail_settings.ts";
+import { testEmailFailureMs } from "../../routes/api/admin_settings.ts";
 import type { CreatedClient } from "../../src/clients/views.ts";
 import type { QuoteBundle } from "../../src/quotes/views.ts";
 import type { HistoryEntry } from "../../src/audit/describe.ts";
@@ -24,7 +25,8 @@ const log = capturingLogger();
 
 before(async () => {
   [app, smtp] = await Promise.all([
-    startTestApp({}, { logger: log.logger }),
+    // A short mail-server timeout: a failed test e-mail is answered 2 s after it.
+    startTestApp({ SMTP_TIMEOUT_MS: "300" }, { logger: log.logger }),
     startSmtpServer(),
   ]);
   owner = await sessionCookieFor(app.db, (await createTestUser(app.db, { role: "OWNER" })).id);
@@ -445,6 +447,38 @@ describe("mail secrets", () => {
     });
     expect(sent.status).toBe(200);
     expect(smtp.received.length).toBe(received + 1);
+  });
+
+  it("a failed test e-mail is answered at the same moment whether the port is closed or silent", async () => {
+    // A port that accepts and never greets, as any non-mail service does.
+    const silent = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const held: Deno.Conn[] = [];
+    const accepting = (async () => {
+      for await (const conn of silent) held.push(conn);
+    })();
+    try {
+      const answers: Array<{ status: number; text: string; ms: number }> = [];
+      for (const port of [deadPort(), (silent.addr as Deno.NetAddr).port]) {
+        await configure(port);
+        const started = performance.now();
+        const res = await call(app, "POST", "/api/admin/test-email", {
+          cookie: owner,
+          body: { email: "owner@northside.test" },
+        });
+        answers.push({ status: res.status, text: res.text, ms: performance.now() - started });
+      }
+      expect(answers[0].status).toBe(503);
+      expect(answers[1]).toMatchObject({ status: 503, text: answers[0].text });
+      // Neither comes before the fixed moment (a lower bound our own timer sets:
+      // a closed port used to answer in milliseconds, a silent one in seconds).
+      for (const a of answers) {
+        expect(a.ms).toBeGreaterThanOrEqual(testEmailFailureMs(300) - 5);
+      }
+    } finally {
+      silent.close();
+      for (const conn of held) conn.close();
+      await accepting.catch(() => {});
+    }
   });
 
   it("mail errors shown to people are generic; the detail is in the server log", async () => {

@@ -62,6 +62,26 @@ async function bundle(id: string) {
   return (await call<QuoteBundle>(app, "GET", `/api/quotes/${id}`, { cookie })).body;
 }
 
+/** A measured client's quote saved with one frame: ACTIVE, ready for the tablet. */
+async function activeQuote(sku: string) {
+  const { client, quote } = await newClient();
+  await call(app, "PUT", `/api/clients/${client.id}/measurements`, {
+    body: { pdBinocular: "62", pdNear: "60", measurementsComplete: true },
+    cookie,
+  });
+  const b = await bundle(quote.id);
+  await call(app, "PUT", `/api/quotes/${quote.id}`, {
+    body: {
+      version: b.quote.version,
+      opticianName: "Maria",
+      internalNotes: "",
+      options: [{ id: b.options[0].id, items: [frame(sku, "100")] }],
+    },
+    cookie,
+  });
+  return quote;
+}
+
 describe("client history", () => {
   it("shows each changed field old → new, with who and when; unchanged fields are not listed", async () => {
     const { client } = await newClient({ city: "Austin" });
@@ -209,22 +229,8 @@ describe("quote history", () => {
   });
 
   it("records each status transition from → to: accept, finalize, close, reactivate", async () => {
-    const { client, quote } = await newClient();
-    await call(app, "PUT", `/api/clients/${client.id}/measurements`, {
-      body: { pdBinocular: "62", pdNear: "60", measurementsComplete: true },
-      cookie,
-    });
-    let b = await bundle(quote.id);
-    await call(app, "PUT", `/api/quotes/${quote.id}`, {
-      body: {
-        version: b.quote.version,
-        opticianName: "Maria",
-        internalNotes: "",
-        options: [{ id: b.options[0].id, items: [frame("A-1", "100")] }],
-      },
-      cookie,
-    });
-    b = await bundle(quote.id);
+    const quote = await activeQuote("A-1");
+    const b = await bundle(quote.id);
     const accepted = await call(app, "PUT", `/api/quotes/${quote.id}`, {
       body: { version: b.quote.version, options: [{ id: b.options[0].id, isChosen: true }] },
       cookie,
@@ -260,6 +266,30 @@ describe("quote history", () => {
     expect(reactivated.summary).toBe("Quote reactivated");
     expect(reactivated.changes[0]).toEqual({ label: "Status", from: "Closed", to: "Draft" });
     expect(reactivated.changes[1].label).toBe("Expires");
+  });
+});
+
+describe("what a history shows to every optician", () => {
+  it("keeps staff IP addresses out of a quote's history; the owner's audit page has them", async () => {
+    const quote = await activeQuote("IP-1");
+    // Handing the tablet over records where from, for the owner.
+    const handing = await sessionCookieFor(app.db, staff.id);
+    const handed = await call(app, "POST", "/api/kiosk/hand-over", {
+      body: { kind: "QUOTE", quoteId: quote.id },
+      cookie: handing,
+      from: "127.0.0.77",
+    });
+    expect(handed.status).toBe(201);
+    const entries = await history(`/api/quotes/${quote.id}/history`);
+    const handOver = entries.find((e) => e.action === "kiosk.start")!;
+    expect(handOver).toBeDefined();
+    expect(JSON.stringify(entries)).not.toContain("127.0.0.77");
+    expect(handOver.changes.map((c) => c.label)).not.toContain("ip");
+    const audit = await call<AuditPage>(app, "GET", "/api/admin/audit", {
+      cookie: ownerCookie,
+    });
+    expect(audit.status).toBe(200);
+    expect(JSON.stringify(audit.body)).toContain("127.0.0.77");
   });
 });
 

@@ -115,6 +115,9 @@ describe("owner sign-in through OpenID Connect", () => {
       const c of [
         { sub: "mallory", email: "mallory@evil.test", email_verified: true, ...freshAuth() },
         { sub: "second", email: "second@store.test", email_verified: false, ...freshAuth() },
+        // A listed e-mail the provider does not say it verified.
+        { sub: "second", email: "second@store.test", ...freshAuth() },
+        { sub: "second", email: "second@store.test", email_verified: "true", ...freshAuth() },
         { sub: "nomail", ...freshAuth() },
       ]
     ) {
@@ -127,6 +130,25 @@ describe("owner sign-in through OpenID Connect", () => {
       headers: { accept: "text/html" },
     });
     expect(staffPage.text).toContain("This account is not allowed to sign in as an owner.");
+  });
+
+  it("refuses a listed e-mail already bound to another provider account", async () => {
+    claims = { sub: "olivia-1", email: "olivia@store.test", email_verified: true, ...freshAuth() };
+    expect((await ownerSignIn()).session).toBeDefined();
+    // Another subject (another account at the provider) with the same address.
+    claims = { sub: "olivia-2", email: "Olivia@store.test", email_verified: true, ...freshAuth() };
+    const { back, session } = await ownerSignIn();
+    expect(back.headers.get("location")).toBe("/staff?owner=denied");
+    expect(session).toBeUndefined();
+    const owners = await app.db.selectFrom("users").select("externalSubject")
+      .where("isExternal", "=", true).where("email", "=", "olivia@store.test").execute();
+    expect(owners.map((o) => o.externalSubject?.split("#")[1])).toEqual(["olivia-1"]);
+    const refused = await app.db.selectFrom("auditLog").select("details")
+      .where("action", "=", "auth.login_failed").orderBy("id", "desc").limit(1)
+      .executeTakeFirstOrThrow();
+    expect(refused.details).toMatchObject({
+      reason: "e-mail already bound to another provider account",
+    });
   });
 
   it("refuses a callback whose state does not match, or that comes without the flow cookie", async () => {

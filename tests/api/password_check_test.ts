@@ -10,6 +10,7 @@ import {
   type TestApp,
 } from "../helpers/test_app.ts";
 import { deleteOldPasswordFailures } from "../../src/auth/password_failures.ts";
+import { issueResetToken } from "../../src/auth/password_reset.ts";
 
 let app: TestApp;
 before(async () => {
@@ -90,16 +91,79 @@ describe("password checks are throttled in the database", () => {
     expect(rows.length).toBe(5);
   });
 
-  it("locks an address after 20 failures across accounts, known or not", async () => {
+  it("locks an address after 20 failures on real accounts, but made-up names lock only made-up names", async () => {
+    // A store behind one router: a client on the tablet types 20 names that are nobody's.
+    const store = addresses()();
+    for (let i = 0; i < 20; i++) {
+      const res = await login({ username: `guess${i}-${store}`, password: "wrong" }, store);
+      expect(res.status).toBe(401);
+    }
+    // Staff of the store still sign in from that address, even on a browser new to them...
+    const staff = await createTestUser(app.db);
+    expect((await login(staff, store)).status).toBe(200);
+    // ...while a further made-up name from there is held.
+    const more = await login({ username: `guess-more-${store}`, password: "wrong" }, store);
+    expect(more.status).toBe(429);
+    expect(Number(more.headers.get("retry-after"))).toBeGreaterThan(800);
+
+    // Guessing at real accounts still locks the address, for every account.
     const from = addresses()();
     for (let i = 0; i < 20; i++) {
-      const res = await login({ username: `guess${i}-${from}`, password: "wrong" }, from);
-      expect(res.status).toBe(401);
+      const someone = await createTestUser(app.db);
+      expect((await login({ ...someone, password: "wrong" }, from)).status).toBe(401);
     }
     const someone = await createTestUser(app.db);
     const res = await login(someone, from);
     expect(res.status).toBe(429);
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(800);
+  });
+
+  it("a completed e-mail reset lifts the account's back-off", async () => {
+    const next = addresses();
+    const victim = await createTestUser(app.db);
+    for (let i = 0; i < 10; i++) {
+      expect((await login({ ...victim, password: `guess-${i}` }, next())).status).toBe(401);
+    }
+    expect((await login(victim, next())).status).toBe(429);
+    const token = await issueResetToken(app.db, victim.id);
+    const reset = await call(app, "POST", "/api/auth/reset-password", {
+      body: { token, newPassword: "a fresh password" },
+      from: next(),
+    });
+    expect(reset.status).toBe(200);
+    expect((await login({ ...victim, password: "a fresh password" }, next())).status).toBe(200);
+    // So does an admin's reset.
+    for (let i = 0; i < 10; i++) {
+      expect((await login({ ...victim, password: `again-${i}` }, next())).status).toBe(401);
+    }
+    expect((await login({ ...victim, password: "a fresh password" }, next())).status).toBe(429);
+    const owner = await sessionCookieFor(
+      app.db,
+      (await createTestUser(app.db, { role: "OWNER" })).id,
+    );
+    const byAdmin = await call(app, "PUT", `/api/admin/users/${victim.id}/password`, {
+      cookie: owner,
+      body: { newPassword: "set by the owner" },
+    });
+    expect(byAdmin.status).toBe(200);
+    expect((await login({ ...victim, password: "set by the owner" }, next())).status).toBe(200);
+  });
+
+  it("a staff member's known device is not locked by others' guesses, from other addresses or its own", async () => {
+    const next = addresses();
+    const staff = await createTestUser(app.db);
+    const store = next();
+    const device = cookieFrom(await login(staff, store), "lensdesk_device")!;
+    // Guesses at this account from many addresses, and at 20 other accounts from the store's own.
+    for (let i = 0; i < 15; i++) {
+      expect([401, 429]).toContain((await login({ ...staff, password: `g${i}` }, next())).status);
+    }
+    for (let i = 0; i < 20; i++) {
+      const other = await createTestUser(app.db);
+      await login({ ...other, password: "wrong" }, store);
+    }
+    expect((await login(staff, store)).status).toBe(429);
+    expect((await login(staff, store, device)).status).toBe(200);
   });
 
   it("a right password forgives that address's own earlier typos", async () => {

@@ -21,6 +21,8 @@ let app: TestApp;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let owner: string;
 let staff: string;
+/** Another optician: the per-user limit is each user's own. */
+let colleague: string;
 /** 20 options of 50 items: seconds of layout. */
 let maximal: { id: string };
 
@@ -31,6 +33,7 @@ before(async () => {
   ]);
   owner = await sessionCookieFor(app.db, (await createTestUser(app.db, { role: "OWNER" })).id);
   staff = await sessionCookieFor(app.db, (await createTestUser(app.db)).id);
+  colleague = await sessionCookieFor(app.db, (await createTestUser(app.db)).id);
   maximal = await createQuoteThroughApi(app, staff, maximalClient(), maximalOptions());
 });
 after(async () => {
@@ -40,8 +43,8 @@ after(async () => {
   expect(app.pdf.stats()).toMatchObject({ workers: 0, busy: 0, queued: 0 });
 });
 
-const getPdf = (id: string) =>
-  fetch(`${app.baseUrl}/api/quotes/${id}/pdf`, { headers: { cookie: staff } });
+const getPdf = (id: string, cookie = staff, on = app) =>
+  fetch(`${on.baseUrl}/api/quotes/${id}/pdf`, { headers: { cookie } });
 
 async function expect503(res: Response, message: string | RegExp) {
   expect(res.status).toBe(503);
@@ -61,7 +64,7 @@ describe("PDF limits", () => {
     await waitUntil(() => app.pdf.stats().busy === 1, "the first PDF reaches the renderer");
     const waiting = getPdf(maximal.id);
     await waitUntil(() => app.pdf.stats().queued === 1, "the second PDF waits in the queue");
-    await expect503(await getPdf(maximal.id), "Too many PDFs");
+    await expect503(await getPdf(maximal.id, colleague), "Too many PDFs");
     await expect503(await running, "took too long");
     // The waiting one may wait no longer than a render may take: it either
     // got a fresh renderer and ran out of time too, or waited out its turn.
@@ -91,5 +94,47 @@ describe("PDF limits", () => {
       .where("quoteId", "=", maximal.id).execute();
     expect(queued).toEqual([]);
     expect(smtp.received).toEqual([]);
+  });
+
+  it("one user has at most 2 PDFs in flight: ten at once leave the queue to everyone else", async () => {
+    // Time enough for every render here: what is refused is refused at once, by count.
+    const roomy = await startTestApp({
+      PDF_WORKERS: "1",
+      PDF_QUEUE: "4",
+      PDF_TIMEOUT_MS: "120000",
+    });
+    try {
+      const mine = await sessionCookieFor(roomy.db, (await createTestUser(roomy.db)).id);
+      const theirs = await sessionCookieFor(roomy.db, (await createTestUser(roomy.db)).id);
+      const big = await createQuoteThroughApi(roomy, mine, maximalClient(), maximalOptions());
+      const small = await createQuoteThroughApi(
+        roomy,
+        theirs,
+        maximalClient(),
+        maximalOptions().slice(0, 1),
+      );
+      const ten = Array.from({ length: 10 }, () => getPdf(big.id, mine, roomy));
+      await waitUntil(() => roomy.pdf.stats().busy === 1, "one of the ten renders");
+      // A colleague's PDF still finds room in the queue, and is made.
+      const colleagues = getPdf(small.id, theirs, roomy);
+      const answers = await Promise.all(ten);
+      const refused = answers.filter((r) => r.status === 429);
+      expect(refused).toHaveLength(8);
+      for (const r of refused) {
+        expect(r.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
+        expect((await r.json()).message).toBe(
+          "You already have PDFs being made. Please wait for them to finish, then try again.",
+        );
+      }
+      for (const r of answers.filter((r) => r.status !== 429)) {
+        expect(r.status).toBe(200);
+        await r.body?.cancel();
+      }
+      const theirsDone = await colleagues;
+      expect(theirsDone.status).toBe(200);
+      await theirsDone.body?.cancel();
+    } finally {
+      await roomy.close();
+    }
   });
 });

@@ -8,16 +8,19 @@ import {
   type TestApp,
 } from "../helpers/test_app.ts";
 import {
+  concat,
   GIF,
   ICO,
   JPEG,
   padTo,
   PNG,
   putFile,
+  realPng,
   requestUploadUrl,
   setBrandingImage,
   svg,
 } from "../helpers/images.ts";
+import { encodeBase64 } from "@oslojs/encoding";
 import { findUploadByUrl, insertUploadSlot } from "../../src/uploads/uploads.ts";
 import { signUploadUrl } from "../../src/uploads/upload_url.ts";
 import { UPLOAD_CSP } from "../../routes/api/uploads.ts";
@@ -53,7 +56,8 @@ const setFavicon = (faviconUrl: string, cookie = admin) =>
     body: { faviconUrl },
   });
 const settingsRow = () =>
-  app.db.selectFrom("settings").select(["logoUrl", "faviconUrl"]).executeTakeFirstOrThrow();
+  app.db.selectFrom("settings").select(["logoUrl", "logoPrintUrl", "faviconUrl"])
+    .executeTakeFirstOrThrow();
 
 describe("POST /api/objects/upload", () => {
   it("gives admins and owners a signed upload URL on this server, valid for minutes", async () => {
@@ -187,6 +191,17 @@ describe("PUT to an upload URL", () => {
     // The genuine URL still works: the attempts used nothing up.
     const res = await putFile(app, url.pathname + url.search, PNG, { cookie: admin });
     expect(res.status).toBe(200);
+  });
+
+  it("completes only for the user who asked for the URL", async () => {
+    const url = await requestUploadUrl(app, admin, "logo");
+    // Another admin (or owner) who came by the URL cannot send a file to it.
+    const res = await putFile(app, url, PNG, { cookie: owner, contentType: "image/png" });
+    expect(res.status).toBe(403);
+    expect(res.body.message).toBe("This upload URL was issued to someone else");
+    // Nothing was used up: the one who asked still can.
+    expect((await putFile(app, url, PNG, { cookie: admin, contentType: "image/png" })).status)
+      .toBe(200);
   });
 
   it("refuses opticians and signed-out callers", async () => {
@@ -351,6 +366,75 @@ describe("PUT /api/admin/logo and /api/admin/favicon", () => {
     expect(res.status).toBe(200);
     const pdf = new Uint8Array(await res.arrayBuffer());
     expect(await pdfImageCount(pdf)).toBe(2);
+  });
+
+  it("refuses an image over 4096 × 4096 pixels at upload with a clear 400: the 110 KB PNG of 30,000 × 30,000", async () => {
+    const bomb = realPng(30_000, 30_000, { bomb: true });
+    expect(bomb.length).toBeLessThan(200_000);
+    const message = "The logo is 30000 × 30000 pixels; it can be at most 4096 × 4096 pixels. " +
+      "Please make it smaller and try again.";
+    const url = await requestUploadUrl(app, admin, "logo");
+    const res = await putFile(app, url, bomb, { cookie: admin, contentType: "image/png" });
+    expect([res.status, res.body.message]).toEqual([400, message]);
+    // Nothing was stored; the URL is still good for a smaller file.
+    expect((await putFile(app, url, PNG, { cookie: admin, contentType: "image/png" })).status)
+      .toBe(200);
+    // An icon entry that says 256 but holds a PNG of 8,000 × 8,000.
+    const big = realPng(8000, 8000, { bomb: true });
+    const entry = new Uint8Array(ICO.subarray(0, 22));
+    new DataView(entry.buffer).setUint32(14, big.length, true);
+    const favicon = await putFile(
+      app,
+      await requestUploadUrl(app, admin, "favicon"),
+      concat(entry, big),
+      { cookie: admin, contentType: "image/x-icon" },
+    );
+    expect(favicon.status).toBe(400);
+    expect(favicon.body.message).toMatch(/^The favicon is 8000 × 8000 pixels/);
+    // An SVG of a small size that embeds the bomb.
+    const wrapped = new TextEncoder().encode(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><image width="64" ` +
+        `height="64" href="data:image/png;base64,${encodeBase64(bomb)}"/></svg>`,
+    );
+    const svgBomb = await putFile(app, await requestUploadUrl(app, admin, "logo"), wrapped, {
+      cookie: admin,
+      contentType: "image/svg+xml",
+    });
+    expect([svgBomb.status, svgBomb.body.message]).toEqual([400, message]);
+  });
+
+  it("keeps a print copy of the logo, at most 288 pixels high, for print pages and the PDF", async () => {
+    const logoUrl = await setBrandingImage(app, admin, "logo", realPng(3000, 2000), "image/png");
+    const row = await settingsRow();
+    expect(row.logoUrl).toBe(logoUrl);
+    expect(row.logoPrintUrl).toMatch(/^\/uploads\/[0-9a-f]{64}\.png$/);
+    expect(row.logoPrintUrl).not.toBe(logoUrl);
+    const copy = await fetch(app.baseUrl + row.logoPrintUrl);
+    const bytes = new Uint8Array(await copy.arrayBuffer());
+    expect(copy.headers.get("content-type")).toBe("image/png");
+    const view = new DataView(bytes.buffer);
+    expect([view.getUint32(16), view.getUint32(20)]).toEqual([432, 288]);
+    // The print pages show the copy; the staff bar keeps the upload.
+    const { quoteId } = await insertSavedQuote(app.db, {
+      options: [{ label: "Everyday", sku: "RB-1", price: "150.00" }],
+    });
+    const print = await call(app, "GET", `/print/${quoteId}`, {
+      cookie: optician,
+      headers: { accept: "text/html" },
+    });
+    expect(print.status).toBe(200);
+    expect(print.text).toContain(`src="${row.logoPrintUrl}"`);
+    expect(print.text).toContain(`src="${logoUrl}"`);
+    // The PDF draws it, on its one page.
+    const pdf = await fetch(`${app.baseUrl}/api/quotes/${quoteId}/pdf`, {
+      headers: { cookie: optician },
+    });
+    expect(pdf.status).toBe(200);
+    expect(await pdfImageCount(new Uint8Array(await pdf.arrayBuffer()))).toBe(1);
+    // Kept while it is the logo's copy: the sweep of unused uploads leaves it.
+    const kept = await app.db.selectFrom("uploadedFiles").select("id")
+      .where("contentHash", "=", row.logoPrintUrl!.slice(9, 73)).execute();
+    expect(kept).toHaveLength(1);
   });
 
   it("answers 404 for a file nobody uploaded", async () => {

@@ -21,7 +21,12 @@ let admin: string;
 let optician: string;
 
 before(async () => {
-  [app, browser, smtp] = await Promise.all([startTestApp(), launchBrowser(), startSmtpServer()]);
+  // A short mail-server timeout: a failed test e-mail is answered 2.5 s after it.
+  [app, browser, smtp] = await Promise.all([
+    startTestApp({ SMTP_TIMEOUT_MS: "500" }),
+    launchBrowser(),
+    startSmtpServer(),
+  ]);
   const cookie = async (role: "OWNER" | "ADMIN" | "AUTHORIZED_USER") =>
     sessionCookieFor(app.db, (await createTestUser(app.db, { role })).id);
   [owner, admin, optician] = await Promise.all([

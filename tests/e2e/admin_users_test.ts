@@ -11,6 +11,7 @@ import {
 } from "../helpers/test_app.ts";
 import { DESKTOP, launchBrowser, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
 import { UNAUTHORIZED_USERS_TEXT } from "../../routes/pages/admin_users.tsx";
+import { seriousA11yViolations } from "../helpers/axe.ts";
 
 let app: TestApp;
 let browser: Browser;
@@ -193,11 +194,13 @@ describe("User Management", () => {
       const ownerRow = row(page, "olivia_owner");
       // Only the reset e-mail, which is offered for every user (it goes to the owner's own mailbox).
       await expect(ownerRow.getByRole("button").allTextContents()).resolves.toEqual([
+        "Copy",
         "Send Reset Email",
       ]);
       // Another admin's row only allows nothing that changes it either.
       await expect(row(page, "sam_staff").getByRole("button").allTextContents()).resolves
         .toEqual([
+          "Copy",
           "Reset Password",
           "Change Role",
           "Change Username",
@@ -283,6 +286,77 @@ describe("User Management", () => {
       expect(await login("pat_admin", "brand-new-pass")).toBe(200);
       // The 400 for the wrong current password is expected console noise.
       expect(problems.filter((p) => !p.includes("400"))).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it("an owner sees ids, resets someone's two-factor, and stays the store's owner", async () => {
+    const locked = await createTestUser(app.db, {
+      role: "ADMIN",
+      firstName: "Lena",
+      username: "lena_locked",
+    });
+    await app.db.updateTable("users").set({ totpEnabledAt: new Date() })
+      .where("id", "=", locked.id).execute();
+    const { page, problems, close } = await openUsers(owner);
+    try {
+      await page.context().grantPermissions(["clipboard-read", "clipboard-write"], {
+        origin: app.baseUrl,
+      });
+      // The spec's id column, short, with the whole id to copy.
+      await page.getByRole("columnheader", { name: "ID" }).waitFor();
+      const lena = row(page, "lena_locked");
+      await expect(lena.locator(".user-id code").textContent()).resolves.toBe(
+        locked.id.slice(0, 8),
+      );
+      await expect(lena.locator(".user-id code").getAttribute("title")).resolves.toBe(locked.id);
+      await lena.getByRole("button", { name: "Copy the id of lena_locked" }).click();
+      // The toast says so only once the browser took the id.
+      await expectToast(page, "The id of lena_locked is on the clipboard.");
+
+      // Only rows with a second factor offer its reset, never the owner's own.
+      await expect(
+        row(page, "olivia_owner").getByRole("button", { name: "Reset Two-Factor" })
+          .count(),
+      ).resolves.toBe(0);
+      await expect(
+        row(page, "sam_staff").getByRole("button", { name: "Reset Two-Factor" })
+          .count(),
+      ).resolves.toBe(0);
+      await lena.getByRole("button", { name: "Reset Two-Factor" }).click();
+      await dialog(page).getByText("they are told by e-mail", { exact: false }).waitFor();
+      expect(await seriousA11yViolations(page, "dialog[open]")).toEqual([]);
+      await shoot(page, "users-reset-two-factor-dialog");
+      await dialog(page).getByRole("button", { name: "Reset Two-Factor" }).click();
+      await expectToast(
+        page,
+        "Two-factor sign-in of lena_locked was reset. They have no e-mail address, so tell them yourself.",
+      );
+      await dialog(page).waitFor({ state: "detached" });
+      await lena.getByRole("button", { name: "Reset Two-Factor" }).waitFor({ state: "detached" });
+      const after = await app.db.selectFrom("users").select("totpEnabledAt")
+        .where("id", "=", locked.id).executeTakeFirstOrThrow();
+      expect(after.totpEnabledAt).toBeNull();
+
+      // "An OWNER on anyone": their own row offers a password reset and a role change...
+      const me = row(page, "olivia_owner");
+      await me.getByRole("button", { name: "Reset Password" }).waitFor();
+      await me.getByRole("button", { name: "Change Role" }).click();
+      // ...but the last owner cannot stop being one: the server says why, on the field.
+      await dialog(page).getByRole("combobox", { name: "Role" }).selectOption("ADMIN");
+      await dialog(page).getByRole("button", { name: "Update Role" }).click();
+      await dialog(page).getByText(
+        "The store's last owner cannot stop being an owner. Make another user an owner first.",
+      ).first().waitFor();
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await shoot(page, "users-last-owner");
+      await dialog(page).getByRole("button", { name: "Cancel" }).click();
+      const still = await app.db.selectFrom("users").select("role").where("id", "=", owner.id)
+        .executeTakeFirstOrThrow();
+      expect(still.role).toBe("OWNER");
+      // The 409 is the one expected console line.
+      expect(problems.filter((p) => !p.includes("409"))).toEqual([]);
     } finally {
       await close();
     }

@@ -199,17 +199,26 @@ describe("the uploaded logo and favicon in use", () => {
     const logoUrl = await setBrandingImage(app, admin, "logo", svg("", "#6a1b9a"), "image/svg+xml");
     const faviconUrl = await setBrandingImage(app, admin, "favicon", ICO, "image/x-icon");
     const quoteId = await insertQuote();
-    const places: Array<[string, boolean, string]> = [
-      ["/dashboard", true, "img.brand-logo"],
-      ["/", false, "img.landing-logo"],
-      ["/staff", false, "img.auth-logo"],
-      [`/print/${quoteId}`, true, "#print-copy-client img.print-logo"],
-      [`/print/${quoteId}?copy=internal`, true, "#print-copy-internal img.print-logo"],
+    // Print pages show the logo's print copy (a PNG of print size), the rest the upload.
+    const { logoPrintUrl } = await app.db.selectFrom("settings").select("logoPrintUrl")
+      .executeTakeFirstOrThrow();
+    expect(logoPrintUrl).toMatch(/^\/uploads\/[0-9a-f]{64}\.png$/);
+    const places: Array<[string, boolean, string, string]> = [
+      ["/dashboard", true, "img.brand-logo", logoUrl],
+      ["/", false, "img.landing-logo", logoUrl],
+      ["/staff", false, "img.auth-logo", logoUrl],
+      [`/print/${quoteId}`, true, "#print-copy-client img.print-logo", logoPrintUrl!],
+      [
+        `/print/${quoteId}?copy=internal`,
+        true,
+        "#print-copy-internal img.print-logo",
+        logoPrintUrl!,
+      ],
     ];
-    for (const [path, signedIn, selector] of places) {
+    for (const [path, signedIn, selector, src] of places) {
       const { page, close } = await open(path, { signedIn });
       const img = page.locator(selector).first();
-      await expect([path, await img.getAttribute("src")]).toEqual([path, logoUrl]);
+      await expect([path, await img.getAttribute("src")]).toEqual([path, src]);
       // Loaded and drawn, not a broken image.
       await page.waitForFunction(
         (sel) => (document.querySelector(sel) as HTMLImageElement | null)?.naturalWidth! > 0,

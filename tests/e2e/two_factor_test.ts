@@ -172,6 +172,55 @@ describe("two-factor sign-in", () => {
     expect(again.status).toBe(400);
   });
 
+  it("replaces the authenticator only after the password and a current or recovery code", async () => {
+    const { page, problems, close } = await openSignedIn(
+      browser,
+      app.baseUrl,
+      await sessionCookieFor(app.db, owner.id),
+    );
+    try {
+      await page.goto("/account/two-factor");
+      await page.waitForSelector("html[data-hydrated=true]");
+      await page.getByRole("button", { name: "Replace Authenticator" }).click();
+      await page.getByRole("button", { name: "Continue" }).click();
+      await page.getByText("Please enter your current password").waitFor();
+      await page.getByLabel("Current password").fill("not my password");
+      await page.getByLabel("Current code or a recovery code").fill(recoveryCodes[1]);
+      await page.getByRole("button", { name: "Continue" }).click();
+      await page.getByText("The current password is not correct").first().waitFor();
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await shoot(page, "two-factor-replace");
+      await page.getByLabel("Current password").fill(owner.password);
+      await page.getByLabel("Current code or a recovery code").fill(recoveryCodes[1]);
+      await page.getByRole("button", { name: "Continue" }).click();
+      await page.getByRole("img", { name: /QR code/ }).waitFor();
+      const newKey = await keyOnPage(page);
+      expect(newKey).not.toEqual(key);
+      await page.getByLabel("6-digit code").fill(await nextCode(newKey, owner.id));
+      await page.getByRole("button", { name: "Turn On" }).click();
+      await page.getByRole("heading", { name: "Save Your Recovery Codes" }).waitFor();
+      const fresh = await page.getByTestId("recovery-codes").locator("code").allTextContents();
+      await page.getByRole("button", { name: "Done" }).click();
+      await page.getByText("10 recovery codes left.").waitFor();
+      // The old codes are gone with the old key; the new ones are 26 characters of 128 bits.
+      expect(fresh[0]).toMatch(/^([a-z2-7]{5}-){4}[a-z2-7]{6}$/);
+      const login = await call(app, "POST", "/api/staff/login", {
+        body: { username: owner.username, password: owner.password },
+      });
+      const old = await call(app, "POST", "/api/auth/two-factor/verify", {
+        body: { code: recoveryCodes[2] },
+        cookie: cookieFrom(login, "lensdesk_2fa"),
+      });
+      expect(old.status).toBe(400);
+      key = newKey;
+      recoveryCodes = fresh;
+      // The 400s for the wrong password and the empty form are the expected console lines.
+      expect(unexpected(problems).filter((p) => !p.includes("400"))).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
   it("once the owner requires it, an admin without it enrols at sign-in before getting in", async () => {
     const ownerCookie = await sessionCookieFor(app.db, owner.id);
     const policy = await call(app, "PUT", "/api/admin/two-factor-policy", {

@@ -1,6 +1,7 @@
 // Small real image files for upload tests, and the upload flow as the settings
 // screen runs it (ask for a URL, PUT the file, hand the URL to the setting).
 import { decodeBase64 } from "@oslojs/encoding";
+import { crc32, deflateSync } from "node:zlib";
 import { call, type TestApp } from "./test_app.ts";
 
 /** A 1×1 PNG. */
@@ -11,7 +12,10 @@ export const PNG = decodeBase64(
 /** A 1×1 GIF. */
 export const GIF = decodeBase64("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7");
 
-/** The start of a JPEG (SOI and a JFIF APP0 segment): enough to be judged one by its bytes. */
+/**
+ * The start of a JPEG (SOI, a JFIF APP0 segment and a 1×1 frame header):
+ * enough to be judged one, and its size read, by its bytes.
+ */
 export const JPEG = new Uint8Array([
   0xff,
   0xd8,
@@ -33,6 +37,8 @@ export const JPEG = new Uint8Array([
   0x01,
   0x00,
   0x00,
+  // SOF0: length 11, 8 bits, height 1, width 1, one component.
+  ...[0xff, 0xc0, 0x00, 0x0b, 0x08, 0x00, 0x01, 0x00, 0x01, 0x01, 0x01, 0x11, 0x00],
   0xff,
   0xd9,
 ]);
@@ -133,4 +139,45 @@ export async function setBrandingImage(
   });
   if (res.status !== 200) throw new Error(`${which}: ${res.status} ${res.text}`);
   return res.body[field];
+}
+
+/**
+ * A real PNG of `width` × `height` pixels, made here: RGB with a gradient, or
+ * (`bomb`) one bit per pixel, all black, which deflates to almost nothing: a
+ * 30,000 × 30,000 one is about 110 KB and 3.6 GB once decoded.
+ */
+export function realPng(width: number, height: number, init: { bomb?: boolean } = {}): Uint8Array {
+  const rowBytes = init.bomb ? Math.ceil(width / 8) + 1 : width * 3 + 1;
+  const raw = new Uint8Array(rowBytes * height);
+  if (!init.bomb) {
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const at = y * rowBytes + 1 + x * 3;
+        raw[at] = (x * 255 / width) | 0;
+        raw[at + 1] = (y * 255 / height) | 0;
+        raw[at + 2] = 160;
+      }
+    }
+  }
+  const chunk = (type: string, data: Uint8Array) => {
+    const out = new Uint8Array(12 + data.length);
+    const view = new DataView(out.buffer);
+    view.setUint32(0, data.length);
+    out.set(new TextEncoder().encode(type), 4);
+    out.set(data, 8);
+    view.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)) >>> 0);
+    return out;
+  };
+  const ihdr = new Uint8Array(13);
+  const view = new DataView(ihdr.buffer);
+  view.setUint32(0, width);
+  view.setUint32(4, height);
+  ihdr[8] = init.bomb ? 1 : 8; // bit depth
+  ihdr[9] = init.bomb ? 0 : 2; // greyscale, or RGB
+  return concat(
+    new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", new Uint8Array(deflateSync(raw, { level: 9 }))),
+    chunk("IEND", new Uint8Array()),
+  );
 }

@@ -866,6 +866,19 @@ export const ROUTES: RouteEntry[] = [
     },
   },
   {
+    method: "DELETE",
+    pattern: "/api/admin/users/:id/two-factor",
+    access: "owner",
+    // An admin with two-factor sign-in on and no e-mail address: the answer says to tell them.
+    ok: { status: 200, text: "tell them yourself" },
+    request: async (fx) => {
+      const admin = await freshUser(fx.app.db, "ADMIN");
+      await fx.app.db.updateTable("users").set({ totpEnabledAt: new Date() })
+        .where("id", "=", admin.id).execute();
+      return { path: `/api/admin/users/${admin.id}/two-factor` };
+    },
+  },
+  {
     method: "PUT",
     pattern: "/api/admin/users/:id",
     access: "admin",
@@ -965,11 +978,13 @@ export const ROUTES: RouteEntry[] = [
     request: () => Promise.resolve({ path: "/api/objects/upload", body: { purpose: "logo" } }),
   },
   {
-    // The file itself, raw, to a signed upload URL.
+    // The file itself, raw, to a signed upload URL. Each caller is an account
+    // of its own, not the one the URL was issued to, so it is refused to them
+    // (uploads_test sends files as the one who asked).
     method: "PUT",
     pattern: "/api/objects/upload/:id",
     access: "admin",
-    ok: ok(200),
+    ok: { status: 403, text: "issued to someone else" },
     request: async (fx) => ({
       path: await requestUploadUrl(fx.app, await fx.owner(), "logo"),
       body: new TextDecoder().decode(svg()),
