@@ -1,18 +1,13 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import { sql } from "kysely";
-import {
-  call,
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-  type TestUser,
-} from "../helpers/test_app.ts";
+import type { TestApp, TestUser } from "../helpers/test_app.ts";
+import { call, createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
 import type { HistoryEntry } from "../../src/audit/describe.ts";
 import type { AuditPage } from "../../src/audit/audit_log.ts";
 import type { QuoteBundle } from "../../src/quotes/views.ts";
 import type { CreatedClient } from "../../src/clients/views.ts";
+import { useTestApp } from "../helpers/suite.ts";
 
 let app: TestApp;
 let staff: TestUser;
@@ -20,8 +15,8 @@ let cookie: string;
 let ownerCookie: string;
 let adminCookie: string;
 
-before(async () => {
-  app = await startTestApp();
+useTestApp(async (started) => {
+  ({ app } = started);
   staff = await createTestUser(app.db, { username: "maria_h" });
   cookie = await sessionCookieFor(app.db, staff.id);
   ownerCookie = await sessionCookieFor(
@@ -33,7 +28,6 @@ before(async () => {
     (await createTestUser(app.db, { role: "ADMIN" })).id,
   );
 });
-after(() => app.close());
 
 async function newClient(init: Record<string, unknown> = {}) {
   const res = await call<CreatedClient>(app, "POST", "/api/clients", {

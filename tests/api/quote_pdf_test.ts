@@ -1,14 +1,8 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import { PDFDict, PDFDocument, PDFName } from "pdf-lib";
-import {
-  call,
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-  waitUntil,
-} from "../helpers/test_app.ts";
+import type { TestApp } from "../helpers/test_app.ts";
+import { call, createTestUser, sessionCookieFor, waitUntil } from "../helpers/test_app.ts";
 import {
   createQuoteThroughApi,
   maximalClient,
@@ -16,6 +10,7 @@ import {
   maximalOptionTotal,
 } from "../helpers/quote_fixture.ts";
 import { pdfPageTexts, squash } from "../../src/pdf/pdf_text.ts";
+import { useTestApp } from "../helpers/suite.ts";
 
 let app: TestApp;
 let cookie: string;
@@ -89,10 +84,10 @@ async function insertQuote() {
   return row;
 }
 
-before(async () => {
+useTestApp(async (started) => {
   // The largest quote renders for seconds, many more on a busy machine: a
   // limit far above that, so only the limits test (pdf_limits_test.ts) sees one.
-  app = await startTestApp({ PDF_TIMEOUT_MS: "180000" });
+  ({ app } = started);
   const staff = await createTestUser(app.db, { firstName: "Maria" });
   cookie = await sessionCookieFor(app.db, staff.id);
   await app.db.updateTable("settings").set({
@@ -100,8 +95,7 @@ before(async () => {
     storeWebsite: "harbor-optical.test",
   }).execute();
   quote = await insertQuote();
-});
-after(() => app.close());
+}, { env: { PDF_TIMEOUT_MS: "180000" } });
 
 /** The PDF as bytes: the shared `call` helper reads bodies as text. */
 async function getPdf(id: string) {

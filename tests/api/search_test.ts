@@ -1,15 +1,10 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
-import {
-  call,
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-} from "../helpers/test_app.ts";
+import { call, createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
 import type { SearchResult } from "../../src/search/views.ts";
 import type { ClientSummary } from "../../src/clients/views.ts";
 import type { QuoteListRow } from "../../src/quotes/views.ts";
+import { useTestApp } from "../helpers/suite.ts";
 
 let app: TestApp;
 let cookie: string;
@@ -35,8 +30,8 @@ async function insertQuote(key: string, clientKey: string, optician: string, age
   }).returning(["id", "quoteNumber"]).executeTakeFirstOrThrow();
 }
 
-before(async () => {
-  app = await startTestApp();
+useTestApp(async (started) => {
+  ({ app } = started);
   const staff = await createTestUser(app.db);
   cookie = await sessionCookieFor(app.db, staff.id);
   await insertClient("annLee", {
@@ -70,7 +65,6 @@ before(async () => {
     email: `x${tail}y@example.com`,
   });
 });
-after(() => app.close());
 
 const search = (q: string, who = cookie) =>
   call<SearchResult[]>(app, "GET", `/api/search?q=${encodeURIComponent(q)}`, { cookie: who });

@@ -1,33 +1,24 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Locator, Page } from "playwright-core";
-import {
-  call,
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-} from "../helpers/test_app.ts";
-import { DESKTOP, launchBrowser, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
+import { call, createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
+import { DESKTOP, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
 import { ensureDefaultCatalog } from "../../src/catalog/default_catalog.ts";
 import { UNAUTHORIZED_CATALOG_TEXT } from "../../routes/pages/admin_catalog.tsx";
 import { CATALOG_ADMIN_SECTIONS } from "../../components/catalog_admin/sections.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
 let app: TestApp;
 let browser: Browser;
 let owner: string;
 let optician: string;
 
-before(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+useBrowserApp(async (started) => {
+  ({ app, browser } = started);
   await ensureDefaultCatalog(app.db);
   const cookie = async (role: "OWNER" | "AUTHORIZED_USER") =>
     sessionCookieFor(app.db, (await createTestUser(app.db, { role })).id);
   [owner, optician] = await Promise.all([cookie("OWNER"), cookie("AUTHORIZED_USER")]);
-});
-after(async () => {
-  await browser.close();
-  await app.close();
 });
 
 /** A signed-in page that records page errors and console errors. */

@@ -1,17 +1,12 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
-import {
-  call,
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-  type TestUser,
-} from "../helpers/test_app.ts";
-import { DESKTOP, launchBrowser, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
+import type { TestApp, TestUser } from "../helpers/test_app.ts";
+import { call, createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
+import { DESKTOP, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
 import { UNAUTHORIZED_USERS_TEXT } from "../../routes/pages/admin_users.tsx";
 import { seriousA11yViolations } from "../helpers/axe.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
 let app: TestApp;
 let browser: Browser;
@@ -20,8 +15,8 @@ let admin: TestUser;
 let optician: TestUser;
 const cookies = new Map<string, string>();
 
-before(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+useBrowserApp(async (started) => {
+  ({ app, browser } = started);
   [owner, admin, optician] = await Promise.all([
     createTestUser(app.db, { role: "OWNER", firstName: "Olivia", username: "olivia_owner" }),
     createTestUser(app.db, { role: "ADMIN", firstName: "Adam", username: "adam_admin" }),
@@ -30,10 +25,6 @@ before(async () => {
   for (const u of [owner, admin, optician]) {
     cookies.set(u.id, await sessionCookieFor(app.db, u.id));
   }
-});
-after(async () => {
-  await browser.close();
-  await app.close();
 });
 
 /** A signed-in page that records page errors and console errors. */

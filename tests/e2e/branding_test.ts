@@ -1,27 +1,19 @@
-import { after, before, beforeEach, describe, it } from "node:test";
+import { beforeEach, describe, it } from "node:test";
 import { expect } from "expect";
 import { Buffer } from "node:buffer";
 import type { Browser, Page } from "playwright-core";
-import {
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-} from "../helpers/test_app.ts";
-import { DESKTOP, launchBrowser, PHONE, screenshotPath } from "../helpers/browser.ts";
+import { createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
+import { DESKTOP, PHONE, screenshotPath } from "../helpers/browser.ts";
 import { GIF, ICO, JPEG, padTo, PNG, setBrandingImage, svg } from "../helpers/images.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
 let app: TestApp;
 let browser: Browser;
 let admin: string;
 
-before(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+useBrowserApp(async (started) => {
+  ({ app, browser } = started);
   admin = await sessionCookieFor(app.db, (await createTestUser(app.db, { role: "ADMIN" })).id);
-});
-after(async () => {
-  await browser.close();
-  await app.close();
 });
 beforeEach(async () => {
   await app.db.updateTable("settings").set({ logoUrl: null, faviconUrl: null }).execute();

@@ -1,32 +1,24 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import { Buffer } from "node:buffer";
 import type { Browser, Page } from "playwright-core";
-import {
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-} from "../helpers/test_app.ts";
-import { launchBrowser, openSignedIn, screenshotPath } from "../helpers/browser.ts";
+import { createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
+import { openSignedIn, screenshotPath } from "../helpers/browser.ts";
 import { seriousA11yViolations } from "../helpers/axe.ts";
 import { ensureDefaultCatalog } from "../../src/catalog/default_catalog.ts";
 import { listCatalogForAdmin } from "../../src/catalog/catalog_admin.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
 let app: TestApp;
 let browser: Browser;
 let owner: string;
 let optician: string;
 
-before(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+useBrowserApp(async (started) => {
+  ({ app, browser } = started);
   await ensureDefaultCatalog(app.db);
   owner = await sessionCookieFor(app.db, (await createTestUser(app.db, { role: "OWNER" })).id);
   optician = await sessionCookieFor(app.db, (await createTestUser(app.db)).id);
-});
-after(async () => {
-  await browser.close();
-  await app.close();
 });
 
 const dialog = (page: Page) => page.locator("dialog[open]");

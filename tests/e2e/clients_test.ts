@@ -1,16 +1,12 @@
-import { after, before, beforeEach, describe, it } from "node:test";
+import { beforeEach, describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
 import { sql } from "kysely";
-import {
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-  type TestUser,
-} from "../helpers/test_app.ts";
-import { DESKTOP, launchBrowser, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
+import type { TestApp, TestUser } from "../helpers/test_app.ts";
+import { createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
+import { DESKTOP, openSignedIn, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
 import type { QuoteStatus } from "../../db/schema.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
 let app: TestApp;
 let browser: Browser;
@@ -20,18 +16,14 @@ let google: { id: string; label: string };
 const SMS_TEXT = "Lensdesk Optical may text me about my glasses. Reply STOP to opt out.";
 const EMAIL_TEXT = "Lensdesk Optical may email me about my glasses.";
 
-before(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+useBrowserApp(async (started) => {
+  ({ app, browser } = started);
   await app.db.updateTable("settings")
     .set({ smsConsentText: SMS_TEXT, emailConsentText: EMAIL_TEXT })
     .where("id", "=", 1).execute();
   google = await app.db.insertInto("heardHowOptions").values({ label: "Google", sortOrder: 1 })
     .returning(["id", "label"]).executeTakeFirstOrThrow();
   staff = await createTestUser(app.db, { username: "maria", firstName: "Maria" });
-});
-after(async () => {
-  await browser.close();
-  await app.close();
 });
 // Every test starts from an empty client book and adds what it needs.
 beforeEach(async () => {
@@ -120,29 +112,11 @@ async function insertTrio() {
 
 /** A signed-in page that records page errors, console errors and API calls. */
 async function openClients(path = "/clients", viewport = DESKTOP, timezoneId?: string) {
-  const context = await browser.newContext({ viewport, baseURL: app.baseUrl, timezoneId });
   const cookie = await sessionCookieFor(app.db, staff.id);
-  await context.addCookies([{
-    name: "lensdesk_session",
-    value: cookie.split("=")[1],
-    url: app.baseUrl,
-  }]);
-  const page = await context.newPage();
-  const problems: string[] = [];
-  const apiCalls: string[] = [];
-  page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
-  page.on("console", (msg) => {
-    if (msg.type() === "error") problems.push(`console: ${msg.text()}`);
-  });
-  page.on("request", (req) => {
-    const url = new URL(req.url());
-    if (url.pathname.startsWith("/api/")) {
-      apiCalls.push(`${req.method()} ${url.pathname}${url.search}`);
-    }
-  });
-  await page.goto(path);
-  await page.waitForSelector("html[data-hydrated=true]");
-  return { page, problems, apiCalls };
+  const opened = await openSignedIn(browser, app.baseUrl, cookie, viewport, { timezoneId });
+  await opened.page.goto(path);
+  await opened.page.waitForSelector("html[data-hydrated=true]");
+  return opened;
 }
 
 const cards = (page: Page) => page.locator(".client-card");

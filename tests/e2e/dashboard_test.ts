@@ -1,29 +1,21 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
 import { sql } from "kysely";
-import {
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-} from "../helpers/test_app.ts";
-import { DESKTOP, launchBrowser, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
+import { createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
+import { DESKTOP, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
 import type { QuoteStatus } from "../../db/schema.ts";
 import { readManifest } from "../../src/assets/manifest.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
 let app: TestApp;
 let browser: Browser;
 let cookie: string;
 
-before(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+useBrowserApp(async (started) => {
+  ({ app, browser } = started);
   const staff = await createTestUser(app.db, { firstName: "Maria" });
   cookie = (await sessionCookieFor(app.db, staff.id)).split("=")[1];
-});
-after(async () => {
-  await browser.close();
-  await app.close();
 });
 
 async function open(viewport = DESKTOP): Promise<Page> {

@@ -1,14 +1,8 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
-import {
-  call,
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-} from "../helpers/test_app.ts";
-import { launchBrowser, openSignedIn, screenshotPath } from "../helpers/browser.ts";
+import { call, createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
+import { openSignedIn, screenshotPath } from "../helpers/browser.ts";
 import { seriousA11yViolations } from "../helpers/axe.ts";
 import {
   expectedFor,
@@ -19,6 +13,7 @@ import {
 } from "../helpers/report_seed.ts";
 import type { CreatedClient } from "../../src/clients/views.ts";
 import type { QuoteBundle } from "../../src/quotes/views.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
 let app: TestApp;
 let browser: Browser;
@@ -26,8 +21,8 @@ let owner: string;
 let admin: string;
 let optician: string;
 
-before(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+useBrowserApp(async (started) => {
+  ({ app, browser } = started);
   const user = async (role: "OWNER" | "ADMIN" | "AUTHORIZED_USER", username: string) =>
     await sessionCookieFor(app.db, (await createTestUser(app.db, { role, username })).id);
   [owner, admin, optician] = await Promise.all([
@@ -35,10 +30,6 @@ before(async () => {
     user("ADMIN", "adam_admin"),
     user("AUTHORIZED_USER", "oscar_optician"),
   ]);
-});
-after(async () => {
-  await browser.close();
-  await app.close();
 });
 
 async function shoot(page: Page, name: string) {

@@ -1,32 +1,23 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
-import {
-  call,
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-} from "../helpers/test_app.ts";
-import { DESKTOP, launchBrowser } from "../helpers/browser.ts";
+import { call, createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
+import { DESKTOP } from "../helpers/browser.ts";
 import type { CreatedClient } from "../../src/clients/views.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
 let app: TestApp;
 let browser: Browser;
 let cookie: string;
 let created: CreatedClient;
 
-before(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+useBrowserApp(async (started) => {
+  ({ app, browser } = started);
   cookie = await sessionCookieFor(app.db, (await createTestUser(app.db, { role: "OWNER" })).id);
   created = (await call<CreatedClient>(app, "POST", "/api/clients", {
     cookie,
     body: { firstName: "Ana", lastName: "Ruiz", email: "ana@example.com" },
   })).body;
-});
-after(async () => {
-  await browser.close();
-  await app.close();
 });
 
 /**

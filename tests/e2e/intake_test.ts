@@ -1,21 +1,11 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
-import {
-  call,
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-  type TestUser,
-} from "../helpers/test_app.ts";
-import {
-  launchBrowser,
-  screenshotPath,
-  TABLET_LANDSCAPE,
-  TABLET_PORTRAIT,
-} from "../helpers/browser.ts";
+import type { TestApp, TestUser } from "../helpers/test_app.ts";
+import { call, createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
+import { screenshotPath, TABLET_LANDSCAPE, TABLET_PORTRAIT } from "../helpers/browser.ts";
 import { readManifest } from "../../src/assets/manifest.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
 const STORE_NAME = "Clearview Optical";
 const SMS_TEXT = "Clearview Optical may text me about my glasses. Reply STOP to opt out.";
@@ -27,8 +17,8 @@ let browser: Browser;
 let staff: TestUser;
 let google: { id: string; label: string };
 
-before(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+useBrowserApp(async (started) => {
+  ({ app, browser } = started);
   await app.db.updateTable("settings")
     .set({ storeName: STORE_NAME, smsConsentText: SMS_TEXT, emailConsentText: null })
     .where("id", "=", 1).execute();
@@ -40,10 +30,6 @@ before(async () => {
   ]).returning(["id", "label"]).execute();
   google = rows[0];
   staff = await createTestUser(app.db, { username: "maria", firstName: "Maria" });
-});
-after(async () => {
-  await browser.close();
-  await app.close();
 });
 
 /** A fresh page that records page errors and console errors. */

@@ -1,32 +1,26 @@
 // "Hand to client" in a real browser: the optician's browser becomes a kiosk
 // scoped to one quote's selection or one intake, shows no staff chrome, ends
 // on the confirmation, and only a staff password brings the staff screens back.
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { TestApp, TestUser } from "../helpers/test_app.ts";
+import { createTestUser, kioskCookieFor, sessionCookieFor } from "../helpers/test_app.ts";
 import {
-  createTestUser,
-  kioskCookieFor,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-  type TestUser,
-} from "../helpers/test_app.ts";
-import {
-  launchBrowser,
   screenshotPath,
   smallTapTargets,
   TABLET_LANDSCAPE,
   TABLET_PORTRAIT,
 } from "../helpers/browser.ts";
 import { insertSavedQuote, STAFF_ONLY } from "../helpers/quote_fixture.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
 let app: TestApp;
 let browser: Browser;
 let maria: TestUser;
 
-before(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+useBrowserApp(async (started) => {
+  ({ app, browser } = started);
   // An owner: on staff screens she also gets the orange e-mail banner, which
   // must not follow the tablet into the client's hands.
   maria = await createTestUser(app.db, { username: "maria", firstName: "Maria", role: "OWNER" });
@@ -34,10 +28,6 @@ before(async () => {
     { label: "Google", sortOrder: 1 },
     { label: "Friend or family", sortOrder: 2 },
   ]).execute();
-});
-after(async () => {
-  await browser.close();
-  await app.close();
 });
 
 /** A tablet-sized browser; signed in as `user` or holding `kioskCookie` when given. */

@@ -1,31 +1,20 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
 import { sql } from "kysely";
 import { PDFDocument } from "pdf-lib";
-import {
-  call,
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-} from "../helpers/test_app.ts";
-import {
-  DESKTOP,
-  launchBrowser,
-  screenshotPath,
-  TABLET_LANDSCAPE,
-  TABLET_PORTRAIT,
-} from "../helpers/browser.ts";
+import { call, createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
+import { DESKTOP, screenshotPath, TABLET_LANDSCAPE, TABLET_PORTRAIT } from "../helpers/browser.ts";
 import type { ItemKind } from "../../db/schema.ts";
 import { subtotalDecimal } from "../../src/quotes/rules.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
 let app: TestApp;
 let browser: Browser;
 let cookie: string;
 
-before(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+useBrowserApp(async (started) => {
+  ({ app, browser } = started);
   const staff = await createTestUser(app.db, { firstName: "Maria" });
   cookie = await sessionCookieFor(app.db, staff.id);
   await app.db.updateTable("settings").set({
@@ -35,10 +24,6 @@ before(async () => {
     storeAddress: "1 Main St, Austin, TX 78701",
     storeWebsite: "northside.test",
   }).where("id", "=", 1).execute();
-});
-after(async () => {
-  await browser.close();
-  await app.close();
 });
 
 // ---------------------------------------------------------------------------

@@ -1,30 +1,22 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
 import { sql } from "kysely";
-import {
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-  type TestUser,
-} from "../helpers/test_app.ts";
-import { DESKTOP, launchBrowser, screenshotPath, TABLET_LANDSCAPE } from "../helpers/browser.ts";
+import type { TestApp, TestUser } from "../helpers/test_app.ts";
+import { createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
+import { DESKTOP, screenshotPath, TABLET_LANDSCAPE } from "../helpers/browser.ts";
 import { ensureDefaultCatalog } from "../../src/catalog/default_catalog.ts";
 import { insertDraftQuote } from "../../src/quotes/quotes.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
 let app: TestApp;
 let browser: Browser;
 let staff: TestUser;
 
-before(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+useBrowserApp(async (started) => {
+  ({ app, browser } = started);
   await ensureDefaultCatalog(app.db);
   staff = await createTestUser(app.db, { username: "dana", firstName: "Dana" });
-});
-after(async () => {
-  await browser.close();
-  await app.close();
 });
 
 // ---------------------------------------------------------------------------

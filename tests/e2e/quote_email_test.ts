@@ -1,32 +1,23 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
-import {
-  call,
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-} from "../helpers/test_app.ts";
-import { DESKTOP, launchBrowser, screenshotPath } from "../helpers/browser.ts";
+import type { TestApp } from "../helpers/test_app.ts";
+import { call, createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
+import { DESKTOP, screenshotPath } from "../helpers/browser.ts";
 import { deadPort, mailSettingsFor, startSmtpServer } from "../helpers/smtp.ts";
 import type { CreatedClient } from "../../src/clients/views.ts";
 import type { QuoteBundle } from "../../src/quotes/views.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
 let app: TestApp;
 let browser: Browser;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let owner: string;
 
-before(async () => {
-  [app, browser, smtp] = await Promise.all([startTestApp(), launchBrowser(), startSmtpServer()]);
+useBrowserApp(async (started) => {
+  ({ app, browser, smtp } = started);
   owner = await sessionCookieFor(app.db, (await createTestUser(app.db, { role: "OWNER" })).id);
-});
-after(async () => {
-  await browser.close();
-  await app.close();
-  await smtp.close();
-});
+}, { smtp: true });
 
 function configureMail(port: number | null) {
   return call(app, "PUT", "/api/admin/settings", {

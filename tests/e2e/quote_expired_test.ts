@@ -2,38 +2,30 @@
 // that points to Reactivate Quote, until it is reactivated. Also the builder
 // details a store notices: a discount below zero, an unreadable amount, a
 // quantity the save would refuse, and a close reason of spaces.
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
-import {
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-  type TestUser,
-} from "../helpers/test_app.ts";
-import { DESKTOP, launchBrowser, screenshotPath } from "../helpers/browser.ts";
+import type { TestApp, TestUser } from "../helpers/test_app.ts";
+import { createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
+import { DESKTOP, screenshotPath } from "../helpers/browser.ts";
 import { insertSavedQuote } from "../helpers/quote_fixture.ts";
 import { seriousA11yViolations } from "../helpers/axe.ts";
 import { EXPIRED_ACTIONS_HINT } from "../../src/quotes/rules.ts";
 import { PD_REQUIRED_FOR_COMPLETE } from "../../src/schemas/client.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
 let app: TestApp;
 let browser: Browser;
 let staff: TestUser;
 
-before(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+useBrowserApp(async (started) => {
+  ({ app, browser } = started);
   staff = await createTestUser(app.db, { firstName: "Dana" });
   // E-mail configured, so Email Quote is off for the expiry alone.
   await app.db.updateTable("settings").set({
     smtpHost: "127.0.0.1",
     smtpFromEmail: "quotes@store.test",
   }).execute();
-});
-after(async () => {
-  await browser.close();
-  await app.close();
 });
 
 async function openBuilder(quoteId: string) {

@@ -1,27 +1,19 @@
-import { after, before, beforeEach, describe, it } from "node:test";
+import { beforeEach, describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
-import {
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-  type TestUser,
-} from "../helpers/test_app.ts";
-import { DESKTOP, launchBrowser, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
+import type { TestApp, TestUser } from "../helpers/test_app.ts";
+import { createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
+import { DESKTOP, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
 import type { QuoteStatus } from "../../db/schema.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
 let app: TestApp;
 let browser: Browser;
 let staff: TestUser;
 
-before(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+useBrowserApp(async (started) => {
+  ({ app, browser } = started);
   staff = await createTestUser(app.db, { username: "quinn_qm", firstName: "Quinn" });
-});
-after(async () => {
-  await browser.close();
-  await app.close();
 });
 // Every test starts from an empty client book (quotes go with their clients).
 beforeEach(async () => {

@@ -1,20 +1,10 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
 import AxeBuilder from "@axe-core/playwright";
-import {
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-} from "../helpers/test_app.ts";
-import {
-  DESKTOP,
-  launchBrowser,
-  PHONE,
-  screenshotPath,
-  TABLET_PORTRAIT,
-} from "../helpers/browser.ts";
+import { createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
+import { DESKTOP, PHONE, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
 let app: TestApp;
 let browser: Browser;
@@ -22,8 +12,8 @@ let cookie: string;
 let annId: string;
 let quote: { id: string; quoteNumber: string };
 
-before(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+useBrowserApp(async (started) => {
+  ({ app, browser } = started);
   const staff = await createTestUser(app.db, { firstName: "Maria", role: "ADMIN" });
   cookie = (await sessionCookieFor(app.db, staff.id)).split("=")[1];
   const ann = await app.db.insertInto("clients").values({
@@ -39,10 +29,6 @@ before(async () => {
     status: "ACTIVE",
     opticianName: "Dr. Ortiz",
   }).returning(["id", "quoteNumber"]).executeTakeFirstOrThrow();
-});
-after(async () => {
-  await browser.close();
-  await app.close();
 });
 
 async function open(path = "/dashboard", viewport = DESKTOP): Promise<Page> {

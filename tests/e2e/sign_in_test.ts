@@ -1,32 +1,24 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
-import {
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-  type TestUser,
-} from "../helpers/test_app.ts";
-import { DESKTOP, launchBrowser, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
+import type { TestApp, TestUser } from "../helpers/test_app.ts";
+import { createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
+import { DESKTOP, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
 let app: TestApp;
 let browser: Browser;
 let owner: TestUser;
 let staff: TestUser;
 
-before(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+useBrowserApp(async (started) => {
+  ({ app, browser } = started);
   owner = await createTestUser(app.db, {
     role: "OWNER",
     username: "owner",
     firstName: "Olivia",
   });
   staff = await createTestUser(app.db, { username: "maria", firstName: "Maria" });
-});
-after(async () => {
-  await browser.close();
-  await app.close();
 });
 
 /** A fresh page that fails the test on any CSP violation or page error. */

@@ -1,34 +1,25 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Locator, Page } from "playwright-core";
+import type { TestApp, TestUser } from "../helpers/test_app.ts";
+import { call, createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
 import {
-  call,
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-  type TestUser,
-} from "../helpers/test_app.ts";
-import {
-  launchBrowser,
+  openSignedIn,
   screenshotPath,
   TABLET_LANDSCAPE,
   TABLET_PORTRAIT,
 } from "../helpers/browser.ts";
 import type { ItemKind, QuoteStatus } from "../../db/schema.ts";
 import { subtotalDecimal } from "../../src/quotes/rules.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
 let app: TestApp;
 let browser: Browser;
 let staff: TestUser;
 
-before(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+useBrowserApp(async (started) => {
+  ({ app, browser } = started);
   staff = await createTestUser(app.db, { username: "maria", firstName: "Maria" });
-});
-after(async () => {
-  await browser.close();
-  await app.close();
 });
 
 // ---------------------------------------------------------------------------
@@ -163,33 +154,18 @@ async function quoteState(quoteId: string) {
 
 /** A signed-in tablet page that records page errors, console errors and API calls. */
 async function openTablet(path: string, viewport = TABLET_LANDSCAPE) {
-  const context = await browser.newContext({ viewport, baseURL: app.baseUrl, hasTouch: true });
   const cookie = await sessionCookieFor(app.db, staff.id);
-  await context.addCookies([{
-    name: "lensdesk_session",
-    value: cookie.split("=")[1],
-    url: app.baseUrl,
-  }]);
-  const page = await context.newPage();
-  const problems: string[] = [];
-  const apiCalls: string[] = [];
-  page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
-  page.on("console", (msg) => {
+  const opened = await openSignedIn(browser, app.baseUrl, cookie, viewport, {
+    hasTouch: true,
     // The refused save of the failure test is logged by the browser itself.
-    if (msg.type() === "error" && !msg.text().includes("409")) {
-      problems.push(`console: ${msg.text()}`);
-    }
+    ignoreConsole: (text) => text.includes("409"),
   });
-  page.on("request", (req) => {
-    const url = new URL(req.url());
-    if (url.pathname.startsWith("/api/")) apiCalls.push(`${req.method()} ${url.pathname}`);
-  });
-  const response = await page.goto(path);
+  const response = await opened.page.goto(path);
   // Pages without an island (Quote Not Found) ship no script and never hydrate.
-  if (await page.locator("[data-island]").count()) {
-    await page.waitForSelector("html[data-hydrated=true]");
+  if (await opened.page.locator("[data-island]").count()) {
+    await opened.page.waitForSelector("html[data-hydrated=true]");
   }
-  return { page, problems, apiCalls, status: response?.status() };
+  return { ...opened, status: response?.status() };
 }
 
 const toggle = (page: Page, title: string) =>

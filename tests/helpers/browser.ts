@@ -30,15 +30,25 @@ export function screenshotPath(name: string): string | undefined {
 
 /**
  * A page signed in with a session cookie (see sessionCookieFor), in a context
- * of its own, that records page errors and console errors in `problems`.
+ * of its own, that records page errors and console errors in `problems` (but
+ * those `ignoreConsole` accepts) and the API calls it makes, with their query
+ * strings, in `apiCalls`.
  */
 export async function openSignedIn(
   browser: Browser,
   baseUrl: string,
   cookie: string,
   viewport = DESKTOP,
+  options: { timezoneId?: string; hasTouch?: boolean; ignoreConsole?: (text: string) => boolean } =
+    {},
 ) {
-  const context = await browser.newContext({ viewport, baseURL: baseUrl, acceptDownloads: true });
+  const context = await browser.newContext({
+    viewport,
+    baseURL: baseUrl,
+    acceptDownloads: true,
+    timezoneId: options.timezoneId,
+    hasTouch: options.hasTouch,
+  });
   await context.addCookies([{
     name: "lensdesk_session",
     value: cookie.split("=")[1],
@@ -46,11 +56,20 @@ export async function openSignedIn(
   }]);
   const page = await context.newPage();
   const problems: string[] = [];
+  const apiCalls: string[] = [];
   page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
   page.on("console", (msg) => {
-    if (msg.type() === "error") problems.push(`console: ${msg.text()}`);
+    if (msg.type() === "error" && !options.ignoreConsole?.(msg.text())) {
+      problems.push(`console: ${msg.text()}`);
+    }
   });
-  return { page, problems, close: () => context.close() };
+  page.on("request", (req) => {
+    const url = new URL(req.url());
+    if (url.pathname.startsWith("/api/")) {
+      apiCalls.push(`${req.method()} ${url.pathname}${url.search}`);
+    }
+  });
+  return { page, problems, apiCalls, close: () => context.close() };
 }
 
 /** The smallest tap area the tablet pages allow, in CSS px (WCAG 2.5.5, Apple's 44 pt). */
