@@ -2,7 +2,7 @@ import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Locator, Page } from "playwright-core";
 import { call, createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
-import { DESKTOP, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
+import { DESKTOP, openSignedIn, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
 import { ensureDefaultCatalog } from "../../src/catalog/default_catalog.ts";
 import { UNAUTHORIZED_CATALOG_TEXT } from "../../routes/pages/admin_catalog.tsx";
 import { CATALOG_ADMIN_SECTIONS } from "../../components/catalog_admin/sections.ts";
@@ -22,21 +22,8 @@ useBrowserApp(async (started) => {
 });
 
 /** A signed-in page that records page errors and console errors. */
-async function open(cookie: string, viewport = DESKTOP) {
-  const context = await browser.newContext({ viewport, baseURL: app.baseUrl });
-  await context.addCookies([{
-    name: "lensdesk_session",
-    value: cookie.split("=")[1],
-    url: app.baseUrl,
-  }]);
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
-  page.on("console", (msg) => {
-    if (msg.type() === "error") problems.push(`console: ${msg.text()}`);
-  });
-  return { page, problems, close: () => context.close() };
-}
+const open = (cookie: string, viewport = DESKTOP) =>
+  openSignedIn(browser, app.baseUrl, cookie, viewport);
 
 async function openAdmin(cookie: string, path: string, viewport = DESKTOP) {
   const opened = await open(cookie, viewport);

@@ -3,7 +3,7 @@ import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
 import type { TestApp, TestUser } from "../helpers/test_app.ts";
 import { call, createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
-import { DESKTOP, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
+import { DESKTOP, openSignedIn, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
 import { UNAUTHORIZED_USERS_TEXT } from "../../routes/pages/admin_users.tsx";
 import { seriousA11yViolations } from "../helpers/axe.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
@@ -28,21 +28,8 @@ useBrowserApp(async (started) => {
 });
 
 /** A signed-in page that records page errors and console errors. */
-async function open(user: TestUser, viewport = DESKTOP) {
-  const context = await browser.newContext({ viewport, baseURL: app.baseUrl });
-  await context.addCookies([{
-    name: "lensdesk_session",
-    value: cookies.get(user.id)!.split("=")[1],
-    url: app.baseUrl,
-  }]);
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
-  page.on("console", (msg) => {
-    if (msg.type() === "error") problems.push(`console: ${msg.text()}`);
-  });
-  return { page, problems, close: () => context.close() };
-}
+const open = (user: TestUser, viewport = DESKTOP) =>
+  openSignedIn(browser, app.baseUrl, cookies.get(user.id)!, viewport);
 
 async function openUsers(user: TestUser, viewport = DESKTOP) {
   const opened = await open(user, viewport);

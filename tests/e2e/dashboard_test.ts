@@ -3,7 +3,7 @@ import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
 import { sql } from "kysely";
 import { createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
-import { DESKTOP, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
+import { DESKTOP, openSignedIn, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
 import type { QuoteStatus } from "../../db/schema.ts";
 import { readManifest } from "../../src/assets/manifest.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
@@ -15,13 +15,11 @@ let cookie: string;
 useBrowserApp(async (started) => {
   ({ app, browser } = started);
   const staff = await createTestUser(app.db, { firstName: "Maria" });
-  cookie = (await sessionCookieFor(app.db, staff.id)).split("=")[1];
+  cookie = await sessionCookieFor(app.db, staff.id);
 });
 
 async function open(viewport = DESKTOP): Promise<Page> {
-  const context = await browser.newContext({ viewport, baseURL: app.baseUrl });
-  await context.addCookies([{ name: "lensdesk_session", value: cookie, url: app.baseUrl }]);
-  const page = await context.newPage();
+  const { page } = await openSignedIn(browser, app.baseUrl, cookie, viewport);
   await page.goto("/dashboard");
   return page;
 }

@@ -2,7 +2,7 @@ import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
 import { call, createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
-import { DESKTOP } from "../helpers/browser.ts";
+import { openSignedIn } from "../helpers/browser.ts";
 import type { CreatedClient } from "../../src/clients/views.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
 
@@ -43,13 +43,7 @@ function danglingReferences(page: Page) {
 }
 
 async function open(path: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: DESKTOP, baseURL: app.baseUrl });
-  await context.addCookies([{
-    name: "lensdesk_session",
-    value: cookie.split("=")[1],
-    url: app.baseUrl,
-  }]);
-  const page = await context.newPage();
+  const { page } = await openSignedIn(browser, app.baseUrl, cookie);
   await page.goto(path);
   await page.waitForSelector("html[data-hydrated=true]");
   return page;

@@ -3,7 +3,7 @@ import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
 import type { TestApp, TestUser } from "../helpers/test_app.ts";
 import { call, createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
-import { screenshotPath, TABLET_LANDSCAPE, TABLET_PORTRAIT } from "../helpers/browser.ts";
+import { openPage, screenshotPath, TABLET_LANDSCAPE, TABLET_PORTRAIT } from "../helpers/browser.ts";
 import { readManifest } from "../../src/assets/manifest.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
 
@@ -37,24 +37,15 @@ async function openIntake(
   viewport = TABLET_PORTRAIT,
   options: { signedInAs?: string } = {},
 ): Promise<{ page: Page; problems: string[] }> {
-  const context = await browser.newContext({ viewport, baseURL: app.baseUrl, hasTouch: true });
-  if (options.signedInAs) {
-    const cookie = await sessionCookieFor(app.db, options.signedInAs);
-    await context.addCookies([{
-      name: "lensdesk_session",
-      value: cookie.split("=")[1],
-      url: app.baseUrl,
-    }]);
-  }
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
-  page.on("console", (msg) => {
-    if (msg.type() === "error") problems.push(`console: ${msg.text()}`);
+  const cookie = options.signedInAs && await sessionCookieFor(app.db, options.signedInAs);
+  const opened = await openPage(browser, app.baseUrl, {
+    viewport,
+    hasTouch: true,
+    cookie: cookie || undefined,
   });
-  await page.goto("/intake");
-  await page.waitForSelector("html[data-hydrated=true]");
-  return { page, problems };
+  await opened.page.goto("/intake");
+  await opened.page.waitForSelector("html[data-hydrated=true]");
+  return opened;
 }
 
 const submit = (page: Page) => page.getByRole("button", { name: "Submit Intake Form" });

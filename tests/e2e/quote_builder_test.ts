@@ -4,7 +4,7 @@ import type { Browser, Page } from "playwright-core";
 import { sql } from "kysely";
 import type { TestApp, TestUser } from "../helpers/test_app.ts";
 import { createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
-import { DESKTOP, screenshotPath, TABLET_LANDSCAPE } from "../helpers/browser.ts";
+import { DESKTOP, openSignedIn, screenshotPath, TABLET_LANDSCAPE } from "../helpers/browser.ts";
 import { ensureDefaultCatalog } from "../../src/catalog/default_catalog.ts";
 import { insertDraftQuote } from "../../src/quotes/quotes.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
@@ -113,23 +113,12 @@ async function openBuilder(
   viewport = DESKTOP,
   user: { id: string } = staff,
 ): Promise<Opened> {
-  const context = await browser.newContext({ viewport, baseURL: app.baseUrl });
   const cookie = await sessionCookieFor(app.db, user.id);
-  await context.addCookies([{
-    name: "lensdesk_session",
-    value: cookie.split("=")[1],
-    url: app.baseUrl,
-  }]);
-  // Fail fast: a step that has not happened in 10 s is not going to.
-  context.setDefaultTimeout(10_000);
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
-  page.on("console", (msg) => {
+  const { page, problems } = await openSignedIn(browser, app.baseUrl, cookie, viewport, {
+    // Fail fast: a step that has not happened in 10 s is not going to.
+    timeout: 10_000,
     // A refused call is logged by the browser itself; the test checks what the page says.
-    if (msg.type() === "error" && !msg.text().includes("Failed to load resource")) {
-      problems.push(`console: ${msg.text()}`);
-    }
+    ignoreConsole: (text) => text.includes("Failed to load resource"),
   });
   await page.goto(`/quote/${quoteId}`);
   await page.waitForSelector("html[data-hydrated=true]");

@@ -3,7 +3,7 @@ import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
 import type { TestApp } from "../helpers/test_app.ts";
 import { call, createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
-import { DESKTOP, screenshotPath } from "../helpers/browser.ts";
+import { openSignedIn, screenshotPath } from "../helpers/browser.ts";
 import { deadPort, mailSettingsFor, startSmtpServer } from "../helpers/smtp.ts";
 import type { CreatedClient } from "../../src/clients/views.ts";
 import type { QuoteBundle } from "../../src/quotes/views.ts";
@@ -55,13 +55,7 @@ async function activeQuote(email: string | null) {
 }
 
 async function openBuilder(quoteId: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: DESKTOP, baseURL: app.baseUrl });
-  await context.addCookies([{
-    name: "lensdesk_session",
-    value: owner.split("=")[1],
-    url: app.baseUrl,
-  }]);
-  const page = await context.newPage();
+  const { page } = await openSignedIn(browser, app.baseUrl, owner);
   await page.goto(`/quote/${quoteId}`);
   await page.waitForSelector("html[data-hydrated=true]");
   return page;

@@ -7,7 +7,7 @@ import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
 import type { TestApp, TestUser } from "../helpers/test_app.ts";
 import { createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
-import { DESKTOP, screenshotPath } from "../helpers/browser.ts";
+import { DESKTOP, openSignedIn, screenshotPath } from "../helpers/browser.ts";
 import { insertSavedQuote } from "../helpers/quote_fixture.ts";
 import { seriousA11yViolations } from "../helpers/axe.ts";
 import { EXPIRED_ACTIONS_HINT } from "../../src/quotes/rules.ts";
@@ -29,18 +29,14 @@ useBrowserApp(async (started) => {
 });
 
 async function openBuilder(quoteId: string) {
-  const context = await browser.newContext({ viewport: DESKTOP, baseURL: app.baseUrl });
-  const cookie = await sessionCookieFor(app.db, staff.id);
-  await context.addCookies([{
-    name: "lensdesk_session",
-    value: cookie.split("=")[1],
-    url: app.baseUrl,
-  }]);
-  // A bound for a step that will not happen, generous for a shared, busy machine.
-  context.setDefaultTimeout(60_000);
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
+  const { page, problems } = await openSignedIn(
+    browser,
+    app.baseUrl,
+    await sessionCookieFor(app.db, staff.id),
+    DESKTOP,
+    // A bound for a step that will not happen, generous for a shared, busy machine.
+    { timeout: 60_000, ignoreConsole: () => true },
+  );
   await page.goto(`/quote/${quoteId}`);
   await page.waitForSelector("html[data-hydrated=true]");
   return { page, problems };

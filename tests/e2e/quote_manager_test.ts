@@ -3,7 +3,7 @@ import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
 import type { TestApp, TestUser } from "../helpers/test_app.ts";
 import { createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
-import { DESKTOP, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
+import { DESKTOP, openSignedIn, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
 import type { QuoteStatus } from "../../db/schema.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
 
@@ -62,19 +62,8 @@ async function insertFixtures() {
 }
 
 async function openQuotes(path = "/quotes", viewport = DESKTOP) {
-  const context = await browser.newContext({ viewport, baseURL: app.baseUrl });
   const cookie = await sessionCookieFor(app.db, staff.id);
-  await context.addCookies([{
-    name: "lensdesk_session",
-    value: cookie.split("=")[1],
-    url: app.baseUrl,
-  }]);
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
-  page.on("console", (msg) => {
-    if (msg.type() === "error") problems.push(`console: ${msg.text()}`);
-  });
+  const { page, problems } = await openSignedIn(browser, app.baseUrl, cookie, viewport);
   await page.goto(path);
   await page.waitForSelector("html[data-hydrated=true]");
   return { page, problems };

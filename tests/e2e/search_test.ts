@@ -3,7 +3,13 @@ import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
 import AxeBuilder from "@axe-core/playwright";
 import { createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
-import { DESKTOP, PHONE, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
+import {
+  DESKTOP,
+  openSignedIn,
+  PHONE,
+  screenshotPath,
+  TABLET_PORTRAIT,
+} from "../helpers/browser.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
 
 let app: TestApp;
@@ -15,7 +21,7 @@ let quote: { id: string; quoteNumber: string };
 useBrowserApp(async (started) => {
   ({ app, browser } = started);
   const staff = await createTestUser(app.db, { firstName: "Maria", role: "ADMIN" });
-  cookie = (await sessionCookieFor(app.db, staff.id)).split("=")[1];
+  cookie = await sessionCookieFor(app.db, staff.id);
   const ann = await app.db.insertInto("clients").values({
     firstName: "Annika",
     lastName: "Lindqvist",
@@ -32,9 +38,7 @@ useBrowserApp(async (started) => {
 });
 
 async function open(path = "/dashboard", viewport = DESKTOP): Promise<Page> {
-  const context = await browser.newContext({ viewport, baseURL: app.baseUrl });
-  await context.addCookies([{ name: "lensdesk_session", value: cookie, url: app.baseUrl }]);
-  const page = await context.newPage();
+  const { page } = await openSignedIn(browser, app.baseUrl, cookie, viewport);
   await page.goto(path);
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
   return page;

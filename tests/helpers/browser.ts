@@ -28,32 +28,39 @@ export function screenshotPath(name: string): string | undefined {
   return dir ? `${dir}/${name}.png` : undefined;
 }
 
+export interface PageOptions {
+  /** A session's Cookie header (see sessionCookieFor); signed out without one. */
+  cookie?: string;
+  viewport?: { width: number; height: number };
+  timezoneId?: string;
+  hasTouch?: boolean;
+  /** Console errors the test expects (refused calls the browser logs itself). */
+  ignoreConsole?: (text: string) => boolean;
+  /** Playwright's bound for one step, in ms (its default is 30 s). */
+  timeout?: number;
+}
+
 /**
- * A page signed in with a session cookie (see sessionCookieFor), in a context
- * of its own, that records page errors and console errors in `problems` (but
- * those `ignoreConsole` accepts) and the API calls it makes, with their query
- * strings, in `apiCalls`.
+ * A page in a context of its own (signed in when given a cookie) that records
+ * page errors and console errors in `problems` (but those `ignoreConsole`
+ * accepts) and the API calls it makes, with their query strings, in `apiCalls`.
  */
-export async function openSignedIn(
-  browser: Browser,
-  baseUrl: string,
-  cookie: string,
-  viewport = DESKTOP,
-  options: { timezoneId?: string; hasTouch?: boolean; ignoreConsole?: (text: string) => boolean } =
-    {},
-) {
+export async function openPage(browser: Browser, baseUrl: string, options: PageOptions = {}) {
   const context = await browser.newContext({
-    viewport,
+    viewport: options.viewport ?? DESKTOP,
     baseURL: baseUrl,
     acceptDownloads: true,
     timezoneId: options.timezoneId,
     hasTouch: options.hasTouch,
   });
-  await context.addCookies([{
-    name: "lensdesk_session",
-    value: cookie.split("=")[1],
-    url: baseUrl,
-  }]);
+  if (options.timeout) context.setDefaultTimeout(options.timeout);
+  if (options.cookie) {
+    await context.addCookies([{
+      name: "lensdesk_session",
+      value: options.cookie.split("=")[1],
+      url: baseUrl,
+    }]);
+  }
   const page = await context.newPage();
   const problems: string[] = [];
   const apiCalls: string[] = [];
@@ -70,6 +77,26 @@ export async function openSignedIn(
     }
   });
   return { page, problems, apiCalls, close: () => context.close() };
+}
+
+/** openPage signed in with a session's Cookie header. */
+export function openSignedIn(
+  browser: Browser,
+  baseUrl: string,
+  cookie: string,
+  viewport = DESKTOP,
+  options: Omit<PageOptions, "cookie" | "viewport"> = {},
+) {
+  return openPage(browser, baseUrl, { ...options, cookie, viewport });
+}
+
+/** Goes to `path` and, when the page has an island, waits until it is hydrated. */
+export async function visit(page: Page, path: string) {
+  const response = await page.goto(path);
+  if (await page.locator("[data-island]").count()) {
+    await page.waitForSelector("html[data-hydrated=true]");
+  }
+  return response;
 }
 
 /** The smallest tap area the tablet pages allow, in CSS px (WCAG 2.5.5, Apple's 44 pt). */
