@@ -3,7 +3,13 @@ import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
 import type { TestApp } from "../helpers/test_app.ts";
 import { call, createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
-import { DESKTOP, openSignedIn, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
+import {
+  DESKTOP,
+  expectCount,
+  openSignedIn,
+  screenshotPath,
+  TABLET_PORTRAIT,
+} from "../helpers/browser.ts";
 import { startSmtpServer } from "../helpers/smtp.ts";
 import { UNAUTHORIZED_SETTINGS_TEXT } from "../../routes/pages/admin_settings.tsx";
 import { encryptSecret } from "../../src/mail/secret_box.ts";
@@ -109,7 +115,7 @@ describe("Admin Settings", () => {
       await field(page, "Sender Name").fill("Clear View");
       // The loopback test server speaks no TLS.
       await page.getByLabel("Local relay without TLS").check();
-      await expect(page.getByText("You have unsaved changes.").count()).resolves.toBe(1);
+      await expectCount(page.getByText("You have unsaved changes."), 1);
       await shoot(page, "settings-owner-filled-desktop");
 
       await page.getByRole("button", { name: "Save Settings" }).click();
@@ -153,7 +159,7 @@ describe("Admin Settings", () => {
       // Expiry off hides the days; back on with 45 days.
       const expires = page.getByRole("switch", { name: "Quotes expire" });
       await expires.uncheck();
-      await expect(field(page, "Days until a quote expires").count()).resolves.toBe(0);
+      await expectCount(field(page, "Days until a quote expires"), 0);
       await page.getByRole("button", { name: "Save Settings" }).click();
       await waitFor(async () => (await settingsRow()).quoteExpirationEnabled === false);
       await expires.check();

@@ -3,7 +3,13 @@ import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
 import type { TestApp, TestUser } from "../helpers/test_app.ts";
 import { call, createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
-import { DESKTOP, openSignedIn, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
+import {
+  DESKTOP,
+  expectCount,
+  openSignedIn,
+  screenshotPath,
+  TABLET_PORTRAIT,
+} from "../helpers/browser.ts";
 import { UNAUTHORIZED_USERS_TEXT } from "../../routes/pages/admin_users.tsx";
 import { seriousA11yViolations } from "../helpers/axe.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
@@ -65,7 +71,7 @@ describe("User Management", () => {
     const { page, problems, close } = await openUsers(owner);
     try {
       await page.getByRole("heading", { name: "User Management" }).waitFor();
-      await expect(row(page, "olivia_owner").getByText("(you)").count()).resolves.toBe(1);
+      await expectCount(row(page, "olivia_owner").getByText("(you)"), 1);
       // Never delete yourself; Send Reset Email is offered for every user.
       await expect(row(page, "olivia_owner").getByRole("button", { name: "Delete" }).count())
         .resolves.toBe(0);
@@ -294,14 +300,14 @@ describe("User Management", () => {
       await expectToast(page, "The id of lena_locked is on the clipboard.");
 
       // Only rows with a second factor offer its reset, never the owner's own.
-      await expect(
-        row(page, "olivia_owner").getByRole("button", { name: "Reset Two-Factor" })
-          .count(),
-      ).resolves.toBe(0);
-      await expect(
-        row(page, "sam_staff").getByRole("button", { name: "Reset Two-Factor" })
-          .count(),
-      ).resolves.toBe(0);
+      await expectCount(
+        row(page, "olivia_owner").getByRole("button", { name: "Reset Two-Factor" }),
+        0,
+      );
+      await expectCount(
+        row(page, "sam_staff").getByRole("button", { name: "Reset Two-Factor" }),
+        0,
+      );
       await lena.getByRole("button", { name: "Reset Two-Factor" }).click();
       await dialog(page).getByText("they are told by e-mail", { exact: false }).waitFor();
       expect(await seriousA11yViolations(page, "dialog[open]")).toEqual([]);

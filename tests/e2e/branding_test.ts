@@ -3,7 +3,7 @@ import { expect } from "expect";
 import { Buffer } from "node:buffer";
 import type { Browser, Page } from "playwright-core";
 import { createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
-import { DESKTOP, PHONE, screenshotPath } from "../helpers/browser.ts";
+import { DESKTOP, expectCount, PHONE, screenshotPath } from "../helpers/browser.ts";
 import { GIF, ICO, JPEG, padTo, PNG, setBrandingImage, svg } from "../helpers/images.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
 
@@ -133,7 +133,7 @@ describe("branding upload on the settings screen", () => {
     await faviconFile.setInputFiles(file("icon.jpg", "image/jpeg", JPEG));
     await page.getByRole("alert").getByText("The favicon must be an ICO, PNG or SVG image")
       .waitFor();
-    await expect(page.getByRole("button", { name: "Upload Favicon" }).count()).resolves.toBe(0);
+    await expectCount(page.getByRole("button", { name: "Upload Favicon" }), 0);
 
     await faviconFile.setInputFiles(file("favicon.ico", "image/x-icon", ICO));
     await page.getByRole("button", { name: "Upload Favicon" }).click();

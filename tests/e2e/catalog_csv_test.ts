@@ -3,7 +3,7 @@ import { expect } from "expect";
 import { Buffer } from "node:buffer";
 import type { Browser, Page } from "playwright-core";
 import { createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
-import { openSignedIn, screenshotPath } from "../helpers/browser.ts";
+import { expectCount, openSignedIn, screenshotPath } from "../helpers/browser.ts";
 import { seriousA11yViolations } from "../helpers/axe.ts";
 import { ensureDefaultCatalog } from "../../src/catalog/default_catalog.ts";
 import { listCatalogForAdmin } from "../../src/catalog/catalog_admin.ts";
@@ -75,7 +75,7 @@ describe("catalog CSV in the browser", () => {
 
       await d.getByRole("button", { name: "Import 1 Change" }).click();
       await page.locator(".toast").getByText("Materials: 0 added, 1 changed.").waitFor();
-      await expect(d.count()).resolves.toBe(0);
+      await expectCount(d, 0);
       await page.locator(".catalog-table tbody tr").filter({ hasText: target.name })
         .getByRole("cell", { name: "$123.45", exact: true }).waitFor();
 

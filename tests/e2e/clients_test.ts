@@ -4,7 +4,13 @@ import type { Browser, Page } from "playwright-core";
 import { sql } from "kysely";
 import type { TestApp, TestUser } from "../helpers/test_app.ts";
 import { createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
-import { DESKTOP, openSignedIn, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
+import {
+  DESKTOP,
+  expectCount,
+  openSignedIn,
+  screenshotPath,
+  TABLET_PORTRAIT,
+} from "../helpers/browser.ts";
 import type { QuoteStatus } from "../../db/schema.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
 
@@ -200,10 +206,10 @@ describe("client management: list, search and filter", () => {
     await expect(annCard.locator(".badge").allTextContents()).resolves.toEqual([
       "Measurements Pending",
     ]);
-    await expect(annCard.locator(".badge.badge-warning").count()).resolves.toBe(1);
+    await expectCount(annCard.locator(".badge.badge-warning"), 1);
     await expect(card(page, "Bob Baker").locator(".badge.badge-secondary").textContent())
       .resolves.toBe("No Measurements");
-    await expect(card(page, "Cara Cole").locator(".badge").count()).resolves.toBe(0);
+    await expectCount(card(page, "Cara Cole").locator(".badge"), 0);
     // Actions carry the client's name for screen readers.
     await expect(annCard.getByRole("button", { name: "Edit Ann Archer" }).isVisible()).resolves
       .toBe(true);
@@ -244,7 +250,7 @@ describe("client management: list, search and filter", () => {
     const { page, problems } = await openClients();
     const filter = page.getByRole("button", { name: "Missing Measurements" });
     await expect(filter.getAttribute("aria-pressed")).resolves.toBe("false");
-    await expect(page.getByRole("button", { name: "Clear Filter" }).count()).resolves.toBe(0);
+    await expectCount(page.getByRole("button", { name: "Clear Filter" }), 0);
 
     await filter.click();
     await expectNames(page, ["Ann Archer", "Bob Baker"]);
@@ -297,14 +303,14 @@ describe("client management: list, search and filter", () => {
       })),
     ).execute();
     const { page, problems, apiCalls } = await openClients();
-    await expect(cards(page).count()).resolves.toBe(50);
+    await expectCount(cards(page), 50);
     await expect(page.getByRole("status").filter({ hasText: "Showing" }).textContent()).resolves
       .toBe("Showing 50+ clients");
     const loadMore = page.getByRole("button", { name: "Load more" });
     await loadMore.click();
     await page.waitForFunction(() => document.querySelectorAll(".client-card").length === 57);
     expect(apiCalls).toEqual(["GET /api/clients?limit=50&offset=50"]);
-    await expect(loadMore.count()).resolves.toBe(0);
+    await expectCount(loadMore, 0);
     const names = await cardNames(page);
     expect(names[0]).toBe("Client Number01");
     expect(names[56]).toBe("Client Number57");
@@ -359,7 +365,7 @@ describe("client management: details and measurements", () => {
     await expect(measurements.textContent()).resolves.toContain("Not measured");
 
     const rows = details.locator(".quote-row");
-    await expect(rows.count()).resolves.toBe(2);
+    await expectCount(rows, 2);
     await expect(rows.nth(0).locator("code").textContent()).resolves.toBe(newer.id.slice(-8));
     await expect(rows.nth(0).locator(".badge-secondary").textContent()).resolves.toBe("Draft");
     await expect(rows.nth(1).locator("code").textContent()).resolves.toBe(older.id.slice(-8));
@@ -552,15 +558,15 @@ describe("client management: add, edit, delete, new quote", () => {
     const edit = dialog(page, "Edit Client");
     await expect(edit.getByLabel("First Name").inputValue()).resolves.toBe("Bob");
     await expect(edit.getByLabel("Home Phone").inputValue()).resolves.toBe("555-777-1234");
-    await expect(edit.getByText("How did you hear about us?").count()).resolves.toBe(0);
-    await expect(edit.getByText("Communication Preferences").count()).resolves.toBe(0);
+    await expectCount(edit.getByText("How did you hear about us?"), 0);
+    await expectCount(edit.getByText("Communication Preferences"), 0);
     await shoot(page, "clients-edit-desktop");
 
     await edit.getByLabel("First Name").fill("");
     await edit.getByRole("button", { name: "Save Changes" }).click();
     await edit.getByText("First name is required").waitFor();
     await edit.getByLabel("First Name").fill("Robert");
-    await expect(edit.getByText("First name is required").count()).resolves.toBe(0);
+    await expectCount(edit.getByText("First name is required"), 0);
     await edit.getByLabel("Email").fill("robert@example.com");
     await edit.getByLabel("City").fill("Shelbyville");
     await edit.getByLabel("State").selectOption("IL");
@@ -630,7 +636,7 @@ describe("client management: add, edit, delete, new quote", () => {
     await dialog(page, "Delete Client").getByRole("button", { name: "Delete", exact: true })
       .click();
     await toastSays(page, "Failed to delete client");
-    await expect(cards(page).count()).resolves.toBe(3);
+    await expectCount(cards(page), 3);
     await page.context().close();
   });
 

@@ -3,7 +3,13 @@ import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
 import { sql } from "kysely";
 import { createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
-import { DESKTOP, openSignedIn, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
+import {
+  DESKTOP,
+  expectCount,
+  openSignedIn,
+  screenshotPath,
+  TABLET_PORTRAIT,
+} from "../helpers/browser.ts";
 import type { QuoteStatus } from "../../db/schema.ts";
 import { readManifest } from "../../src/assets/manifest.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
@@ -94,7 +100,7 @@ describe("staff dashboard", () => {
     await expect(page.getByTestId("new-clients").textContent()).resolves.toBe("13");
 
     const recent = page.getByRole("region", { name: "Recent Quotes" }).getByRole("link");
-    await expect(recent.count()).resolves.toBe(5);
+    await expectCount(recent, 5);
     const first = recent.first();
     await expect(first.getAttribute("href")).resolves.toBe(`/quote/${pending.id}`);
     await expect(first.textContent()).resolves.toContain("Ana Ruiz");
@@ -102,11 +108,11 @@ describe("staff dashboard", () => {
     const badge = first.locator(".badge");
     await expect(badge.textContent()).resolves.toBe("pending measurements");
     await expect(badge.getAttribute("class")).resolves.toContain("badge-secondary");
-    await expect(badge.locator("svg").count()).resolves.toBe(1);
+    await expectCount(badge.locator("svg"), 1);
 
     const expiredRegion = page.getByRole("region", { name: "Expired Quotes - Follow Up Needed" });
     const rows = expiredRegion.locator(".quote-row");
-    await expect(rows.count()).resolves.toBe(5);
+    await expectCount(rows, 5);
     const top = rows.first();
     await expect(top.getAttribute("href")).resolves.toBe(`/quote/${expired[0].id}`);
     await expect(top.textContent()).resolves.toContain("Expired");

@@ -3,7 +3,13 @@ import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
 import type { TestApp, TestUser } from "../helpers/test_app.ts";
 import { call, createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
-import { openPage, screenshotPath, TABLET_LANDSCAPE, TABLET_PORTRAIT } from "../helpers/browser.ts";
+import {
+  expectCount,
+  openPage,
+  screenshotPath,
+  TABLET_LANDSCAPE,
+  TABLET_PORTRAIT,
+} from "../helpers/browser.ts";
 import { readManifest } from "../../src/assets/manifest.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
 
@@ -119,8 +125,8 @@ describe("client intake in a browser", () => {
         true,
       );
     }
-    await expect(page.getByTestId("user-name").count()).resolves.toBe(0);
-    await expect(page.getByRole("link", { name: "Dashboard" }).count()).resolves.toBe(0);
+    await expectCount(page.getByTestId("user-name"), 0);
+    await expectCount(page.getByRole("link", { name: "Dashboard" }), 0);
 
     // Every field of the spec, with the keyboard a tablet should open.
     for (
@@ -207,10 +213,10 @@ describe("client intake in a browser", () => {
     page.on("request", (req) => {
       if (req.method() === "POST" && req.url().endsWith("/api/clients")) posts++;
     });
-    await expect(page.getByText("First name is required").count()).resolves.toBe(0);
+    await expectCount(page.getByText("First name is required"), 0);
     // Before the first submit, typing shows nothing.
     await field(page, "Email").fill("not-an-email");
-    await expect(page.getByText("Please enter a valid email address").count()).resolves.toBe(0);
+    await expectCount(page.getByText("Please enter a valid email address"), 0);
 
     await submit(page).click();
     await page.getByText("First name is required").waitFor();
@@ -226,19 +232,19 @@ describe("client intake in a browser", () => {
     expect(posts).toBe(0);
 
     await field(page, "First Name").fill("Ada");
-    await expect(page.getByText("First name is required").count()).resolves.toBe(0);
+    await expectCount(page.getByText("First name is required"), 0);
     await expect(page.getByText("Last name is required").isVisible()).resolves.toBe(true);
     await field(page, "Last Name").fill("Lovelace");
-    await expect(page.getByText("Last name is required").count()).resolves.toBe(0);
+    await expectCount(page.getByText("Last name is required"), 0);
     // An e-mail is valid or empty.
     await field(page, "Email").fill("");
-    await expect(page.getByText("Please enter a valid email address").count()).resolves.toBe(0);
+    await expectCount(page.getByText("Please enter a valid email address"), 0);
     await field(page, "Email").fill("ada@");
     await expect(page.getByText("Please enter a valid email address").isVisible()).resolves.toBe(
       true,
     );
     await field(page, "Email").fill("ada@example.com");
-    await expect(page.getByText("Please enter a valid email address").count()).resolves.toBe(0);
+    await expectCount(page.getByText("Please enter a valid email address"), 0);
     await expect(field(page, "First Name").getAttribute("aria-invalid")).resolves.toBeNull();
     expect(posts).toBe(0);
     await page.context().close();
@@ -247,14 +253,14 @@ describe("client intake in a browser", () => {
   it("Other reveals a free-text field, which keeps its text while another choice is tried", async () => {
     const { page } = await openIntake();
     const other = page.getByLabel("Please tell us how");
-    await expect(other.count()).resolves.toBe(0);
+    await expectCount(other, 0);
     await page.getByRole("radio", { name: "Other" }).check();
     await other.waitFor();
     // Choosing Other puts the cursor there, so the keyboard is already up.
     await expect(other.evaluate((el) => el === document.activeElement)).resolves.toBe(true);
     await other.fill("Radio advert");
     await page.getByRole("radio", { name: "Google" }).check();
-    await expect(other.count()).resolves.toBe(0);
+    await expectCount(other, 0);
     await page.getByRole("radio", { name: "Other" }).check();
     await expect(other.inputValue()).resolves.toBe("Radio advert");
     await page.context().close();
@@ -430,7 +436,7 @@ describe("client intake in a browser", () => {
     await page.getByRole("checkbox", { name: /Text messages \(SMS\)/ }).check();
     await submit(page).click();
     await page.getByText(SUCCESS).waitFor();
-    await expect(page.getByText(FAILURE).count()).resolves.toBe(0);
+    await expectCount(page.getByText(FAILURE), 0);
     await page.waitForURL(/\/staff\?returnTo=%2Fquote%2F/);
     expect(problems.some((p) => p.includes("Failed to record SMS consent"))).toBe(true);
     const client = await clientByFirstName("Hedy");

@@ -7,6 +7,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { TestApp, TestUser } from "../helpers/test_app.ts";
 import { createTestUser, kioskCookieFor, sessionCookieFor } from "../helpers/test_app.ts";
 import {
+  expectCount,
   screenshotPath,
   smallTapTargets,
   TABLET_LANDSCAPE,
@@ -125,8 +126,8 @@ describe("Hand to client: a quote", () => {
     await page.getByText("Otto Doe").first().waitFor();
     await page.goto(`/quote/${quoteId}`);
     await hydrated(page);
-    await expect(page.locator(".topbar").count()).resolves.toBe(1);
-    await expect(page.locator(".email-banner").count()).resolves.toBe(1);
+    await expectCount(page.locator(".topbar"), 1);
+    await expectCount(page.locator(".email-banner"), 1);
     // Only what is saved can be handed over: an edit disables it until undone or saved.
     const handButton = page.getByRole("button", { name: "Hand to Client" });
     await page.getByLabel("Option Label").fill("Everyday!");
@@ -144,7 +145,7 @@ describe("Hand to client: a quote", () => {
     await hydrated(page);
     expect(await cookieNames(context)).toEqual(["lensdesk_kiosk"]);
     await page.getByRole("heading", { name: "Select Your Preferred Options" }).waitFor();
-    await expect(page.locator(".topbar, .email-banner, .skip-link").count()).resolves.toBe(0);
+    await expectCount(page.locator(".topbar, .email-banner, .skip-link"), 0);
     expect(await linksOut(page, [])).toEqual([]);
     const html = await page.content();
     for (const secret of Object.values(STAFF_ONLY)) expect(html).not.toContain(secret);
@@ -189,7 +190,7 @@ describe("Hand to client: a quote", () => {
       expect([path, shown.status]).toEqual([path, 403]);
       expect(shown.text).toContain("This page is not available on this tablet");
       expect(shown.text).not.toContain("Staff Portal");
-      await expect(page.locator(".topbar").count()).resolves.toBe(0);
+      await expectCount(page.locator(".topbar"), 0);
     }
     expect(await linksOut(page, [`/tablet/${quoteId}`])).toEqual([]);
     await shoot(page, "notice-landscape");
@@ -236,7 +237,7 @@ describe("Hand to client: an intake", () => {
     await page.goto("/intake");
     await hydrated(page);
     // Signed in: the staff bar (as the spec has it) and the hand-over strip.
-    await expect(page.locator(".topbar").count()).resolves.toBe(1);
+    await expectCount(page.locator(".topbar"), 1);
     await shoot(page, "intake-staff");
     await handOver(page);
 
@@ -262,7 +263,7 @@ describe("Hand to client: an intake", () => {
     ).waitFor();
     // The tablet stays on the thank-you: no staff builder with internal notes.
     expect(new URL(page.url()).pathname).toBe("/intake");
-    await expect(page.getByRole("button", { name: "Submit Intake Form" }).count()).resolves.toBe(0);
+    await expectCount(page.getByRole("button", { name: "Submit Intake Form" }), 0);
     await shoot(page, "intake-portrait-thanks");
 
     const client = await app.db.selectFrom("clients").select(["id"]).where("firstName", "=", "Kim")
@@ -298,7 +299,7 @@ describe("Hand to client: an intake", () => {
     const res = await page.goto("/intake");
     expect(res?.status()).toBe(200);
     await hydrated(page);
-    await expect(page.locator(".topbar, .intake-handover").count()).resolves.toBe(0);
+    await expectCount(page.locator(".topbar, .intake-handover"), 0);
     await expect(page.evaluate(() => document.body.classList.contains("kiosk"))).resolves.toBe(
       false,
     );

@@ -9,7 +9,7 @@ import {
   type TestUser,
   waitUntil,
 } from "../helpers/test_app.ts";
-import { DESKTOP, openSignedIn, screenshotPath } from "../helpers/browser.ts";
+import { DESKTOP, expectCount, openSignedIn, screenshotPath } from "../helpers/browser.ts";
 import { seriousA11yViolations } from "../helpers/axe.ts";
 import { mailSettingsFor, type ReceivedMail, startSmtpServer } from "../helpers/smtp.ts";
 import { FORGOT_PASSWORD_ANSWER, RESET_DONE } from "../../src/schemas/password_recovery.ts";
@@ -192,7 +192,7 @@ describe("Change My Password", () => {
     try {
       await page.goto("/account/password");
       await page.getByText("You sign in with Owner Login").waitFor();
-      await expect(page.getByLabel("Current Password").count()).resolves.toBe(0);
+      await expectCount(page.getByLabel("Current Password"), 0);
     } finally {
       await close();
     }

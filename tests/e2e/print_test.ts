@@ -4,7 +4,13 @@ import type { Browser, Page } from "playwright-core";
 import { sql } from "kysely";
 import { PDFDocument } from "pdf-lib";
 import { call, createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
-import { DESKTOP, screenshotPath, TABLET_LANDSCAPE, TABLET_PORTRAIT } from "../helpers/browser.ts";
+import {
+  DESKTOP,
+  expectCount,
+  screenshotPath,
+  TABLET_LANDSCAPE,
+  TABLET_PORTRAIT,
+} from "../helpers/browser.ts";
 import type { ItemKind } from "../../db/schema.ts";
 import { subtotalDecimal } from "../../src/quotes/rules.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
@@ -398,8 +404,8 @@ describe("print quote", () => {
     );
     await page.waitForTimeout(300);
     await expect(printCalls(page)).resolves.toBe(1);
-    await expect(page.getByRole("button", { name: "Internal Copy" }).count()).resolves.toBe(0);
-    await expect(page.locator(".topbar").count()).resolves.toBe(0);
+    await expectCount(page.getByRole("button", { name: "Internal Copy" }), 0);
+    await expectCount(page.locator(".topbar"), 0);
     await shoot(page, "print-client-print-screen");
     const pdf = await printToPdf(page, "print-client-print");
     expect(pdf.count).toBe(3);
@@ -504,7 +510,7 @@ describe("print quote", () => {
         els.map((el) => el.getAttribute("data-island"))
       ),
     ).resolves.toEqual(["SearchBox", "PrintControls"]);
-    await expect(page.locator("script[type=module]").count()).resolves.toBe(1);
+    await expectCount(page.locator("script[type=module]"), 1);
     await expect(page.locator("script[type=module]").getAttribute("src")).resolves.toMatch(
       /^\/static\/build\/_entry-[0-9a-f]{12}\.js$/,
     );

@@ -4,7 +4,13 @@ import type { Browser, Page } from "playwright-core";
 import { sql } from "kysely";
 import type { TestApp, TestUser } from "../helpers/test_app.ts";
 import { createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
-import { DESKTOP, openSignedIn, screenshotPath, TABLET_LANDSCAPE } from "../helpers/browser.ts";
+import {
+  DESKTOP,
+  expectCount,
+  openSignedIn,
+  screenshotPath,
+  TABLET_LANDSCAPE,
+} from "../helpers/browser.ts";
 import { ensureDefaultCatalog } from "../../src/catalog/default_catalog.ts";
 import { insertDraftQuote } from "../../src/quotes/quotes.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
@@ -202,7 +208,7 @@ describe("quote builder: building and saving", () => {
     await page.getByLabel("Brand Name").fill("Oakley");
     await page.getByLabel("SKU").fill("OX8046");
     await page.getByLabel("Frame Price").fill("210");
-    await expect(page.getByLabel("Lens Type").count()).resolves.toBe(0);
+    await expectCount(page.getByLabel("Lens Type"), 0);
     await page.getByLabel("Lens Package").selectOption({ label: "Custom Package" });
     await page.getByLabel("Lens Type").selectOption({ label: "Progressive — $199.00" });
     await page.getByLabel("Material").selectOption({ label: "Polycarbonate — $45.00" });
@@ -217,12 +223,12 @@ describe("quote builder: building and saving", () => {
     await page.getByLabel("Price Adjustment").fill("25");
     // Positive until the field is left: shown red, then made a discount, shown green.
     await expect(summaryLine(page, "Promo").getAttribute("class")).resolves.toBeNull();
-    await expect(page.locator(".qb-lines .qb-debit").count()).resolves.toBe(1);
+    await expectCount(page.locator(".qb-lines .qb-debit"), 1);
     await page.getByLabel("Adjustment Reason").fill("Loyalty");
     await expect(page.getByLabel("Price Adjustment").inputValue()).resolves.toBe("-25.00");
     await expect(page.getByLabel("Qty, Other item 1").inputValue()).resolves.toBe("1");
     await expect(page.getByLabel("Shipping", { exact: true }).inputValue()).resolves.toBe("12.50");
-    await expect(page.locator(".qb-lines .qb-credit").count()).resolves.toBe(1);
+    await expectCount(page.locator(".qb-lines .qb-credit"), 1);
     await expect(page.getByLabel("Adjustment Reason").getAttribute("placeholder")).resolves
       .toBe("Promo");
     await page.getByLabel("Selected - Internal Print").check();
@@ -321,7 +327,7 @@ describe("quote builder: building and saving", () => {
     await expect(page.getByTestId("pd-near").textContent()).resolves.toBe("59.5 mm");
     // Completing them moved the quote on; the builder follows without losing its place.
     await page.getByTestId("quote-status").getByText("Active").waitFor();
-    await expect(page.getByText("Measurements Needed").count()).resolves.toBe(0);
+    await expectCount(page.getByText("Measurements Needed"), 0);
 
     // The next save still goes through (the builder knows the quote's new version).
     await page.getByLabel("Option Label").fill("Everyday pair");
@@ -492,8 +498,8 @@ describe("quote builder: measurements, status actions and leaving", () => {
     await expect(page.getByTestId("quote-status").textContent()).resolves.toBe("Closed");
     await expect(page.getByLabel("Optician's Name").isDisabled()).resolves.toBe(true);
     await expect(page.getByLabel("SKU").isDisabled()).resolves.toBe(true);
-    await expect(page.getByRole("button", { name: "Save Quote" }).count()).resolves.toBe(0);
-    await expect(page.getByRole("button", { name: "Close Quote" }).count()).resolves.toBe(0);
+    await expectCount(page.getByRole("button", { name: "Save Quote" }), 0);
+    await expectCount(page.getByRole("button", { name: "Close Quote" }), 0);
     await shot(page, "builder-closed-desktop");
     const row = await quoteRow(quote.id);
     expect(row.status).toBe("CLOSED");
@@ -515,7 +521,7 @@ describe("quote builder: measurements, status actions and leaving", () => {
     await page.getByLabel("Option Label").fill("Kept while reactivating");
     await page.getByRole("button", { name: "Reactivate Quote" }).click();
     await expectToast(page, "Quote reactivated successfully!");
-    await expect(page.getByText("This quote has expired.").count()).resolves.toBe(0);
+    await expectCount(page.getByText("This quote has expired."), 0);
     await expect(page.getByLabel("Option Label").inputValue()).resolves.toBe(
       "Kept while reactivating",
     );
@@ -574,7 +580,7 @@ describe("quote builder: measurements, status actions and leaving", () => {
 
     const owner = await createTestUser(app.db, { role: "OWNER", firstName: "Olga" });
     const { page, problems } = await openBuilder(quote.id, DESKTOP, owner);
-    await expect(page.getByText("Only an owner can reopen it.").count()).resolves.toBe(0);
+    await expectCount(page.getByText("Only an owner can reopen it."), 0);
     await page.getByRole("button", { name: "Reopen", exact: true }).click();
     const dialog = dialogNamed(page, "Reopen Quote");
     const confirm = dialog.getByRole("button", { name: "Reopen Quote" });
@@ -610,15 +616,15 @@ describe("quote builder: measurements, status actions and leaving", () => {
 
     await page.getByRole("button", { name: "+ Add Option" }).click();
     await page.getByLabel("SKU").fill("GONE1");
-    await expect(optionTabs(page).count()).resolves.toBe(2);
+    await expectCount(optionTabs(page), 2);
     await remove.click();
     const dialog = dialogNamed(page, "Delete Option");
     await dialog.getByText("Delete GONE1?").waitFor();
     await dialog.getByRole("button", { name: "Cancel" }).click();
-    await expect(optionTabs(page).count()).resolves.toBe(2);
+    await expectCount(optionTabs(page), 2);
     await remove.click();
     await dialog.getByRole("button", { name: "Delete Option" }).click();
-    await expect(optionTabs(page).count()).resolves.toBe(1);
+    await expectCount(optionTabs(page), 1);
     await expect(tab(page, "RB5154").getAttribute("aria-selected")).resolves.toBe("true");
     await expect(remove.isDisabled()).resolves.toBe(true);
     // Adding then removing the same option leaves nothing to save.

@@ -3,7 +3,7 @@ import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
 import type { TestApp } from "../helpers/test_app.ts";
 import { call, createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
-import { openSignedIn, screenshotPath } from "../helpers/browser.ts";
+import { expectCount, openSignedIn, screenshotPath } from "../helpers/browser.ts";
 import { deadPort, mailSettingsFor, startSmtpServer } from "../helpers/smtp.ts";
 import type { CreatedClient } from "../../src/clients/views.ts";
 import type { QuoteBundle } from "../../src/quotes/views.ts";
@@ -88,7 +88,7 @@ describe("e-mailing a quote from the builder", () => {
       "Please enter the client's email address",
     );
     await address.fill("ana.new@example.com");
-    await expect(dialog.locator(".field-error").count()).resolves.toBe(0);
+    await expectCount(dialog.locator(".field-error"), 0);
     const keep = dialog.getByLabel("Also change the client's email from old@example.com");
     await expect(keep.isChecked()).resolves.toBe(true);
     await dialog.getByLabel("Note (optional)").fill("Lovely to see you today!");

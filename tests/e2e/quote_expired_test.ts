@@ -7,7 +7,7 @@ import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
 import type { TestApp, TestUser } from "../helpers/test_app.ts";
 import { createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
-import { DESKTOP, openSignedIn, screenshotPath } from "../helpers/browser.ts";
+import { DESKTOP, expectCount, openSignedIn, screenshotPath } from "../helpers/browser.ts";
 import { insertSavedQuote } from "../helpers/quote_fixture.ts";
 import { seriousA11yViolations } from "../helpers/axe.ts";
 import { EXPIRED_ACTIONS_HINT } from "../../src/quotes/rules.ts";
@@ -76,7 +76,7 @@ describe("quote builder: an expired quote", () => {
     await expect(description(page, "Open Tablet View")).resolves.toBe(EXPIRED_ACTIONS_HINT);
     await expect(description(page, "Hand to Client")).resolves.toMatch(/Reactivate/);
     // No link to the tablet while it could not be confirmed there.
-    await expect(page.locator(`a[href="/tablet/${quoteId}"]`).count()).resolves.toBe(0);
+    await expectCount(page.locator(`a[href="/tablet/${quoteId}"]`), 0);
     expect(await seriousA11yViolations(page, ".qb-actions")).toEqual([]);
     await shot(page, "builder-expired-actions");
 
@@ -84,7 +84,7 @@ describe("quote builder: an expired quote", () => {
     await page.locator(".toast", { hasText: "Quote reactivated successfully!" }).waitFor();
     await expect(email.isDisabled()).resolves.toBe(false);
     await expect(handOver.isDisabled()).resolves.toBe(false);
-    await expect(page.getByTestId("expired-actions-hint").count()).resolves.toBe(0);
+    await expectCount(page.getByTestId("expired-actions-hint"), 0);
     await expect(page.getByRole("link", { name: "Open Tablet View" }).getAttribute("href"))
       .resolves.toBe(`/tablet/${quoteId}`);
     expect(problems).toEqual([]);
@@ -113,7 +113,7 @@ describe("quote builder: amounts it cannot take as typed", () => {
     );
     await page.getByLabel("Frame Price").fill("100");
     await expect(line("Total").textContent()).resolves.toBe("$100.00");
-    await expect(page.getByTestId("summary-unreadable").count()).resolves.toBe(0);
+    await expectCount(page.getByTestId("summary-unreadable"), 0);
 
     // A fraction or too many is said at once, and the save refuses it.
     const qty = page.getByLabel("Frame Quantity");
@@ -127,7 +127,7 @@ describe("quote builder: amounts it cannot take as typed", () => {
     await page.getByRole("button", { name: "Save Quote" }).click();
     await page.locator(".toast", { hasText: "Quantity can be at most 999" }).waitFor();
     await qty.fill("2");
-    await expect(qtyError("Quantity can be at most 999").count()).resolves.toBe(0);
+    await expectCount(qtyError("Quantity can be at most 999"), 0);
 
     // A discount beyond the subtotal is refused before it is sent.
     await page.getByLabel("Price Adjustment").fill("250");
@@ -189,7 +189,7 @@ describe("quote builder: measurements dialog", () => {
     expect(puts).toEqual([]);
     // With a PD distance it goes through and the quote leaves Pending Measurements.
     await dialog.getByLabel("PD Distance").fill("62");
-    await expect(error.count()).resolves.toBe(0);
+    await expectCount(error, 0);
     await dialog.getByRole("button", { name: "Save Measurements" }).click();
     await dialog.waitFor({ state: "hidden" });
     await page.getByTestId("quote-status").getByText("Active").waitFor();

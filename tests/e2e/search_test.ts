@@ -5,6 +5,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
 import {
   DESKTOP,
+  expectCount,
   openSignedIn,
   PHONE,
   screenshotPath,
@@ -75,7 +76,7 @@ describe("global search in the staff bar", () => {
 
     // Grouped by type, each with its title, subtitle and type.
     const groups = listbox.getByRole("group");
-    await expect(groups.count()).resolves.toBe(2);
+    await expectCount(groups, 2);
     const clients = listbox.getByRole("group", { name: "Clients" }).getByRole("option");
     await expect(clients.allTextContents()).resolves.toEqual([
       "Annika Lindqvistannika.lindqvist@example.com · (555) 201-7788Client",

@@ -5,7 +5,7 @@ import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser } from "playwright-core";
 import { createTestUser, type TestApp, type TestUser } from "../helpers/test_app.ts";
-import { screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
+import { expectCount, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
 import { HOSTILE_RETURN_TO } from "../helpers/hostile_return_to.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
 
@@ -47,7 +47,7 @@ describe("staff sign-in without JavaScript", () => {
     await page.goto("/quotes?filter=expired");
     expect(page.url()).toBe(`${app.baseUrl}/staff?returnTo=%2Fquotes%3Ffilter%3Dexpired`);
     // The show/hide toggle needs a script: it is not offered without one.
-    await expect(page.getByRole("button", { name: "Show password" }).count()).resolves.toBe(0);
+    await expectCount(page.getByRole("button", { name: "Show password" }), 0);
     await page.getByLabel("Username").fill("maria");
     await page.getByLabel("Password", { exact: true }).fill(maria.password);
     await page.getByRole("button", { name: "Sign In" }).click();

@@ -4,6 +4,7 @@ import type { Browser, Locator, Page } from "playwright-core";
 import type { TestApp, TestUser } from "../helpers/test_app.ts";
 import { call, createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
 import {
+  expectCount,
   openSignedIn,
   screenshotPath,
   TABLET_LANDSCAPE,
@@ -231,7 +232,7 @@ describe("tablet option selection", () => {
       "/static/logo.svg",
     );
     // The client holds the tablet: no staff bar.
-    await expect(page.locator(".topbar").count()).resolves.toBe(0);
+    await expectCount(page.locator(".topbar"), 0);
     // Titles: frame SKU, else label, else "Option N".
     await expect(page.getByRole("checkbox").evaluateAll((els) => els.map((e) => e.textContent)))
       .resolves.toEqual(["RB5154-2000", "Sport Pair", "Option 3"]);
@@ -270,7 +271,7 @@ describe("tablet option selection", () => {
     })).resolves.toBe(true);
     const print = page.getByRole("link", { name: "Print Client Copy" });
     await expect(print.getAttribute("href")).resolves.toBe(`/quote/${quoteId}/client-print`);
-    await expect(confirmButton(page).count()).resolves.toBe(0);
+    await expectCount(confirmButton(page), 0);
     await shoot(page, "tablet-landscape-after");
 
     const state = await quoteState(quoteId);
@@ -400,7 +401,7 @@ describe("tablet option selection", () => {
     await confirmButton(page).tap();
     expect((await answer).status()).toBe(409);
     await toastSays(page, "Failed to save your selection. Please try again.");
-    await expect(page.locator(".toast-destructive").count()).resolves.toBe(1);
+    await expectCount(page.locator(".toast-destructive"), 1);
     // The toast must not cover the button the client needs to try again.
     const toastBox = (await page.locator(".toast-destructive").boundingBox())!;
     const buttonBox = (await confirmButton(page).boundingBox())!;
@@ -411,7 +412,7 @@ describe("tablet option selection", () => {
     await expect(checked(page, "Sport Pair")).resolves.toBe("true");
     await expect(checked(page, "Option 3")).resolves.toBe("true");
     await expect(countBanner(page).textContent()).resolves.toBe("2 options selected");
-    await expect(page.getByRole("heading", { name: "Thank You!" }).count()).resolves.toBe(0);
+    await expectCount(page.getByRole("heading", { name: "Thank You!" }), 0);
     await shoot(page, "tablet-landscape-refused");
     expect((await quoteState(quoteId)).chosen).toEqual([]);
 
@@ -431,7 +432,7 @@ describe("tablet option selection", () => {
     const { quoteId } = await insertQuote({ status: "CLOSED", options });
     const { page, problems } = await openTablet(`/tablet/${quoteId}`, TABLET_PORTRAIT);
     await page.getByText("This quote is closed and can no longer be changed.").waitFor();
-    await expect(confirmButton(page).count()).resolves.toBe(0);
+    await expectCount(confirmButton(page), 0);
     await card(page, "Sport Pair").tap();
     await expect(checked(page, "Sport Pair")).resolves.toBe("false");
     await expect(checked(page, "RB5154-2000")).resolves.toBe("true");
@@ -454,7 +455,7 @@ describe("tablet option selection", () => {
       const others = problems.filter((p) => !p.includes("status of 404"));
       await expect(page.getByRole("heading", { name: "Quote Not Found", level: 1 }).isVisible())
         .resolves.toBe(true);
-      await expect(page.locator(".topbar").count()).resolves.toBe(0);
+      await expectCount(page.locator(".topbar"), 0);
       await expect(horizontalOverflow(page)).resolves.toBeLessThanOrEqual(0);
       if (id === "not-a-uuid") await shoot(page, "tablet-portrait-not-found");
       expect(others).toEqual([]);

@@ -1,4 +1,4 @@
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, chromium, type Locator, type Page } from "playwright-core";
 
 const CHROMIUM_ARGS = [
   "--headless",
@@ -146,4 +146,14 @@ export async function smallTapTargets(page: Page): Promise<string[]> {
     }
     return small;
   }, MIN_TAP);
+}
+
+/**
+ * Waits until `locator` matches exactly `n` elements. A bare `count()` reads
+ * the page once, which fails whenever a render is still on its way; this
+ * retries as Playwright's own waits do, up to the context's step bound.
+ */
+export async function expectCount(locator: Locator, n: number): Promise<void> {
+  if (n > 0) await locator.nth(n - 1).waitFor({ state: "attached" });
+  await locator.nth(n).waitFor({ state: "detached" });
 }
