@@ -5,9 +5,7 @@ import { ensureDefaultCatalog } from "../../src/catalog/default_catalog.ts";
 import type { CatalogItem } from "../../src/catalog/catalog.ts";
 import { useTestApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let ownerCookie: string;
-let staffCookie: string;
+let app: TestApp, ownerCookie: string, staffCookie: string;
 
 useTestApp(async (started) => {
   ({ app } = started);

@@ -12,8 +12,7 @@ import { auditPageQuery, listAuditPage, listEntityHistory } from "../../src/audi
 import { useTestApp } from "../helpers/suite.ts";
 
 const ROWS = 50_000;
-let app: TestApp;
-let userId: string;
+let app: TestApp, userId: string;
 
 useTestApp(async (started) => {
   ({ app } = started);

@@ -6,8 +6,7 @@ import { hashToken } from "../../src/auth/session.ts";
 import { hasControlChar, HOSTILE_RETURN_TO } from "../helpers/hostile_return_to.ts";
 import { useTestApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let maria: TestUser;
+let app: TestApp, maria: TestUser;
 
 useTestApp(async (started) => {
   ({ app } = started);

@@ -8,8 +8,7 @@ import type { HistoryEntry } from "../../src/audit/describe.ts";
 import { saveBody } from "../helpers/route_table.ts";
 import { useTestApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let cookie: string;
+let app: TestApp, cookie: string;
 
 useTestApp(async (started) => {
   ({ app } = started);

@@ -6,10 +6,7 @@ import type { CatalogItem } from "../../src/catalog/catalog.ts";
 import type { ImportPreview, PreviewRow } from "../../src/catalog/catalog_csv.ts";
 import { useTestApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let owner: string;
-let admin: string;
-let optician: string;
+let app: TestApp, owner: string, admin: string, optician: string;
 
 useTestApp(async (started) => {
   ({ app } = started);

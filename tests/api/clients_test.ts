@@ -6,10 +6,7 @@ import { call, createTestUser, sessionCookieFor, startTestApp } from "../helpers
 import type { ClientDetail, ClientSummary, CreatedClient } from "../../src/clients/views.ts";
 import { useTestApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let cookie: string;
-let staffId: string;
-let walkInId: string;
+let app: TestApp, cookie: string, staffId: string, walkInId: string;
 
 useTestApp(async (started) => {
   ({ app } = started);

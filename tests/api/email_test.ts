@@ -17,10 +17,7 @@ import type { HistoryEntry } from "../../src/audit/describe.ts";
 import { sql } from "kysely";
 import { useTestApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-let owner: string;
-let staff: string;
+let app: TestApp, smtp: Awaited<ReturnType<typeof startSmtpServer>>, owner: string, staff: string;
 const log = capturingLogger();
 
 // A short mail-server timeout: a failed test e-mail is answered 2 s after it.

@@ -266,9 +266,7 @@ function attemptsFor(entry: RouteEntry, sample: SampleRequest): Attempt[] {
   return out;
 }
 
-let app: TestApp;
-let fx: Fixtures;
-let owner: string;
+let app: TestApp, fx: Fixtures, owner: string;
 
 /** Calls that end or replace the caller's session get a session of their own. */
 const ENDS_SESSION = new Set([

@@ -9,11 +9,7 @@ import type { QuoteBundle } from "../../src/quotes/views.ts";
 import type { CreatedClient } from "../../src/clients/views.ts";
 import { useTestApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let staff: TestUser;
-let cookie: string;
-let ownerCookie: string;
-let adminCookie: string;
+let app: TestApp, staff: TestUser, cookie: string, ownerCookie: string, adminCookie: string;
 
 useTestApp(async (started) => {
   ({ app } = started);

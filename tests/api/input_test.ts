@@ -9,9 +9,7 @@ import { useTestApp } from "../helpers/suite.ts";
 // refuses it in text, so it was a 500), ids that are not UUIDs, and names
 // looked up in plain objects ("constructor" found Object).
 
-let app: TestApp;
-let owner: string;
-let created: CreatedClient;
+let app: TestApp, owner: string, created: CreatedClient;
 
 type Refusal = { message: string; errors?: Record<string, string> };
 

@@ -16,9 +16,7 @@ import { claimKioskWrite, KIOSK_TTL_MS } from "../../src/kiosk/kiosk_session.ts"
 import type { TabletQuote } from "../../components/tablet/tablet_view.ts";
 import { useTestApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let maria: TestUser;
-let admin: TestUser;
+let app: TestApp, maria: TestUser, admin: TestUser;
 
 useTestApp(async (started) => {
   ({ app } = started);

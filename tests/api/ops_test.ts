@@ -9,8 +9,7 @@ import { listMigrationNames } from "../../src/db/migrate.ts";
 import { useTestApp } from "../helpers/suite.ts";
 
 const TOKEN = "metrics-token-for-tests-0123456789";
-let app: TestApp;
-let staff: string;
+let app: TestApp, staff: string;
 
 useTestApp(async (started) => {
   ({ app } = started);

@@ -3,9 +3,7 @@ import { expect } from "expect";
 import { call, createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
 import { useTestApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let staffCookie: string;
-let adminCookie: string;
+let app: TestApp, staffCookie: string, adminCookie: string;
 
 useTestApp(async (started) => {
   ({ app } = started);

@@ -18,10 +18,7 @@ import { startSmtpServer } from "../helpers/smtp.ts";
 import { createQuoteThroughApi, maximalClient, maximalOptions } from "../helpers/quote_fixture.ts";
 import { useTestApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-let owner: string;
-let staff: string;
+let app: TestApp, smtp: Awaited<ReturnType<typeof startSmtpServer>>, owner: string, staff: string;
 /** Another optician: the per-user limit is each user's own. */
 let colleague: string;
 /** 20 options of 50 items: seconds of layout. */

@@ -12,8 +12,7 @@ import {
 import { pdfPageTexts, squash } from "../../src/pdf/pdf_text.ts";
 import { useTestApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let cookie: string;
+let app: TestApp, cookie: string;
 let quote: { id: string; quoteNumber: string };
 
 const INTERNAL_NOTE = "QUAGGA5519 asked for a discount twice, do not go below cost";

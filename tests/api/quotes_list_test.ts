@@ -6,9 +6,7 @@ import type { QuoteStatus } from "../../db/schema.ts";
 import type { QuoteListRow } from "../../src/quotes/views.ts";
 import { useTestApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let staff: TestUser;
-let cookie: string;
+let app: TestApp, staff: TestUser, cookie: string;
 
 useTestApp(async (started) => {
   ({ app } = started);

@@ -14,10 +14,7 @@ import {
 import type { ConversionReport, Metrics } from "../../src/reports/conversion.ts";
 import { useTestApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let owner: string;
-let admin: string;
-let optician: string;
+let app: TestApp, owner: string, admin: string, optician: string;
 const quotes = reportQuotes();
 const inRange = quotes.filter((q) =>
   weekOf(q.createdAt) >= REPORT_RANGE.from && weekOf(q.createdAt) <= REPORT_WEEKS[3]

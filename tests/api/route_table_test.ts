@@ -17,8 +17,7 @@ import { useTestApp } from "../helpers/suite.ts";
 // signed-out visitors to sign in and show other roles the unauthorized
 // notice; APIs answer 401 and 403).
 
-let app: TestApp;
-let fx: Fixtures;
+let app: TestApp, fx: Fixtures;
 
 useTestApp(async (started) => {
   ({ app } = started);

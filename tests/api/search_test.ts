@@ -6,8 +6,7 @@ import type { ClientSummary } from "../../src/clients/views.ts";
 import type { QuoteListRow } from "../../src/quotes/views.ts";
 import { useTestApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let cookie: string;
+let app: TestApp, cookie: string;
 const ids: Record<string, string> = {};
 const quotes: Record<string, { id: string; quoteNumber: string }> = {};
 

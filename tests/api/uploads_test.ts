@@ -24,11 +24,7 @@ import { useTestApp } from "../helpers/suite.ts";
 
 const MiB = 1024 * 1024;
 
-let app: TestApp;
-let admin: string;
-let adminId: string;
-let owner: string;
-let optician: string;
+let app: TestApp, admin: string, adminId: string, owner: string, optician: string;
 
 useTestApp(async (started) => {
   ({ app } = started);

@@ -14,10 +14,7 @@ import { UNAUTHORIZED_CATALOG_TEXT } from "../../routes/pages/admin_catalog.tsx"
 import { CATALOG_ADMIN_SECTIONS } from "../../components/catalog_admin/sections.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let owner: string;
-let optician: string;
+let app: TestApp, browser: Browser, owner: string, optician: string;
 
 useBrowserApp(async (started) => {
   ({ app, browser } = started);

@@ -14,11 +14,7 @@ import { UNAUTHORIZED_USERS_TEXT } from "../../routes/pages/admin_users.tsx";
 import { seriousA11yViolations } from "../helpers/axe.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let owner: TestUser;
-let admin: TestUser;
-let optician: TestUser;
+let app: TestApp, browser: Browser, owner: TestUser, admin: TestUser, optician: TestUser;
 const cookies = new Map<string, string>();
 
 useBrowserApp(async (started) => {

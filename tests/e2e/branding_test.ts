@@ -7,9 +7,7 @@ import { DESKTOP, expectCount, PHONE, screenshotPath } from "../helpers/browser.
 import { GIF, ICO, JPEG, padTo, PNG, setBrandingImage, svg } from "../helpers/images.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let admin: string;
+let app: TestApp, browser: Browser, admin: string;
 
 useBrowserApp(async (started) => {
   ({ app, browser } = started);

@@ -9,10 +9,7 @@ import { ensureDefaultCatalog } from "../../src/catalog/default_catalog.ts";
 import { listCatalogForAdmin } from "../../src/catalog/catalog_admin.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let owner: string;
-let optician: string;
+let app: TestApp, browser: Browser, owner: string, optician: string;
 
 useBrowserApp(async (started) => {
   ({ app, browser } = started);

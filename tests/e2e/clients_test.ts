@@ -14,9 +14,7 @@ import {
 import type { QuoteStatus } from "../../db/schema.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let staff: TestUser;
+let app: TestApp, browser: Browser, staff: TestUser;
 let google: { id: string; label: string };
 
 const SMS_TEXT = "Lensdesk Optical may text me about my glasses. Reply STOP to opt out.";

@@ -14,9 +14,7 @@ import type { QuoteStatus } from "../../db/schema.ts";
 import { readManifest } from "../../src/assets/manifest.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let cookie: string;
+let app: TestApp, browser: Browser, cookie: string;
 
 useBrowserApp(async (started) => {
   ({ app, browser } = started);

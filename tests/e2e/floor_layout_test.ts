@@ -19,11 +19,7 @@ import { useBrowserApp } from "../helpers/suite.ts";
 
 const WIDE = { width: 1440, height: 900 };
 
-let app: TestApp;
-let browser: Browser;
-let owner: TestUser;
-let optician: TestUser;
-let quoteId: string;
+let app: TestApp, browser: Browser, owner: TestUser, optician: TestUser, quoteId: string;
 
 useBrowserApp(async (started) => {
   ({ app, browser } = started);

@@ -15,11 +15,7 @@ import type { CreatedClient } from "../../src/clients/views.ts";
 import type { QuoteBundle } from "../../src/quotes/views.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let owner: string;
-let admin: string;
-let optician: string;
+let app: TestApp, browser: Browser, owner: string, admin: string, optician: string;
 
 useBrowserApp(async (started) => {
   ({ app, browser } = started);

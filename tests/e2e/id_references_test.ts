@@ -6,10 +6,7 @@ import { openSignedIn } from "../helpers/browser.ts";
 import type { CreatedClient } from "../../src/clients/views.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let cookie: string;
-let created: CreatedClient;
+let app: TestApp, browser: Browser, cookie: string, created: CreatedClient;
 
 useBrowserApp(async (started) => {
   ({ app, browser } = started);

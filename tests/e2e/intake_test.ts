@@ -18,9 +18,7 @@ const SMS_TEXT = "Clearview Optical may text me about my glasses. Reply STOP to 
 const SUCCESS = "Client intake completed successfully!";
 const FAILURE = "Failed to create client. Please try again.";
 
-let app: TestApp;
-let browser: Browser;
-let staff: TestUser;
+let app: TestApp, browser: Browser, staff: TestUser;
 let google: { id: string; label: string };
 
 useBrowserApp(async (started) => {

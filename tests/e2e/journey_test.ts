@@ -9,9 +9,7 @@ import { DESKTOP, screenshotPath, TABLET_LANDSCAPE, TABLET_PORTRAIT } from "../h
 import { ensureDefaultCatalog } from "../../src/catalog/default_catalog.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let optician: TestUser;
+let app: TestApp, browser: Browser, optician: TestUser;
 
 useBrowserApp(async (started) => {
   ({ app, browser } = started);

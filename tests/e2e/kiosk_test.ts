@@ -16,9 +16,7 @@ import {
 import { insertSavedQuote, STAFF_ONLY } from "../helpers/quote_fixture.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let maria: TestUser;
+let app: TestApp, browser: Browser, maria: TestUser;
 
 useBrowserApp(async (started) => {
   ({ app, browser } = started);

@@ -9,9 +9,7 @@ import { seriousA11yViolations } from "../helpers/axe.ts";
 import { insertSavedQuote } from "../helpers/quote_fixture.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let cookie: string;
+let app: TestApp, browser: Browser, cookie: string;
 
 useBrowserApp(async (started) => {
   ({ app, browser } = started);

@@ -20,11 +20,7 @@ import type { OptionInput } from "../../src/schemas/quote.ts";
 import { CONTINUED_IN_SYSTEM } from "../../src/print/print_model.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let ownerCookie: string;
-let opticianCookie: string;
-let ownerId: string;
+let app: TestApp, browser: Browser, ownerCookie: string, opticianCookie: string, ownerId: string;
 
 useBrowserApp(async (started) => {
   ({ app, browser } = started);

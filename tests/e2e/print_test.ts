@@ -15,9 +15,7 @@ import type { ItemKind } from "../../db/schema.ts";
 import { subtotalDecimal } from "../../src/quotes/rules.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let cookie: string;
+let app: TestApp, browser: Browser, cookie: string;
 
 useBrowserApp(async (started) => {
   ({ app, browser } = started);

@@ -15,9 +15,7 @@ import { ensureDefaultCatalog } from "../../src/catalog/default_catalog.ts";
 import { insertDraftQuote } from "../../src/quotes/quotes.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let staff: TestUser;
+let app: TestApp, browser: Browser, staff: TestUser;
 
 useBrowserApp(async (started) => {
   ({ app, browser } = started);

@@ -14,9 +14,7 @@ import { EXPIRED_ACTIONS_HINT } from "../../src/quotes/rules.ts";
 import { PD_REQUIRED_FOR_COMPLETE } from "../../src/schemas/client.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let staff: TestUser;
+let app: TestApp, browser: Browser, staff: TestUser;
 
 useBrowserApp(async (started) => {
   ({ app, browser } = started);

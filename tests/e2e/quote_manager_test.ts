@@ -7,9 +7,7 @@ import { DESKTOP, openSignedIn, screenshotPath, TABLET_PORTRAIT } from "../helpe
 import type { QuoteStatus } from "../../db/schema.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let staff: TestUser;
+let app: TestApp, browser: Browser, staff: TestUser;
 
 useBrowserApp(async (started) => {
   ({ app, browser } = started);

@@ -13,10 +13,7 @@ import {
 } from "../helpers/browser.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let cookie: string;
-let annId: string;
+let app: TestApp, browser: Browser, cookie: string, annId: string;
 let quote: { id: string; quoteNumber: string };
 
 useBrowserApp(async (started) => {

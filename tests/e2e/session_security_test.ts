@@ -8,9 +8,7 @@ import { UNAUTHORIZED_USERS_TEXT } from "../../routes/pages/admin_users.tsx";
 import { UNAUTHORIZED_SETTINGS_TEXT } from "../../routes/pages/admin_settings.tsx";
 import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let optician: TestUser;
+let app: TestApp, browser: Browser, optician: TestUser;
 
 useBrowserApp(async (started) => {
   ({ app, browser } = started);

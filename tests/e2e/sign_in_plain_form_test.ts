@@ -9,9 +9,7 @@ import { expectCount, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser
 import { HOSTILE_RETURN_TO } from "../helpers/hostile_return_to.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let maria: TestUser;
+let app: TestApp, browser: Browser, maria: TestUser;
 
 useBrowserApp(async (started) => {
   ({ app, browser } = started);

@@ -6,10 +6,7 @@ import { createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
 import { DESKTOP, expectCount, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let owner: TestUser;
-let staff: TestUser;
+let app: TestApp, browser: Browser, owner: TestUser, staff: TestUser;
 
 useBrowserApp(async (started) => {
   ({ app, browser } = started);

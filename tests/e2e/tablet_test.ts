@@ -14,9 +14,7 @@ import type { ItemKind, QuoteStatus } from "../../db/schema.ts";
 import { subtotalDecimal } from "../../src/quotes/rules.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let staff: TestUser;
+let app: TestApp, browser: Browser, staff: TestUser;
 
 useBrowserApp(async (started) => {
   ({ app, browser } = started);

@@ -10,9 +10,7 @@ import { seriousA11yViolations } from "../helpers/axe.ts";
 import { currentStep } from "../../src/auth/totp.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let owner: TestUser;
+let app: TestApp, browser: Browser, owner: TestUser;
 
 useBrowserApp(async (started) => {
   ({ app, browser } = started);
