@@ -629,6 +629,48 @@ describe("history of what a manager asks about (issue 30)", () => {
     expect(entry.changes).toEqual([{ label: "Role", from: "Authorized User", to: "Admin" }]);
   });
 
+  it("a user's whole life is in the log: added, renamed, password reset by an admin, deleted", async () => {
+    const created = await call<{ id: string }>(app, "POST", "/api/admin/users/invite", {
+      body: {
+        email: "lena@store.test",
+        firstName: "Lena",
+        lastName: "Life",
+        username: "lena_life",
+        password: "secret1",
+        role: "AUTHORIZED_USER",
+      },
+      cookie: ownerCookie,
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.id;
+    // One after the other: the log's order is the point.
+    const steps = [
+      () =>
+        call(app, "PUT", `/api/admin/users/${id}`, {
+          body: { username: "lena_renamed" },
+          cookie: ownerCookie,
+        }),
+      () =>
+        call(app, "PUT", `/api/admin/users/${id}/password`, {
+          body: { newPassword: "another-secret-2" },
+          cookie: ownerCookie,
+        }),
+      () => call(app, "DELETE", `/api/admin/users/${id}`, { cookie: ownerCookie }),
+    ];
+    for (const step of steps) expect((await step()).status).toBe(200);
+    const entries = (await audit("user")).filter((e) => e.entityId === id);
+    expect(entries.map((e) => [e.action, e.summary])).toEqual([
+      ["user.delete", "User deleted: lena_renamed"],
+      ["user.reset_password", "Password reset by an admin: lena_renamed"],
+      ["user.change_username", "Username changed: lena_life is now lena_renamed"],
+      ["user.create", "User added: lena_life"],
+    ]);
+    // No password, hashed or not, in any of them.
+    for (const entry of entries) {
+      expect(JSON.stringify(entry)).not.toMatch(/secret|\$argon|\$scrypt/);
+    }
+  });
+
   it("an owner's reopen shows its reason and the status it went back to", async () => {
     const { quote: b } = await savedQuote();
     expect((await call(app, "POST", `/api/quotes/${b.quote.id}/finalize`, { cookie })).status)
