@@ -108,6 +108,36 @@ describe("GET /api/search", () => {
     expect((await search("0102030")).body.map((r) => r.id)).toEqual([ids.annLee]);
   });
 
+  it("searches phones only with a word that looks like a phone number", async () => {
+    await insertClient("phone1985", {
+      firstName: "Paula",
+      lastName: "Phone",
+      mobilePhone: "555-198-5000",
+    });
+    await insertClient("maria1985", {
+      firstName: "Maria",
+      lastName: "Mail",
+      email: "maria1985@example.com",
+    });
+    const names = async (path: string) => {
+      const res = await call<Array<SearchResult | ClientSummary>>(app, "GET", path, { cookie });
+      expect(res.status).toBe(200);
+      return res.body.flatMap((row) =>
+        "type" in row
+          ? (row.type === "client" ? [row.title] : [])
+          : [`${row.firstName} ${row.lastName}`]
+      );
+    };
+    // The staff bar and the client search (the client list's search box).
+    for (const path of ["/api/search?q=", "/api/clients/search?q="]) {
+      // Letters and digits: the e-mail holds it; Paula's phone holds only its digits.
+      expect(await names(`${path}maria1985`)).toEqual(["Maria Mail"]);
+      // Digits alone are a phone fragment: Paula's number holds 1985.
+      expect(await names(`${path}1985`)).toContain("Paula Phone");
+      expect(await names(`${path}${encodeURIComponent("(555) 198")}`)).toContain("Paula Phone");
+    }
+  });
+
   it("finds quotes by number, client name and optician", async () => {
     const byNumber = await search(quotes.joann.quoteNumber.toLowerCase());
     expect(byNumber.body.map((r) => r.id)).toEqual([quotes.joann.id]);
