@@ -128,6 +128,17 @@ export default function UserManagement({ initialUsers, currentUser }: UserManage
             {rows.map((user) => {
               const can = userPermissions(currentUser, user);
               const self = user.id === currentUser.id;
+              /** A button that opens one of the row's dialogs, when the rules allow it. */
+              const opener = (kind: RowAction, label: string, allowed: boolean, extra = "") =>
+                allowed && (
+                  <button
+                    type="button"
+                    className={`btn btn-outline btn-sm ${extra}`.trim()}
+                    onClick={() => setAction({ kind, user })}
+                  >
+                    {label}
+                  </button>
+                );
               return (
                 <tr key={user.id} data-user-id={user.id}>
                   <td className="users-id" data-label="ID">
@@ -154,42 +165,10 @@ export default function UserManagement({ initialUsers, currentUser }: UserManage
                   </td>
                   <td className="users-actions-cell">
                     <div className="users-actions">
-                      {can.canResetPassword && (
-                        <button
-                          type="button"
-                          className="btn btn-outline btn-sm"
-                          onClick={() => setAction({ kind: "reset", user })}
-                        >
-                          Reset Password
-                        </button>
-                      )}
-                      {can.canChangeRole && (
-                        <button
-                          type="button"
-                          className="btn btn-outline btn-sm"
-                          onClick={() => setAction({ kind: "role", user })}
-                        >
-                          Change Role
-                        </button>
-                      )}
-                      {can.canChangeUsername && (
-                        <button
-                          type="button"
-                          className="btn btn-outline btn-sm"
-                          onClick={() => setAction({ kind: "username", user })}
-                        >
-                          Change Username
-                        </button>
-                      )}
-                      {can.canResetTwoFactor && (
-                        <button
-                          type="button"
-                          className="btn btn-outline btn-sm"
-                          onClick={() => setAction({ kind: "twoFactor", user })}
-                        >
-                          Reset Two-Factor
-                        </button>
-                      )}
+                      {opener("reset", "Reset Password", can.canResetPassword)}
+                      {opener("role", "Change Role", can.canChangeRole)}
+                      {opener("username", "Change Username", can.canChangeUsername)}
+                      {opener("twoFactor", "Reset Two-Factor", can.canResetTwoFactor)}
                       <button
                         type="button"
                         className="btn btn-outline btn-sm"
@@ -198,15 +177,7 @@ export default function UserManagement({ initialUsers, currentUser }: UserManage
                       >
                         Send Reset Email
                       </button>
-                      {can.canDelete && (
-                        <button
-                          type="button"
-                          className="btn btn-outline btn-sm users-delete"
-                          onClick={() => setAction({ kind: "delete", user })}
-                        >
-                          Delete
-                        </button>
-                      )}
+                      {opener("delete", "Delete", can.canDelete, "users-delete")}
                     </div>
                   </td>
                 </tr>

@@ -1,4 +1,5 @@
-import { type FormEvent, type ReactNode, useId } from "react";
+import { type ComponentProps, type FormEvent, type ReactNode, useId } from "react";
+import type * as z from "zod";
 import { useMutation } from "@tanstack/react-query";
 import { ApiError, apiRequest, isUnauthorized } from "../api_client.ts";
 import { toast } from "../toast.tsx";
@@ -29,6 +30,88 @@ function succeeded(description: string) {
 /** Field errors the server sent back (400 with `errors`, or a 409 on a field). */
 function serverFields(error: unknown): Record<string, string> | undefined {
   return error instanceof ApiError && error.fields ? error.fields : undefined;
+}
+
+/**
+ * A dialog's form and the call it sends: checked by the shared schema on
+ * submit, one call at a time, the success toast, the server's field messages
+ * on their fields (`explainWith`: that field's message is also the toast's),
+ * and the form emptied after a success and when the dialog closes.
+ */
+function useDialogForm<V extends Record<string, string | boolean>, S extends z.ZodType, R>(
+  schema: S,
+  empty: V,
+  o: {
+    send: (data: z.infer<S>) => Promise<R>;
+    success: string | ((answer: R) => string);
+    failure: string;
+    explainWith?: string;
+    done: () => void;
+    cancel: () => void;
+    /** Whether there is something to send for (the user the dialog acts on). */
+    ready?: boolean;
+  },
+) {
+  const form = useValidatedForm(schema, empty);
+  const mutation = useMutation({
+    mutationFn: o.send,
+    onSuccess: (answer) => {
+      succeeded(typeof o.success === "string" ? o.success : o.success(answer));
+      form.reset(empty);
+      o.done();
+    },
+    onError: (error) => {
+      const fields = serverFields(error);
+      if (fields) form.setErrors(fields);
+      failed(error, (o.explainWith && fields?.[o.explainWith]) || o.failure);
+    },
+  });
+  function close() {
+    form.reset(empty);
+    o.cancel();
+  }
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (mutation.isPending || o.ready === false) return;
+    const data = form.validate(event.currentTarget);
+    if (data) mutation.mutate(data);
+  }
+  return { form, mutation, close, onSubmit };
+}
+
+/** A dialog holding one form, with Cancel and the form's submit button below it. */
+function FormDialog(
+  { className, onSubmit, children, label, busyLabel, busy, danger, ...dialog }:
+    & Omit<ComponentProps<typeof Dialog>, "footer">
+    & {
+      className: string;
+      onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+      label: string;
+      busyLabel: string;
+      busy: boolean;
+      danger?: boolean;
+    },
+) {
+  const formId = useId();
+  return (
+    <Dialog
+      {...dialog}
+      footer={
+        <Footer
+          formId={formId}
+          onCancel={dialog.onClose}
+          busy={busy}
+          label={label}
+          busyLabel={busyLabel}
+          danger={danger}
+        />
+      }
+    >
+      <form id={formId} className={className} noValidate onSubmit={onSubmit}>
+        {children}
+      </form>
+    </Dialog>
+  );
 }
 
 const userLabel = (u: UserRow) => `${u.firstName} ${u.lastName}`.trim() || u.username;
@@ -103,33 +186,13 @@ export function AddUserDialog(
   },
 ) {
   const uid = useId();
-  const formId = `${uid}-form`;
-  const form = useValidatedForm(newUserSchema, EMPTY_USER);
-  const create = useMutation({
-    mutationFn: (input: unknown) => apiRequest<UserRow>("POST", "/api/admin/users/invite", input),
-    onSuccess: () => {
-      succeeded(
-        "User created successfully! They can now log in with their username and password.",
-      );
-      form.reset(EMPTY_USER);
-      onDone();
-    },
-    onError: (error) => {
-      const fields = serverFields(error);
-      if (fields) form.setErrors(fields);
-      failed(error, "Failed to create user. Please try again.");
-    },
+  const { form, mutation: create, close, onSubmit } = useDialogForm(newUserSchema, EMPTY_USER, {
+    send: (input) => apiRequest<UserRow>("POST", "/api/admin/users/invite", input),
+    success: "User created successfully! They can now log in with their username and password.",
+    failure: "Failed to create user. Please try again.",
+    done: onDone,
+    cancel: onClose,
   });
-  function close() {
-    form.reset(EMPTY_USER);
-    onClose();
-  }
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (create.isPending) return;
-    const data = form.validate(event.currentTarget);
-    if (data) create.mutate(data);
-  }
   const text = (name: keyof typeof EMPTY_USER, label: string) => ({
     id: `${uid}-${name}`,
     name,
@@ -139,48 +202,42 @@ export function AddUserDialog(
     error: form.errors[name],
   });
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onClose={close}
       title="Add User"
       description="The new user signs in with this username and password."
-      footer={
-        <Footer
-          formId={formId}
-          onCancel={close}
-          busy={create.isPending}
-          label="Create User"
-          busyLabel="Creating..."
-        />
-      }
+      busy={create.isPending}
+      label="Create User"
+      busyLabel="Creating..."
+      className="form-grid users-form"
+      onSubmit={onSubmit}
     >
-      <form id={formId} className="form-grid users-form" noValidate onSubmit={onSubmit}>
-        <SettingsField
-          {...text("email", "Email")}
-          wide
-          input={{ type: "email", inputMode: "email", spellCheck: false, autoComplete: "off" }}
-        />
-        <SettingsField {...text("firstName", "First Name")} input={{ autoComplete: "off" }} />
-        <SettingsField {...text("lastName", "Last Name")} input={{ autoComplete: "off" }} />
-        <SettingsField
-          {...text("username", "Username")}
-          input={{ autoComplete: "off", autoCapitalize: "none", spellCheck: false }}
-          hint="At least 3 characters."
-        />
-        <SettingsField
-          {...text("password", "Password")}
-          input={{ type: "password", autoComplete: "new-password" }}
-          hint="At least 6 characters."
-        />
-        <RoleSelect
-          id={`${uid}-role`}
-          value={form.values.role}
-          roles={roles}
-          onChange={(r) => form.setField("role", r)}
-          error={form.errors.role}
-        />
-      </form>
-    </Dialog>
+      <SettingsField
+        {...text("email", "Email")}
+        wide
+        input={{ type: "email", inputMode: "email", spellCheck: false, autoComplete: "off" }}
+      />
+      <SettingsField {...text("firstName", "First Name")} input={{ autoComplete: "off" }} />
+      <SettingsField {...text("lastName", "Last Name")} input={{ autoComplete: "off" }} />
+      <SettingsField
+        {...text("username", "Username")}
+        input={{ autoComplete: "off", autoCapitalize: "none", spellCheck: false }}
+        hint="At least 3 characters."
+      />
+      <SettingsField
+        {...text("password", "Password")}
+        input={{ type: "password", autoComplete: "new-password" }}
+        hint="At least 6 characters."
+      />
+      <RoleSelect
+        id={`${uid}-role`}
+        value={form.values.role}
+        roles={roles}
+        onChange={(r) => form.setField("role", r)}
+        error={form.errors.role}
+      />
+    </FormDialog>
   );
 }
 
@@ -190,31 +247,17 @@ export function ChangeMyPasswordDialog(
   { open, onClose }: { open: boolean; onClose: () => void },
 ) {
   const uid = useId();
-  const formId = `${uid}-form`;
-  const form = useValidatedForm(changeOwnPasswordFormSchema, EMPTY_OWN);
-  const change = useMutation({
-    mutationFn: (input: unknown) => apiRequest("PUT", "/api/auth/change-password", input),
-    onSuccess: () => {
-      succeeded("Your password has been changed.");
-      form.reset(EMPTY_OWN);
-      onClose();
+  const { form, mutation: change, close, onSubmit } = useDialogForm(
+    changeOwnPasswordFormSchema,
+    EMPTY_OWN,
+    {
+      send: (input) => apiRequest("PUT", "/api/auth/change-password", input),
+      success: "Your password has been changed.",
+      failure: "Failed to change password. Please check your current password.",
+      done: onClose,
+      cancel: onClose,
     },
-    onError: (error) => {
-      const fields = serverFields(error);
-      if (fields) form.setErrors(fields);
-      failed(error, "Failed to change password. Please check your current password.");
-    },
-  });
-  function close() {
-    form.reset(EMPTY_OWN);
-    onClose();
-  }
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (change.isPending) return;
-    const data = form.validate(event.currentTarget);
-    if (data) change.mutate(data);
-  }
+  );
   const field = (name: keyof typeof EMPTY_OWN, label: string, autoComplete: string) => (
     <SettingsField
       id={`${uid}-${name}`}
@@ -228,27 +271,21 @@ export function ChangeMyPasswordDialog(
     />
   );
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onClose={close}
       size="sm"
       title="Change My Password"
-      footer={
-        <Footer
-          formId={formId}
-          onCancel={close}
-          busy={change.isPending}
-          label="Change Password"
-          busyLabel="Changing..."
-        />
-      }
+      busy={change.isPending}
+      label="Change Password"
+      busyLabel="Changing..."
+      className="users-form stack"
+      onSubmit={onSubmit}
     >
-      <form id={formId} className="users-form stack" noValidate onSubmit={onSubmit}>
-        {field("currentPassword", "Current Password", "current-password")}
-        {field("newPassword", "New Password", "new-password")}
-        {field("confirmPassword", "Confirm New Password", "new-password")}
-      </form>
-    </Dialog>
+      {field("currentPassword", "Current Password", "current-password")}
+      {field("newPassword", "New Password", "new-password")}
+      {field("confirmPassword", "Confirm New Password", "new-password")}
+    </FormDialog>
   );
 }
 
@@ -258,28 +295,21 @@ export function ResetPasswordDialog(
   { user, onClose, onDone }: { user: UserRow | null; onClose: () => void; onDone: () => void },
 ) {
   const uid = useId();
-  const formId = `${uid}-form`;
-  const form = useValidatedForm(resetPasswordFormSchema, EMPTY_RESET);
-  const reset = useMutation({
-    mutationFn: ({ id, newPassword }: { id: string; newPassword: string }) =>
-      apiRequest("PUT", `/api/admin/users/${encodeURIComponent(id)}/password`, { newPassword }),
-    onSuccess: () => {
-      succeeded("Password reset successfully.");
-      form.reset(EMPTY_RESET);
-      onDone();
+  const { form, mutation: reset, close, onSubmit } = useDialogForm(
+    resetPasswordFormSchema,
+    EMPTY_RESET,
+    {
+      send: ({ newPassword }) =>
+        apiRequest("PUT", `/api/admin/users/${encodeURIComponent(user!.id)}/password`, {
+          newPassword,
+        }),
+      success: "Password reset successfully.",
+      failure: "Failed to reset password.",
+      done: onDone,
+      cancel: onClose,
+      ready: !!user,
     },
-    onError: (error) => failed(error, "Failed to reset password."),
-  });
-  function close() {
-    form.reset(EMPTY_RESET);
-    onClose();
-  }
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (reset.isPending || !user) return;
-    const data = form.validate(event.currentTarget);
-    if (data) reset.mutate({ id: user.id, newPassword: data.newPassword });
-  }
+  );
   const field = (name: keyof typeof EMPTY_RESET, label: string) => (
     <SettingsField
       id={`${uid}-${name}`}
@@ -293,27 +323,21 @@ export function ResetPasswordDialog(
     />
   );
   return (
-    <Dialog
+    <FormDialog
       open={!!user}
       onClose={close}
       size="sm"
       title="Reset Password"
       description={user && <>Set a new password for {userLabel(user)} ({user.username}).</>}
-      footer={
-        <Footer
-          formId={formId}
-          onCancel={close}
-          busy={reset.isPending}
-          label="Reset Password"
-          busyLabel="Resetting..."
-        />
-      }
+      busy={reset.isPending}
+      label="Reset Password"
+      busyLabel="Resetting..."
+      className="users-form stack"
+      onSubmit={onSubmit}
     >
-      <form id={formId} className="users-form stack" noValidate onSubmit={onSubmit}>
-        {field("newPassword", "New Password")}
-        {field("confirmPassword", "Confirm Password")}
-      </form>
-    </Dialog>
+      {field("newPassword", "New Password")}
+      {field("confirmPassword", "Confirm Password")}
+    </FormDialog>
   );
 }
 
@@ -326,57 +350,40 @@ export function ChangeRoleDialog(
   },
 ) {
   const uid = useId();
-  const formId = `${uid}-form`;
   const initial = { role: user?.role ?? "AUTHORIZED_USER" };
-  const form = useValidatedForm(roleChangeSchema, initial);
-  const update = useMutation({
-    mutationFn: ({ id, role }: { id: string; role: Role }) =>
-      apiRequest<UserRow>("PUT", `/api/admin/users/${encodeURIComponent(id)}`, { role }),
-    onSuccess: (row) => {
-      succeeded(`${userLabel(row)} is now ${ROLE_LABELS[row.role]}.`);
-      onDone();
-    },
-    onError: (error) => {
-      // The last owner's role: the server says why, on the field.
-      const field = serverFields(error)?.role;
-      if (field) form.setErrors({ role: field });
-      failed(error, field ?? "Failed to update user role.");
-    },
+  const { form, mutation: update, onSubmit } = useDialogForm(roleChangeSchema, initial, {
+    send: ({ role }) =>
+      apiRequest<UserRow>("PUT", `/api/admin/users/${encodeURIComponent(user!.id)}`, { role }),
+    success: (row) => `${userLabel(row)} is now ${ROLE_LABELS[row.role]}.`,
+    failure: "Failed to update user role.",
+    // The last owner's role: the server says why, on the field and in the toast.
+    explainWith: "role",
+    done: onDone,
+    cancel: onClose,
+    ready: !!user,
   });
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (update.isPending || !user) return;
-    const data = form.validate(event.currentTarget);
-    if (data) update.mutate({ id: user.id, role: data.role });
-  }
   return (
-    <Dialog
+    <FormDialog
       open={!!user}
       onClose={onClose}
       size="sm"
       title="Change Role"
       description={user && <>Choose the role of {userLabel(user)} ({user.username}).</>}
-      footer={
-        <Footer
-          formId={formId}
-          onCancel={onClose}
-          busy={update.isPending}
-          label="Update Role"
-          busyLabel="Updating..."
-        />
-      }
+      busy={update.isPending}
+      label="Update Role"
+      busyLabel="Updating..."
+      className="users-form"
+      onSubmit={onSubmit}
     >
-      <form id={formId} className="users-form" noValidate onSubmit={onSubmit}>
-        <RoleSelect
-          id={`${uid}-role`}
-          value={form.values.role}
-          // The user's present role stays listed even when it may not be given.
-          roles={user && !roles.includes(user.role) ? [...roles, user.role] : roles}
-          onChange={(r) => form.setField("role", r as Role)}
-          error={form.errors.role}
-        />
-      </form>
-    </Dialog>
+      <RoleSelect
+        id={`${uid}-role`}
+        value={form.values.role}
+        // The user's present role stays listed even when it may not be given.
+        roles={user && !roles.includes(user.role) ? [...roles, user.role] : roles}
+        onChange={(r) => form.setField("role", r as Role)}
+        error={form.errors.role}
+      />
+    </FormDialog>
   );
 }
 
@@ -384,57 +391,42 @@ export function ChangeUsernameDialog(
   { user, onClose, onDone }: { user: UserRow | null; onClose: () => void; onDone: () => void },
 ) {
   const uid = useId();
-  const formId = `${uid}-form`;
-  const form = useValidatedForm(usernameChangeSchema, { username: user?.username ?? "" });
-  const update = useMutation({
-    mutationFn: ({ id, username }: { id: string; username: string }) =>
-      apiRequest<UserRow>("PUT", `/api/admin/users/${encodeURIComponent(id)}`, { username }),
-    onSuccess: () => {
-      succeeded("Username updated successfully.");
-      onDone();
-    },
-    onError: (error) => {
-      const fields = serverFields(error);
-      if (fields) form.setErrors(fields);
-      failed(error, "Failed to update username. It may already be in use.");
-    },
+  const initial = { username: user?.username ?? "" };
+  const { form, mutation: update, onSubmit } = useDialogForm(usernameChangeSchema, initial, {
+    send: ({ username }) =>
+      apiRequest<UserRow>("PUT", `/api/admin/users/${encodeURIComponent(user!.id)}`, {
+        username,
+      }),
+    success: "Username updated successfully.",
+    failure: "Failed to update username. It may already be in use.",
+    done: onDone,
+    cancel: onClose,
+    ready: !!user,
   });
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (update.isPending || !user) return;
-    const data = form.validate(event.currentTarget);
-    if (data) update.mutate({ id: user.id, username: data.username });
-  }
   return (
-    <Dialog
+    <FormDialog
       open={!!user}
       onClose={onClose}
       size="sm"
       title="Change Username"
       description={user && <>The username {userLabel(user)} signs in with.</>}
-      footer={
-        <Footer
-          formId={formId}
-          onCancel={onClose}
-          busy={update.isPending}
-          label="Update Username"
-          busyLabel="Updating..."
-        />
-      }
+      busy={update.isPending}
+      label="Update Username"
+      busyLabel="Updating..."
+      className="users-form"
+      onSubmit={onSubmit}
     >
-      <form id={formId} className="users-form" noValidate onSubmit={onSubmit}>
-        <SettingsField
-          id={`${uid}-username`}
-          name="username"
-          label="Username"
-          value={form.values.username}
-          onChange={(value) => form.setField("username", value)}
-          error={form.errors.username}
-          input={{ autoComplete: "off", autoCapitalize: "none", spellCheck: false }}
-          hint="At least 3 characters."
-        />
-      </form>
-    </Dialog>
+      <SettingsField
+        id={`${uid}-username`}
+        name="username"
+        label="Username"
+        value={form.values.username}
+        onChange={(value) => form.setField("username", value)}
+        error={form.errors.username}
+        input={{ autoComplete: "off", autoCapitalize: "none", spellCheck: false }}
+        hint="At least 3 characters."
+      />
+    </FormDialog>
   );
 }
 

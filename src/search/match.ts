@@ -36,6 +36,18 @@ export function searchWords(query: string): string[] {
 /** Phone search starts at three digits, so "5" does not match every phone number. */
 export const MIN_PHONE_DIGITS = 3;
 
+/**
+ * The digits of a word that looks like (part of) a phone number: digits and
+ * the marks people type in one (space, `+ - . ( )`), with 3+ digits. Any other
+ * word, `maria1985` say, is not a phone: its digits would list every client
+ * whose number holds `1985`.
+ */
+export function phoneDigits(word: string): string | null {
+  if (!/^[\d\s+\-.()]+$/.test(word)) return null;
+  const digits = word.replace(/\D/g, "");
+  return digits.length >= MIN_PHONE_DIGITS ? digits : null;
+}
+
 /** The longest grams the indexes hold (migration 0018 keeps 3, 4 and 5 characters). */
 const GRAM_MAX = 5;
 /** The shortest: a shorter word has no gram and is matched by the LIKE alone. */
@@ -120,13 +132,13 @@ const allOf = (conditions: RawBuilder<boolean>[]) =>
 
 /**
  * Every word must be in a name or the e-mail (case-insensitive, anywhere), or,
- * when it holds 3+ digits, in a phone number compared digits-only, so
- * "555 0102" and "(555) 010-2..." find each other.
+ * when it looks like a phone number (phoneDigits), in a phone number compared
+ * digits-only, so "555 0102" and "(555) 010-2..." find each other.
  */
 export function clientMatches(words: string[], lookup: Lookup = "grams"): RawBuilder<boolean> {
   return allOf(words.map((word) => {
-    const digits = word.replace(/\D/g, "");
-    return digits.length >= MIN_PHONE_DIGITS
+    const digits = phoneDigits(word);
+    return digits
       ? eitherMatched(contains(clientText, word), contains(clientPhoneDigits, digits), lookup)
       : matched(contains(clientText, word), lookup);
   }));

@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
-import { wordGrams } from "./match.ts";
+import { phoneDigits, wordGrams } from "./match.ts";
 
 describe("wordGrams", () => {
   it("gives none for a word under 3 characters or with a space", () => {
@@ -36,4 +36,25 @@ describe("wordGrams", () => {
   it("gives a repeated substring once", () => {
     expect(wordGrams("aaaaaaa")).toEqual(["aaaaa"]);
   });
+});
+
+describe("phoneDigits: only a word that looks like a phone number searches phones", () => {
+  const cases: Array<[string, string | null]> = [
+    ["1985", "1985"],
+    ["555-0102", "5550102"],
+    ["(555)", "555"],
+    ["+1.555.010", "1555010"],
+    ["55", null], // under 3 digits: every number would match
+    ["maria1985", null], // letters and digits: a name or an e-mail, not a phone
+    ["a555", null],
+    ["555x", null],
+    ["q-000123", null], // a quote number
+    ["dana@1985.test", null],
+    ["---", null],
+  ];
+  for (const [word, digits] of cases) {
+    it(`${JSON.stringify(word)} → ${JSON.stringify(digits)}`, () => {
+      expect(phoneDigits(word)).toBe(digits);
+    });
+  }
 });

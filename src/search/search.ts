@@ -8,7 +8,7 @@ import {
   clientPhoneDigits,
   clientText,
   type Lookup,
-  MIN_PHONE_DIGITS,
+  phoneDigits,
   quoteMatches,
   searchWords,
 } from "./match.ts";
@@ -25,14 +25,14 @@ import { SEARCH_MIN_CHARS, SEARCH_RESULTS_PER_TYPE, type SearchResult } from "./
  */
 
 function clientRank(text: string, words: string[]) {
-  const digits = text.replace(/\D/g, "");
+  const digits = phoneDigits(text);
   const first = startsWithPattern(words[0]);
   const prefix = startsWithPattern(text);
-  const phoneExact = digits.length >= MIN_PHONE_DIGITS
+  const phoneExact = digits
     ? sql`or regexp_replace(coalesce(clients.mobile_phone, ''), '[^0-9]', '', 'g') = ${digits}
         or regexp_replace(coalesce(clients.home_phone, ''), '[^0-9]', '', 'g') = ${digits}`
     : sql``;
-  const phonePrefix = digits.length >= MIN_PHONE_DIGITS
+  const phonePrefix = digits
     ? sql`or ${clientPhoneDigits} like ${startsWithPattern(digits)}`
     : sql``;
   return sql<number>`case

@@ -1,21 +1,14 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
-import {
-  call,
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-} from "../helpers/test_app.ts";
+import { call, createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
 import { ensureDefaultCatalog } from "../../src/catalog/default_catalog.ts";
 import type { CatalogItem } from "../../src/catalog/catalog.ts";
+import { useTestApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let ownerCookie: string;
-let staffCookie: string;
+let app: TestApp, ownerCookie: string, staffCookie: string;
 
-before(async () => {
-  app = await startTestApp();
+useTestApp(async (started) => {
+  ({ app } = started);
   await ensureDefaultCatalog(app.db);
   ownerCookie = await sessionCookieFor(
     app.db,
@@ -23,7 +16,6 @@ before(async () => {
   );
   staffCookie = await sessionCookieFor(app.db, (await createTestUser(app.db)).id);
 });
-after(() => app.close());
 
 describe("catalog administration API", () => {
   it("creates, edits, toggles and deletes an item; the builder's list follows", async () => {

@@ -1,14 +1,9 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
-import {
-  call,
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-  type TestUser,
-} from "../helpers/test_app.ts";
+import type { TestApp, TestUser } from "../helpers/test_app.ts";
+import { call, createTestUser, sessionCookieFor, startTestApp } from "../helpers/test_app.ts";
 import { assignableRoles, userPermissions } from "../../src/users/permissions.ts";
+import { useTestApp } from "../helpers/suite.ts";
 
 let app: TestApp;
 let owner: TestUser;
@@ -18,8 +13,8 @@ let ownerCookie: string;
 let adminCookie: string;
 let staffCookie: string;
 
-before(async () => {
-  app = await startTestApp();
+useTestApp(async (started) => {
+  ({ app } = started);
   owner = await createTestUser(app.db, { role: "OWNER", username: "olivia" });
   admin = await createTestUser(app.db, { role: "ADMIN", username: "adam" });
   staff = await createTestUser(app.db, { username: "sam" });
@@ -27,7 +22,6 @@ before(async () => {
   adminCookie = await sessionCookieFor(app.db, admin.id);
   staffCookie = await sessionCookieFor(app.db, staff.id);
 });
-after(() => app.close());
 
 const login = (username: string, password: string) =>
   call(app, "POST", "/api/staff/login", { body: { username, password } });

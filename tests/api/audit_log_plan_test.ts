@@ -3,23 +3,19 @@
 // Filling a million rows takes ~25 s on this machine on either engine, so the
 // test fills 50,000 with one set-based INSERT, runs ANALYZE, and checks the
 // planner's choice for each kind of page with EXPLAIN.
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import { CompiledQuery, sql } from "kysely";
-import { createTestUser, startTestApp, type TestApp } from "../helpers/test_app.ts";
-import {
-  auditPageQuery,
-  type AuditQuery,
-  listAuditPage,
-  listEntityHistory,
-} from "../../src/audit/audit_log.ts";
+import { createTestUser, type TestApp } from "../helpers/test_app.ts";
+import type { AuditQuery } from "../../src/audit/audit_log.ts";
+import { auditPageQuery, listAuditPage, listEntityHistory } from "../../src/audit/audit_log.ts";
+import { useTestApp } from "../helpers/suite.ts";
 
 const ROWS = 50_000;
-let app: TestApp;
-let userId: string;
+let app: TestApp, userId: string;
 
-before(async () => {
-  app = await startTestApp();
+useTestApp(async (started) => {
+  ({ app } = started);
   userId = (await createTestUser(app.db, { role: "OWNER" })).id;
   // One row a minute going back ~35 days; every 7th by the user; six kinds.
   await sql`INSERT INTO audit_log (at, user_id, actor, action, entity_type, entity_id, details)
@@ -34,7 +30,6 @@ before(async () => {
     FROM generate_series(1, ${ROWS}) AS g`.execute(app.db);
   await sql`ANALYZE audit_log`.execute(app.db);
 });
-after(() => app.close());
 
 async function plan(query: { compile(): CompiledQuery }): Promise<string> {
   const compiled = query.compile();

@@ -1,28 +1,21 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
-import {
-  call,
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-  type TestUser,
-} from "../helpers/test_app.ts";
+import type { TestApp, TestUser } from "../helpers/test_app.ts";
+import { call, createTestUser, sessionCookieFor, startTestApp } from "../helpers/test_app.ts";
 import { hashToken } from "../../src/auth/session.ts";
 import { hasControlChar, HOSTILE_RETURN_TO } from "../helpers/hostile_return_to.ts";
+import { useTestApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let maria: TestUser;
+let app: TestApp, maria: TestUser;
 
-before(async () => {
-  app = await startTestApp();
+useTestApp(async (started) => {
+  ({ app } = started);
   maria = await createTestUser(app.db, {
     username: "maria",
     firstName: "Maria",
     email: "maria@store.test",
   });
 });
-after(() => app.close());
 
 function sessionToken(setCookie: string | null): string {
   const match = /lensdesk_session=([^;]*)/.exec(setCookie ?? "");

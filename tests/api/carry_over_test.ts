@@ -1,27 +1,20 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import { sql } from "kysely";
-import {
-  call,
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-} from "../helpers/test_app.ts";
+import { call, createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
 import type { ClientSummary, CreatedClient } from "../../src/clients/views.ts";
 import type { QuoteBundle } from "../../src/quotes/views.ts";
 import type { HistoryEntry } from "../../src/audit/describe.ts";
 import { saveBody } from "../helpers/route_table.ts";
+import { useTestApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let cookie: string;
+let app: TestApp, cookie: string;
 
-before(async () => {
-  app = await startTestApp();
+useTestApp(async (started) => {
+  ({ app } = started);
   const staff = await createTestUser(app.db, { firstName: "Maria" });
   cookie = await sessionCookieFor(app.db, staff.id);
 });
-after(() => app.close());
 
 async function api<T>(method: string, path: string, body?: unknown) {
   const res = await call<T>(app, method, path, { body, cookie });

@@ -1,23 +1,15 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
-import {
-  call,
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-} from "../helpers/test_app.ts";
+import { call, createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
 import { ensureDefaultCatalog } from "../../src/catalog/default_catalog.ts";
 import type { CatalogItem } from "../../src/catalog/catalog.ts";
 import type { ImportPreview, PreviewRow } from "../../src/catalog/catalog_csv.ts";
+import { useTestApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let owner: string;
-let admin: string;
-let optician: string;
+let app: TestApp, owner: string, admin: string, optician: string;
 
-before(async () => {
-  app = await startTestApp();
+useTestApp(async (started) => {
+  ({ app } = started);
   await ensureDefaultCatalog(app.db);
   const cookie = async (role: "OWNER" | "ADMIN" | "AUTHORIZED_USER") =>
     await sessionCookieFor(app.db, (await createTestUser(app.db, { role })).id);
@@ -27,7 +19,6 @@ before(async () => {
     cookie("AUTHORIZED_USER"),
   ]);
 });
-after(() => app.close());
 
 async function exportCsv(section: string, cookie = owner) {
   const res = await fetch(`${app.baseUrl}/api/admin/${section}/export.csv`, {

@@ -1,22 +1,15 @@
 import { after, before, describe, it } from "node:test";
 import { expect } from "expect";
 import { sql } from "kysely";
-import {
-  call,
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-} from "../helpers/test_app.ts";
+import type { TestApp } from "../helpers/test_app.ts";
+import { call, createTestUser, sessionCookieFor, startTestApp } from "../helpers/test_app.ts";
 import type { ClientDetail, ClientSummary, CreatedClient } from "../../src/clients/views.ts";
+import { useTestApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let cookie: string;
-let staffId: string;
-let walkInId: string;
+let app: TestApp, cookie: string, staffId: string, walkInId: string;
 
-before(async () => {
-  app = await startTestApp();
+useTestApp(async (started) => {
+  ({ app } = started);
   const staff = await createTestUser(app.db, { firstName: "Maria" });
   staffId = staff.id;
   cookie = await sessionCookieFor(app.db, staff.id);
@@ -27,7 +20,6 @@ before(async () => {
   ]).returning(["id", "label"]).execute();
   walkInId = options.find((o) => o.label === "Walk-in")!.id;
 });
-after(() => app.close());
 
 const countRows = async (table: "clients" | "quotes" | "consentRecords") =>
   Number(

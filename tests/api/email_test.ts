@@ -1,11 +1,10 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import {
   call,
   capturingLogger,
   createTestUser,
   sessionCookieFor,
-  startTestApp,
   type TestApp,
 } from "../helpers/test_app.ts";
 import { deadPort, mailSettingsFor, startSmtpServer } from "../helpers/smtp.ts";
@@ -16,27 +15,18 @@ import type { CreatedClient } from "../../src/clients/views.ts";
 import type { QuoteBundle } from "../../src/quotes/views.ts";
 import type { HistoryEntry } from "../../src/audit/describe.ts";
 import { sql } from "kysely";
+import { useTestApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-let owner: string;
-let staff: string;
+let app: TestApp, smtp: Awaited<ReturnType<typeof startSmtpServer>>, owner: string, staff: string;
 const log = capturingLogger();
 
-before(async () => {
-  [app, smtp] = await Promise.all([
-    // A short mail-server timeout: a failed test e-mail is answered 2 s after it.
-    startTestApp({ SMTP_TIMEOUT_MS: "300" }, { logger: log.logger }),
-    startSmtpServer(),
-  ]);
+// A short mail-server timeout: a failed test e-mail is answered 2 s after it.
+useTestApp(async (started) => {
+  ({ app, smtp } = started);
   owner = await sessionCookieFor(app.db, (await createTestUser(app.db, { role: "OWNER" })).id);
   staff = await sessionCookieFor(app.db, (await createTestUser(app.db)).id);
   await app.db.updateTable("settings").set({ storeName: "Northside Eyewear" }).execute();
-});
-after(async () => {
-  await app.close();
-  await smtp.close();
-});
+}, { env: { SMTP_TIMEOUT_MS: "300" }, logger: log.logger, smtp: true });
 
 async function configure(port: number) {
   const res = await call(app, "PUT", "/api/admin/settings", {

@@ -1,15 +1,11 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
-import { startTestApp, type TestApp } from "../helpers/test_app.ts";
-import {
-  cookieFor,
-  Fixtures,
-  type RouteEntry,
-  ROUTES,
-  type SampleRequest,
-} from "../helpers/route_table.ts";
+import { type TestApp } from "../helpers/test_app.ts";
+import type { RouteEntry, SampleRequest } from "../helpers/route_table.ts";
+import { cookieFor, Fixtures, ROUTES } from "../helpers/route_table.ts";
 import { ensureDefaultCatalog } from "../../src/catalog/default_catalog.ts";
 import { rawRequest } from "../helpers/raw_http.ts";
+import { useTestApp } from "../helpers/suite.ts";
 
 // A bounded, seeded fuzz over every route of the route table: each JSON
 // field, each query parameter and each id in a path is replaced by hostile
@@ -270,9 +266,7 @@ function attemptsFor(entry: RouteEntry, sample: SampleRequest): Attempt[] {
   return out;
 }
 
-let app: TestApp;
-let fx: Fixtures;
-let owner: string;
+let app: TestApp, fx: Fixtures, owner: string;
 
 /** Calls that end or replace the caller's session get a session of their own. */
 const ENDS_SESSION = new Set([
@@ -282,13 +276,12 @@ const ENDS_SESSION = new Set([
   "/api/auth/change-password",
 ]);
 
-before(async () => {
-  app = await startTestApp();
+useTestApp(async (started) => {
+  ({ app } = started);
   await ensureDefaultCatalog(app.db);
   fx = new Fixtures(app);
   owner = (await cookieFor(app.db, "OWNER"))!;
 });
-after(() => app.close());
 
 describe(`fuzz (seed ${SEED})`, () => {
   it("no route answers bad input with a 5xx; API errors are JSON with a message", async () => {

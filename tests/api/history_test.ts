@@ -1,27 +1,18 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import { sql } from "kysely";
-import {
-  call,
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-  type TestUser,
-} from "../helpers/test_app.ts";
+import type { TestApp, TestUser } from "../helpers/test_app.ts";
+import { call, createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
 import type { HistoryEntry } from "../../src/audit/describe.ts";
 import type { AuditPage } from "../../src/audit/audit_log.ts";
 import type { QuoteBundle } from "../../src/quotes/views.ts";
 import type { CreatedClient } from "../../src/clients/views.ts";
+import { useTestApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let staff: TestUser;
-let cookie: string;
-let ownerCookie: string;
-let adminCookie: string;
+let app: TestApp, staff: TestUser, cookie: string, ownerCookie: string, adminCookie: string;
 
-before(async () => {
-  app = await startTestApp();
+useTestApp(async (started) => {
+  ({ app } = started);
   staff = await createTestUser(app.db, { username: "maria_h" });
   cookie = await sessionCookieFor(app.db, staff.id);
   ownerCookie = await sessionCookieFor(
@@ -33,7 +24,6 @@ before(async () => {
     (await createTestUser(app.db, { role: "ADMIN" })).id,
   );
 });
-after(() => app.close());
 
 async function newClient(init: Record<string, unknown> = {}) {
   const res = await call<CreatedClient>(app, "POST", "/api/clients", {
@@ -637,6 +627,48 @@ describe("history of what a manager asks about (issue 30)", () => {
     const entry = (await audit("user")).find((e) => e.action === "user.change_role")!;
     expect(entry.summary).toBe("Role changed: alice_r is now Admin");
     expect(entry.changes).toEqual([{ label: "Role", from: "Authorized User", to: "Admin" }]);
+  });
+
+  it("a user's whole life is in the log: added, renamed, password reset by an admin, deleted", async () => {
+    const created = await call<{ id: string }>(app, "POST", "/api/admin/users/invite", {
+      body: {
+        email: "lena@store.test",
+        firstName: "Lena",
+        lastName: "Life",
+        username: "lena_life",
+        password: "secret1",
+        role: "AUTHORIZED_USER",
+      },
+      cookie: ownerCookie,
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.id;
+    // One after the other: the log's order is the point.
+    const steps = [
+      () =>
+        call(app, "PUT", `/api/admin/users/${id}`, {
+          body: { username: "lena_renamed" },
+          cookie: ownerCookie,
+        }),
+      () =>
+        call(app, "PUT", `/api/admin/users/${id}/password`, {
+          body: { newPassword: "another-secret-2" },
+          cookie: ownerCookie,
+        }),
+      () => call(app, "DELETE", `/api/admin/users/${id}`, { cookie: ownerCookie }),
+    ];
+    for (const step of steps) expect((await step()).status).toBe(200);
+    const entries = (await audit("user")).filter((e) => e.entityId === id);
+    expect(entries.map((e) => [e.action, e.summary])).toEqual([
+      ["user.delete", "User deleted: lena_renamed"],
+      ["user.reset_password", "Password reset by an admin: lena_renamed"],
+      ["user.change_username", "Username changed: lena_life is now lena_renamed"],
+      ["user.create", "User added: lena_life"],
+    ]);
+    // No password, hashed or not, in any of them.
+    for (const entry of entries) {
+      expect(JSON.stringify(entry)).not.toMatch(/secret|\$argon|\$scrypt/);
+    }
   });
 
   it("an owner's reopen shows its reason and the status it went back to", async () => {

@@ -1,27 +1,20 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
-import {
-  call,
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-} from "../helpers/test_app.ts";
+import { call, createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
 import { ensureDefaultCatalog } from "../../src/catalog/default_catalog.ts";
 import type { CreatedClient } from "../../src/clients/views.ts";
+import { useTestApp } from "../helpers/suite.ts";
 
 // Input that used to reach the database unchecked: a NUL anywhere (PostgreSQL
 // refuses it in text, so it was a 500), ids that are not UUIDs, and names
 // looked up in plain objects ("constructor" found Object).
 
-let app: TestApp;
-let owner: string;
-let created: CreatedClient;
+let app: TestApp, owner: string, created: CreatedClient;
 
 type Refusal = { message: string; errors?: Record<string, string> };
 
-before(async () => {
-  app = await startTestApp();
+useTestApp(async (started) => {
+  ({ app } = started);
   await ensureDefaultCatalog(app.db);
   owner = await sessionCookieFor(app.db, (await createTestUser(app.db, { role: "OWNER" })).id);
   created = (await call<CreatedClient>(app, "POST", "/api/clients", {
@@ -29,7 +22,6 @@ before(async () => {
     cookie: owner,
   })).body;
 });
-after(() => app.close());
 
 const html = { accept: "text/html" };
 

@@ -1,4 +1,4 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import {
   call,
@@ -14,17 +14,15 @@ import { insertSavedQuote, STAFF_ONLY } from "../helpers/quote_fixture.ts";
 import { hashToken } from "../../src/auth/session.ts";
 import { claimKioskWrite, KIOSK_TTL_MS } from "../../src/kiosk/kiosk_session.ts";
 import type { TabletQuote } from "../../components/tablet/tablet_view.ts";
+import { useTestApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let maria: TestUser;
-let admin: TestUser;
+let app: TestApp, maria: TestUser, admin: TestUser;
 
-before(async () => {
-  app = await startTestApp();
+useTestApp(async (started) => {
+  ({ app } = started);
   maria = await createTestUser(app.db, { username: "maria", firstName: "Maria" });
   admin = await createTestUser(app.db, { username: "adele", role: "OWNER" });
 });
-after(() => app.close());
 
 /** The `name=value` of a Set-Cookie line for `name`, with its attributes. */
 function setCookie(res: CallResult, name: string): string | undefined {

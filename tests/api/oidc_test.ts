@@ -12,9 +12,7 @@ import {
 import { hasControlChar, HOSTILE_RETURN_TO } from "../helpers/hostile_return_to.ts";
 import { hashToken } from "../../src/auth/session.ts";
 
-let provider: OAuth2Server;
-let app: TestApp;
-let claims: Record<string, unknown>;
+let provider: OAuth2Server, app: TestApp, claims: Record<string, unknown>;
 
 before(async () => {
   provider = new OAuth2Server();

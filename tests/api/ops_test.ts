@@ -1,28 +1,20 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import { sql } from "kysely";
-import {
-  call,
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-} from "../helpers/test_app.ts";
+import type { TestApp } from "../helpers/test_app.ts";
+import { call, createTestUser, sessionCookieFor, startTestApp } from "../helpers/test_app.ts";
 import { enqueueEmail } from "../../src/mail/outbox.ts";
 import { recordBackupRun } from "../../src/backup/runs.ts";
 import { listMigrationNames } from "../../src/db/migrate.ts";
+import { useTestApp } from "../helpers/suite.ts";
 
 const TOKEN = "metrics-token-for-tests-0123456789";
-let app: TestApp;
-let staff: string;
+let app: TestApp, staff: string;
 
-before(async () => {
-  app = await startTestApp({ METRICS_TOKEN: TOKEN });
+useTestApp(async (started) => {
+  ({ app } = started);
   staff = await sessionCookieFor(app.db, (await createTestUser(app.db)).id);
-});
-after(async () => {
-  await app.close();
-});
+}, { env: { METRICS_TOKEN: TOKEN } });
 
 async function scrape(): Promise<string> {
   const res = await call(app, "GET", "/metrics", { headers: { authorization: `Bearer ${TOKEN}` } });

@@ -1,25 +1,17 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
-import {
-  call,
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-} from "../helpers/test_app.ts";
+import { call, createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
+import { useTestApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let staffCookie: string;
-let adminCookie: string;
+let app: TestApp, staffCookie: string, adminCookie: string;
 
-before(async () => {
-  app = await startTestApp();
+useTestApp(async (started) => {
+  ({ app } = started);
   const staff = await createTestUser(app.db, { firstName: "Maria" });
   const admin = await createTestUser(app.db, { role: "ADMIN", email: "boss@store.test" });
   staffCookie = await sessionCookieFor(app.db, staff.id);
   adminCookie = await sessionCookieFor(app.db, admin.id);
 });
-after(() => app.close());
 
 const page = (path: string, cookie?: string) =>
   call<string>(app, "GET", path, { cookie, headers: { accept: "text/html" } });

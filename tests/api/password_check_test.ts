@@ -1,22 +1,13 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
-import {
-  call,
-  type CallResult,
-  cookieFrom,
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-} from "../helpers/test_app.ts";
+import type { CallResult, TestApp } from "../helpers/test_app.ts";
+import { call, cookieFrom, createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
 import { deleteOldPasswordFailures } from "../../src/auth/password_failures.ts";
 import { issueResetToken } from "../../src/auth/password_reset.ts";
+import { useTestApp } from "../helpers/suite.ts";
 
 let app: TestApp;
-before(async () => {
-  app = await startTestApp();
-});
-after(() => app.close());
+useTestApp((started) => ({ app } = started));
 
 // Each test calls from loopback addresses of its own (the server sees them as
 // the client's address), so one test's failures never throttle another's.

@@ -1,10 +1,9 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import {
   call,
   createTestUser,
   sessionCookieFor,
-  startTestApp,
   type TestApp,
   type TestUser,
   waitUntil,
@@ -15,6 +14,7 @@ import { hashToken } from "../../src/auth/session.ts";
 import { FORGOT_PASSWORD_ANSWER, RESET_DONE } from "../../src/schemas/password_recovery.ts";
 import { RESET_TOKEN_MESSAGES } from "../../src/auth/password_reset.ts";
 import { REDACTED_RESET_BODY } from "../../src/mail/password_reset_mail.ts";
+import { useTestApp } from "../helpers/suite.ts";
 
 let app: TestApp;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
@@ -25,8 +25,8 @@ let ownerUser: TestUser;
 let hostCounter = 10;
 const nextHost = () => `127.0.0.${++hostCounter}`;
 
-before(async () => {
-  [app, smtp] = await Promise.all([startTestApp(), startSmtpServer()]);
+useTestApp(async (started) => {
+  ({ app, smtp } = started);
   ownerUser = await createTestUser(app.db, { role: "OWNER", firstName: "Olga" });
   owner = await sessionCookieFor(app.db, ownerUser.id);
   await app.db.updateTable("settings").set({ storeName: "Northside Eyewear" }).execute();
@@ -35,12 +35,7 @@ before(async () => {
     body: mailSettingsFor(smtp, { fromEmail: "quotes@northside.test" }),
   });
   expect(res.status).toBe(200);
-});
-after(async () => {
-  await backgroundSettled();
-  await app.close();
-  await smtp.close();
-});
+}, { smtp: true });
 
 /** The raw message's body with quoted-printable soft breaks and escapes undone. */
 function decoded(mail: ReceivedMail): string {

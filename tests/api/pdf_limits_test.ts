@@ -4,7 +4,7 @@
 // call and the quote e-mail) must answer 503 with Retry-After, never hang.
 // Only renders that cannot finish in time are asked for, so the outcomes do
 // not depend on how busy the machine is.
-import { after, before, describe, it } from "node:test";
+import { after, describe, it } from "node:test";
 import { expect } from "expect";
 import {
   call,
@@ -16,29 +16,22 @@ import {
 } from "../helpers/test_app.ts";
 import { startSmtpServer } from "../helpers/smtp.ts";
 import { createQuoteThroughApi, maximalClient, maximalOptions } from "../helpers/quote_fixture.ts";
+import { useTestApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-let owner: string;
-let staff: string;
+let app: TestApp, smtp: Awaited<ReturnType<typeof startSmtpServer>>, owner: string, staff: string;
 /** Another optician: the per-user limit is each user's own. */
 let colleague: string;
 /** 20 options of 50 items: seconds of layout. */
 let maximal: { id: string };
 
-before(async () => {
-  [app, smtp] = await Promise.all([
-    startTestApp({ PDF_WORKERS: "1", PDF_QUEUE: "1", PDF_TIMEOUT_MS: "1000" }),
-    startSmtpServer(),
-  ]);
+useTestApp(async (started) => {
+  ({ app, smtp } = started);
   owner = await sessionCookieFor(app.db, (await createTestUser(app.db, { role: "OWNER" })).id);
   staff = await sessionCookieFor(app.db, (await createTestUser(app.db)).id);
   colleague = await sessionCookieFor(app.db, (await createTestUser(app.db)).id);
   maximal = await createQuoteThroughApi(app, staff, maximalClient(), maximalOptions());
-});
-after(async () => {
-  await app.close();
-  await smtp.close();
+}, { env: { PDF_WORKERS: "1", PDF_QUEUE: "1", PDF_TIMEOUT_MS: "1000" }, smtp: true });
+after(() => {
   // close() ended every renderer process.
   expect(app.pdf.stats()).toMatchObject({ workers: 0, busy: 0, queued: 0 });
 });

@@ -1,27 +1,21 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
-import {
-  call,
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-} from "../helpers/test_app.ts";
+import { call, createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
 import type { CreatedClient } from "../../src/clients/views.ts";
 import type { PrescriptionView } from "../../src/prescriptions/views.ts";
 import type { HistoryEntry } from "../../src/audit/describe.ts";
 import type { Role } from "../../db/schema.ts";
+import { useTestApp } from "../helpers/suite.ts";
 
 let app: TestApp;
 const cookies = {} as Record<Role, string>;
 
-before(async () => {
-  app = await startTestApp();
+useTestApp(async (started) => {
+  ({ app } = started);
   for (const role of ["AUTHORIZED_USER", "ADMIN", "OWNER"] as const) {
     cookies[role] = await sessionCookieFor(app.db, (await createTestUser(app.db, { role })).id);
   }
 });
-after(() => app.close());
 
 const staff = () => cookies.AUTHORIZED_USER;
 

@@ -1,14 +1,8 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import { PDFDict, PDFDocument, PDFName } from "pdf-lib";
-import {
-  call,
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-  waitUntil,
-} from "../helpers/test_app.ts";
+import type { TestApp } from "../helpers/test_app.ts";
+import { call, createTestUser, sessionCookieFor, waitUntil } from "../helpers/test_app.ts";
 import {
   createQuoteThroughApi,
   maximalClient,
@@ -16,9 +10,9 @@ import {
   maximalOptionTotal,
 } from "../helpers/quote_fixture.ts";
 import { pdfPageTexts, squash } from "../../src/pdf/pdf_text.ts";
+import { useTestApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let cookie: string;
+let app: TestApp, cookie: string;
 let quote: { id: string; quoteNumber: string };
 
 const INTERNAL_NOTE = "QUAGGA5519 asked for a discount twice, do not go below cost";
@@ -89,10 +83,10 @@ async function insertQuote() {
   return row;
 }
 
-before(async () => {
+useTestApp(async (started) => {
   // The largest quote renders for seconds, many more on a busy machine: a
   // limit far above that, so only the limits test (pdf_limits_test.ts) sees one.
-  app = await startTestApp({ PDF_TIMEOUT_MS: "180000" });
+  ({ app } = started);
   const staff = await createTestUser(app.db, { firstName: "Maria" });
   cookie = await sessionCookieFor(app.db, staff.id);
   await app.db.updateTable("settings").set({
@@ -100,8 +94,7 @@ before(async () => {
     storeWebsite: "harbor-optical.test",
   }).execute();
   quote = await insertQuote();
-});
-after(() => app.close());
+}, { env: { PDF_TIMEOUT_MS: "180000" } });
 
 /** The PDF as bytes: the shared `call` helper reads bodies as text. */
 async function getPdf(id: string) {
@@ -226,26 +219,24 @@ describe("the quote PDF at the API's limits", () => {
     );
   }
 
-  it("answers /healthz within 100 ms while the largest quote's PDF renders", async () => {
-    // 20 options of 50 items: seconds of layout, in a PDF renderer process.
+  it("answers /healthz again and again while the largest quote's PDF renders", async () => {
+    // 20 options of 50 items: seconds of layout, in a PDF renderer process. Were
+    // the layout on the server's own thread, no probe could be answered before
+    // the PDF: the order of the answers shows it, not a time limit.
     const { id } = await createQuoteThroughApi(app, cookie, maximalClient(), maximalOptions());
     let done = false;
     const pdf = getPdf(id).finally(() => done = true);
     await waitUntil(() => app.pdf.stats().busy === 1 || done, "the PDF reaches a renderer");
-    const latencies: number[] = [];
-    while (!done && latencies.length < 500) {
-      const started = performance.now();
+    let answeredBeforePdf = 0;
+    while (!done && answeredBeforePdf < 500) {
       const res = await fetch(`${app.baseUrl}/healthz`);
       await res.body?.cancel();
-      latencies.push(performance.now() - started);
       expect(res.status).toBe(200);
+      if (!done) answeredBeforePdf++;
     }
     const { res, bytes } = await pdf;
     expect(res.status).toBe(200);
     expect((await PDFDocument.load(bytes)).getPageCount()).toBe(20);
-    // The render went on long enough to be measured against...
-    expect(latencies.length).toBeGreaterThanOrEqual(5);
-    // ...and the server answered every probe meanwhile.
-    expect(Math.max(...latencies)).toBeLessThan(100);
+    expect(answeredBeforePdf).toBeGreaterThanOrEqual(5);
   });
 });

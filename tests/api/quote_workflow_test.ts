@@ -2,14 +2,13 @@
 // contact line and the validity date on every copy, no e-mail or tablet
 // confirmation of an expired quote, no complete measurements without a
 // distance PD, and no option total below zero or quantity silently changed.
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import {
   call,
   createTestUser,
   kioskCookieFor,
   sessionCookieFor,
-  startTestApp,
   type TestApp,
 } from "../helpers/test_app.ts";
 import { mailSettingsFor, startSmtpServer } from "../helpers/smtp.ts";
@@ -21,6 +20,7 @@ import { PD_REQUIRED_FOR_COMPLETE } from "../../src/schemas/client.ts";
 import { formatDate } from "../../src/print/print_model.ts";
 import type { QuoteBundle } from "../../src/quotes/views.ts";
 import type { CreatedClient } from "../../src/clients/views.ts";
+import { useTestApp } from "../helpers/suite.ts";
 
 let app: TestApp;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
@@ -28,12 +28,9 @@ let owner: string;
 let staff: string;
 let staffId: string;
 
-before(async () => {
-  // A busy shared machine may take over the default 30 s for the first PDF (as in quote_pdf_test).
-  [app, smtp] = await Promise.all([
-    startTestApp({ PDF_TIMEOUT_MS: "180000" }),
-    startSmtpServer(),
-  ]);
+// A busy shared machine may take over the default 30 s for the first PDF (as in quote_pdf_test).
+useTestApp(async (started) => {
+  ({ app, smtp } = started);
   owner = await sessionCookieFor(app.db, (await createTestUser(app.db, { role: "OWNER" })).id);
   staffId = (await createTestUser(app.db)).id;
   staff = await sessionCookieFor(app.db, staffId);
@@ -50,11 +47,7 @@ before(async () => {
     storeAddress: "  ",
     storeWebsite: null,
   }).execute();
-});
-after(async () => {
-  await app.close();
-  await smtp.close();
-});
+}, { env: { PDF_TIMEOUT_MS: "180000" }, smtp: true });
 
 const DAY = 24 * 60 * 60 * 1000;
 const fallbackParts = [

@@ -1,26 +1,18 @@
-import { after, before, beforeEach, describe, it } from "node:test";
+import { beforeEach, describe, it } from "node:test";
 import { expect } from "expect";
-import {
-  call,
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-  type TestUser,
-} from "../helpers/test_app.ts";
+import type { TestApp, TestUser } from "../helpers/test_app.ts";
+import { call, createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
 import type { QuoteStatus } from "../../db/schema.ts";
 import type { QuoteListRow } from "../../src/quotes/views.ts";
+import { useTestApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let staff: TestUser;
-let cookie: string;
+let app: TestApp, staff: TestUser, cookie: string;
 
-before(async () => {
-  app = await startTestApp();
+useTestApp(async (started) => {
+  ({ app } = started);
   staff = await createTestUser(app.db, { username: "quinn_list", firstName: "Quinn" });
   cookie = await sessionCookieFor(app.db, staff.id);
 });
-after(() => app.close());
 beforeEach(async () => {
   await app.db.deleteFrom("clients").execute();
 });

@@ -1,17 +1,13 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import { sql } from "kysely";
-import {
-  call,
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-} from "../helpers/test_app.ts";
+import type { TestApp } from "../helpers/test_app.ts";
+import { call, createTestUser, sessionCookieFor, startTestApp } from "../helpers/test_app.ts";
 import { ensureDefaultCatalog } from "../../src/catalog/default_catalog.ts";
 import type { QuoteBundle, QuoteSummary, SaveResult } from "../../src/quotes/views.ts";
 import type { CatalogItem } from "../../src/catalog/catalog.ts";
 import type { CreatedClient } from "../../src/clients/views.ts";
+import { useTestApp } from "../helpers/suite.ts";
 
 let app: TestApp;
 let cookie: string;
@@ -19,8 +15,8 @@ let packages: CatalogItem[];
 let lensTypes: CatalogItem[];
 let materials: CatalogItem[];
 
-before(async () => {
-  app = await startTestApp();
+useTestApp(async (started) => {
+  ({ app } = started);
   await ensureDefaultCatalog(app.db);
   const staff = await createTestUser(app.db, { firstName: "Maria" });
   cookie = await sessionCookieFor(app.db, staff.id);
@@ -28,7 +24,6 @@ before(async () => {
   lensTypes = (await call<CatalogItem[]>(app, "GET", "/api/catalog/lens-types", { cookie })).body;
   materials = (await call<CatalogItem[]>(app, "GET", "/api/catalog/materials", { cookie })).body;
 });
-after(() => app.close());
 
 async function newQuote(measured = false) {
   const res = await call<CreatedClient>(app, "POST", "/api/clients", {

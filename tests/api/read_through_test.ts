@@ -8,12 +8,8 @@ import { sql } from "kysely";
 import { type DatabaseHandle, openDatabase } from "../../src/db/database.ts";
 import { readThrough } from "../../src/db/read_through.ts";
 import { type MigratedTestDatabase, openMigratedTestDatabase } from "../helpers/database.ts";
-import {
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-} from "../helpers/test_app.ts";
+import type { TestApp } from "../helpers/test_app.ts";
+import { createTestUser, sessionCookieFor, startTestApp } from "../helpers/test_app.ts";
 import { insertSavedQuote } from "../helpers/quote_fixture.ts";
 
 const SERVER = Deno.env.get("TEST_DATABASE_URL");

@@ -1,12 +1,6 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
-import {
-  call,
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-} from "../helpers/test_app.ts";
+import { call, createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
 import {
   type Expected,
   expectedFor,
@@ -18,18 +12,16 @@ import {
   weekOf,
 } from "../helpers/report_seed.ts";
 import type { ConversionReport, Metrics } from "../../src/reports/conversion.ts";
+import { useTestApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let owner: string;
-let admin: string;
-let optician: string;
+let app: TestApp, owner: string, admin: string, optician: string;
 const quotes = reportQuotes();
 const inRange = quotes.filter((q) =>
   weekOf(q.createdAt) >= REPORT_RANGE.from && weekOf(q.createdAt) <= REPORT_WEEKS[3]
 );
 
-before(async () => {
-  app = await startTestApp();
+useTestApp(async (started) => {
+  ({ app } = started);
   const cookie = async (role: "OWNER" | "ADMIN" | "AUTHORIZED_USER") =>
     await sessionCookieFor(app.db, (await createTestUser(app.db, { role })).id);
   [owner, admin, optician] = await Promise.all([
@@ -39,7 +31,6 @@ before(async () => {
   ]);
   await insertReportQuotes(app.db, quotes);
 });
-after(() => app.close());
 
 const money = (c: number) => `${Math.trunc(c / 100)}.${String(c % 100).padStart(2, "0")}`;
 

@@ -1,6 +1,6 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
-import { call, startTestApp, type TestApp } from "../helpers/test_app.ts";
+import { call, type TestApp } from "../helpers/test_app.ts";
 import {
   appRoutes,
   CALLERS,
@@ -10,21 +10,20 @@ import {
   ROUTES,
 } from "../helpers/route_table.ts";
 import { ensureDefaultCatalog } from "../../src/catalog/default_catalog.ts";
+import { useTestApp } from "../helpers/suite.ts";
 
 // Every route of the app, called as every kind of caller, against the role
 // table in tests/helpers/route_table.ts (the spec's roles: pages send
 // signed-out visitors to sign in and show other roles the unauthorized
 // notice; APIs answer 401 and 403).
 
-let app: TestApp;
-let fx: Fixtures;
+let app: TestApp, fx: Fixtures;
 
-before(async () => {
-  app = await startTestApp();
+useTestApp(async (started) => {
+  ({ app } = started);
   await ensureDefaultCatalog(app.db);
   fx = new Fixtures(app);
 });
-after(() => app.close());
 
 describe("the route table", () => {
   it("has an entry for every route of the app, and no entry for a route that is gone", () => {

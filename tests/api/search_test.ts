@@ -1,18 +1,12 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
-import {
-  call,
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-} from "../helpers/test_app.ts";
+import { call, createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
 import type { SearchResult } from "../../src/search/views.ts";
 import type { ClientSummary } from "../../src/clients/views.ts";
 import type { QuoteListRow } from "../../src/quotes/views.ts";
+import { useTestApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let cookie: string;
+let app: TestApp, cookie: string;
 const ids: Record<string, string> = {};
 const quotes: Record<string, { id: string; quoteNumber: string }> = {};
 
@@ -35,8 +29,8 @@ async function insertQuote(key: string, clientKey: string, optician: string, age
   }).returning(["id", "quoteNumber"]).executeTakeFirstOrThrow();
 }
 
-before(async () => {
-  app = await startTestApp();
+useTestApp(async (started) => {
+  ({ app } = started);
   const staff = await createTestUser(app.db);
   cookie = await sessionCookieFor(app.db, staff.id);
   await insertClient("annLee", {
@@ -70,7 +64,6 @@ before(async () => {
     email: `x${tail}y@example.com`,
   });
 });
-after(() => app.close());
 
 const search = (q: string, who = cookie) =>
   call<SearchResult[]>(app, "GET", `/api/search?q=${encodeURIComponent(q)}`, { cookie: who });
@@ -113,6 +106,36 @@ describe("GET /api/search", () => {
     expect((await search("555 010 2030")).body.filter((r) => r.type === "client").map((r) => r.id))
       .toEqual([ids.annLee]);
     expect((await search("0102030")).body.map((r) => r.id)).toEqual([ids.annLee]);
+  });
+
+  it("searches phones only with a word that looks like a phone number", async () => {
+    await insertClient("phone1985", {
+      firstName: "Paula",
+      lastName: "Phone",
+      mobilePhone: "555-198-5000",
+    });
+    await insertClient("maria1985", {
+      firstName: "Maria",
+      lastName: "Mail",
+      email: "maria1985@example.com",
+    });
+    const names = async (path: string) => {
+      const res = await call<Array<SearchResult | ClientSummary>>(app, "GET", path, { cookie });
+      expect(res.status).toBe(200);
+      return res.body.flatMap((row) =>
+        "type" in row
+          ? (row.type === "client" ? [row.title] : [])
+          : [`${row.firstName} ${row.lastName}`]
+      );
+    };
+    // The staff bar and the client search (the client list's search box).
+    for (const path of ["/api/search?q=", "/api/clients/search?q="]) {
+      // Letters and digits: the e-mail holds it; Paula's phone holds only its digits.
+      expect(await names(`${path}maria1985`)).toEqual(["Maria Mail"]);
+      // Digits alone are a phone fragment: Paula's number holds 1985.
+      expect(await names(`${path}1985`)).toContain("Paula Phone");
+      expect(await names(`${path}${encodeURIComponent("(555) 198")}`)).toContain("Paula Phone");
+    }
   });
 
   it("finds quotes by number, client name and optician", async () => {

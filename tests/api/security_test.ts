@@ -1,23 +1,17 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
-import {
-  call,
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-} from "../helpers/test_app.ts";
+import { call, createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
 import { hasControlChar, HOSTILE_RETURN_TO } from "../helpers/hostile_return_to.ts";
+import { useTestApp } from "../helpers/suite.ts";
 
 let app: TestApp;
 /** The answer the probe route made, to compare with the one the app sends. */
 let probeAnswer: Response | undefined;
-before(async () => {
-  app = await startTestApp();
+useTestApp((started) => {
+  ({ app } = started);
   // Added before any request builds the router; every middleware runs around it.
   app.app.get("/answer-probe", (c) => (probeAnswer = c.html("<p>probe</p>")));
 });
-after(() => app.close());
 
 describe("security headers", () => {
   it("every page carries a nonce CSP, and its scripts carry that nonce", async () => {

@@ -1,4 +1,4 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import { generateHOTP } from "@oslojs/otp";
 import { decodeBase32IgnorePadding } from "@oslojs/encoding";
@@ -8,7 +8,6 @@ import {
   createTestUser,
   kioskCookieFor,
   sessionCookieFor,
-  startTestApp,
   type TestApp,
   type TestUser,
 } from "../helpers/test_app.ts";
@@ -16,12 +15,10 @@ import { currentStep } from "../../src/auth/totp.ts";
 import { mailSettingsFor, startSmtpServer } from "../helpers/smtp.ts";
 import { waitUntil } from "../helpers/wait.ts";
 import { CHALLENGE_ATTEMPTS } from "../../src/auth/two_factor.ts";
+import { useTestApp } from "../helpers/suite.ts";
 
 let app: TestApp;
-before(async () => {
-  app = await startTestApp();
-});
-after(() => app.close());
+useTestApp((started) => ({ app } = started));
 
 async function codeFor(key: Uint8Array, userId: string) {
   const row = await app.db.selectFrom("users").select("totpLastStep").where("id", "=", userId)

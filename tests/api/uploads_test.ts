@@ -1,12 +1,6 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
-import {
-  call,
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-} from "../helpers/test_app.ts";
+import { call, createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
 import {
   concat,
   GIF,
@@ -26,24 +20,20 @@ import { signUploadUrl } from "../../src/uploads/upload_url.ts";
 import { UPLOAD_CSP } from "../../routes/api/uploads.ts";
 import { insertSavedQuote } from "../helpers/quote_fixture.ts";
 import { pdfImageCount } from "../../src/pdf/pdf_text.ts";
+import { useTestApp } from "../helpers/suite.ts";
 
 const MiB = 1024 * 1024;
 
-let app: TestApp;
-let admin: string;
-let adminId: string;
-let owner: string;
-let optician: string;
+let app: TestApp, admin: string, adminId: string, owner: string, optician: string;
 
-before(async () => {
-  app = await startTestApp();
+useTestApp(async (started) => {
+  ({ app } = started);
   const a = await createTestUser(app.db, { role: "ADMIN" });
   adminId = a.id;
   admin = await sessionCookieFor(app.db, a.id);
   owner = await sessionCookieFor(app.db, (await createTestUser(app.db, { role: "OWNER" })).id);
   optician = await sessionCookieFor(app.db, (await createTestUser(app.db)).id);
 });
-after(() => app.close());
 
 const setLogo = (logoUrl: string, cookie = admin) =>
   call<{ logoUrl?: string; message?: string }>(app, "PUT", "/api/admin/logo", {

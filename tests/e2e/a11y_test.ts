@@ -4,21 +4,17 @@
 // Menu closes like a menu; statuses read as words. (Screens whose own tests
 // already run axe: the CSV import preview, the history tabs, the audit log,
 // reports and the global search; they are scanned here again at rest.)
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Locator, Page } from "playwright-core";
-import {
-  createTestUser,
-  kioskCookieFor,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-} from "../helpers/test_app.ts";
-import { launchBrowser, openSignedIn, screenshotPath } from "../helpers/browser.ts";
+import type { TestApp } from "../helpers/test_app.ts";
+import { createTestUser, kioskCookieFor, sessionCookieFor } from "../helpers/test_app.ts";
+import { openSignedIn, screenshotPath } from "../helpers/browser.ts";
 import { seriousA11yViolations } from "../helpers/axe.ts";
 import { insertSavedQuote } from "../helpers/quote_fixture.ts";
 import { ensureDefaultCatalog } from "../../src/catalog/default_catalog.ts";
 import { insertDraftQuote } from "../../src/quotes/quotes.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
 let app: TestApp;
 let browser: Browser;
@@ -29,8 +25,8 @@ let quoteId: string;
 let pendingQuoteId: string;
 let clientId: string;
 
-before(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+useBrowserApp(async (started) => {
+  ({ app, browser } = started);
   await ensureDefaultCatalog(app.db);
   const owner = await createTestUser(app.db, { role: "OWNER", firstName: "Olga" });
   const optician = await createTestUser(app.db, { firstName: "Omar" });
@@ -44,10 +40,6 @@ before(async () => {
     firstName: "Penny",
     status: "PENDING_MEASUREMENTS",
   })).quoteId;
-});
-after(async () => {
-  await browser.close();
-  await app.close();
 });
 
 async function shoot(page: Page, name: string) {

@@ -1,51 +1,32 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Locator, Page } from "playwright-core";
+import { call, createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
 import {
-  call,
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-} from "../helpers/test_app.ts";
-import { DESKTOP, launchBrowser, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
+  DESKTOP,
+  expectCount,
+  openSignedIn,
+  screenshotPath,
+  TABLET_PORTRAIT,
+} from "../helpers/browser.ts";
 import { ensureDefaultCatalog } from "../../src/catalog/default_catalog.ts";
 import { UNAUTHORIZED_CATALOG_TEXT } from "../../routes/pages/admin_catalog.tsx";
 import { CATALOG_ADMIN_SECTIONS } from "../../components/catalog_admin/sections.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let owner: string;
-let optician: string;
+let app: TestApp, browser: Browser, owner: string, optician: string;
 
-before(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+useBrowserApp(async (started) => {
+  ({ app, browser } = started);
   await ensureDefaultCatalog(app.db);
   const cookie = async (role: "OWNER" | "AUTHORIZED_USER") =>
     sessionCookieFor(app.db, (await createTestUser(app.db, { role })).id);
   [owner, optician] = await Promise.all([cookie("OWNER"), cookie("AUTHORIZED_USER")]);
 });
-after(async () => {
-  await browser.close();
-  await app.close();
-});
 
 /** A signed-in page that records page errors and console errors. */
-async function open(cookie: string, viewport = DESKTOP) {
-  const context = await browser.newContext({ viewport, baseURL: app.baseUrl });
-  await context.addCookies([{
-    name: "lensdesk_session",
-    value: cookie.split("=")[1],
-    url: app.baseUrl,
-  }]);
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
-  page.on("console", (msg) => {
-    if (msg.type() === "error") problems.push(`console: ${msg.text()}`);
-  });
-  return { page, problems, close: () => context.close() };
-}
+const open = (cookie: string, viewport = DESKTOP) =>
+  openSignedIn(browser, app.baseUrl, cookie, viewport);
 
 async function openAdmin(cookie: string, path: string, viewport = DESKTOP) {
   const opened = await open(cookie, viewport);
@@ -87,7 +68,7 @@ describe("Admin catalog", () => {
       const form = dialog(page);
       await form.getByRole("heading", { name: "Add Material" }).waitFor();
       await expect(form.getByLabel("Sort Order").inputValue()).resolves.toBe("0");
-      await expect(form.getByLabel("Description").count()).resolves.toBe(0);
+      await expectCount(form.getByLabel("Description"), 0);
       await form.getByRole("button", { name: "Add Material" }).click();
       await form.getByText("Name is required", { exact: true }).waitFor();
       await form.getByText("Price is required", { exact: true }).waitFor();
@@ -100,11 +81,11 @@ describe("Admin catalog", () => {
       await form.getByLabel("Sort Order").fill("7");
       await form.getByRole("button", { name: "Add Material" }).click();
       await toast(page).getByText("Material Created", { exact: true }).waitFor();
-      await expect(dialog(page).count()).resolves.toBe(0);
+      await expectCount(dialog(page), 0);
       const added = row(page, "Trivex Test");
       await added.waitFor();
       await added.getByRole("cell", { name: "$89.50", exact: true }).waitFor();
-      await expect(added.getByRole("cell", { name: "7", exact: true }).count()).resolves.toBe(1);
+      await expectCount(added.getByRole("cell", { name: "7", exact: true }), 1);
       expect(await publicMaterials()).toContain("Trivex Test");
 
       // Edit the price.
@@ -129,9 +110,10 @@ describe("Admin catalog", () => {
       await row(page, "Trivex Test").getByRole("button", { name: "Inactive", exact: true })
         .waitFor();
       // No Deactivate button on an inactive item.
-      await expect(
-        row(page, "Trivex Test").getByRole("button", { name: "Deactivate Trivex Test" }).count(),
-      ).resolves.toBe(0);
+      await expectCount(
+        row(page, "Trivex Test").getByRole("button", { name: "Deactivate Trivex Test" }),
+        0,
+      );
       expect(await publicMaterials()).not.toContain("Trivex Test");
       await shoot(page, "catalog-inactive-desktop");
 
@@ -157,7 +139,7 @@ describe("Admin catalog", () => {
         { exact: true },
       ).waitFor();
       await shoot(page, "catalog-delete-mismatch-desktop");
-      await expect(row(page, "Trivex Test").count()).resolves.toBe(1);
+      await expectCount(row(page, "Trivex Test"), 1);
       // Surrounding spaces are trimmed.
       await confirm.getByLabel("Type Trivex Test to confirm").fill("  Trivex Test ");
       await confirm.getByRole("button", { name: "Delete", exact: true }).click();
@@ -178,7 +160,7 @@ describe("Admin catalog", () => {
     try {
       await page.getByRole("heading", { name: "Lens Packages", level: 2 }).waitFor();
       const nav = page.getByRole("navigation", { name: "Catalog sections" });
-      await expect(nav.getByRole("link").count()).resolves.toBe(5);
+      await expectCount(nav.getByRole("link"), 5);
       await expect(nav.getByRole("link", { name: "Lens Packages" }).getAttribute("aria-current"))
         .resolves.toBe("page");
       await expect(page.getByRole("columnheader", { name: "Description" }).count()).resolves
@@ -196,7 +178,7 @@ describe("Admin catalog", () => {
       await dialog(page).getByLabel("Description").waitFor();
       await shoot(page, "catalog-package-form-desktop");
       await dialog(page).getByRole("button", { name: "Cancel" }).click();
-      await expect(dialog(page).count()).resolves.toBe(0);
+      await expectCount(dialog(page), 0);
 
       // CSV: export is a download link, import opens its dialog (tests/e2e/catalog_csv_test.ts).
       await expect(page.getByRole("link", { name: "Export CSV" }).getAttribute("href")).resolves
@@ -204,7 +186,7 @@ describe("Admin catalog", () => {
       await page.getByRole("button", { name: "Import CSV" }).click();
       await dialog(page).getByRole("heading", { name: "Import Lens Packages from CSV" }).waitFor();
       await dialog(page).getByRole("button", { name: "Cancel" }).click();
-      await expect(dialog(page).count()).resolves.toBe(0);
+      await expectCount(dialog(page), 0);
 
       for (const section of CATALOG_ADMIN_SECTIONS.slice(1)) {
         await nav.getByRole("link", { name: section.label, exact: true }).click();

@@ -1,17 +1,19 @@
-import { after, before, beforeEach, describe, it } from "node:test";
+import { beforeEach, describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
+import type { TestApp } from "../helpers/test_app.ts";
+import { call, createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
 import {
-  call,
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-} from "../helpers/test_app.ts";
-import { DESKTOP, launchBrowser, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
+  DESKTOP,
+  expectCount,
+  openSignedIn,
+  screenshotPath,
+  TABLET_PORTRAIT,
+} from "../helpers/browser.ts";
 import { startSmtpServer } from "../helpers/smtp.ts";
 import { UNAUTHORIZED_SETTINGS_TEXT } from "../../routes/pages/admin_settings.tsx";
 import { encryptSecret } from "../../src/mail/secret_box.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
 let app: TestApp;
 let browser: Browser;
@@ -20,13 +22,8 @@ let owner: string;
 let admin: string;
 let optician: string;
 
-before(async () => {
-  // A short mail-server timeout: a failed test e-mail is answered 2.5 s after it.
-  [app, browser, smtp] = await Promise.all([
-    startTestApp({ SMTP_TIMEOUT_MS: "500" }),
-    launchBrowser(),
-    startSmtpServer(),
-  ]);
+useBrowserApp(async (started) => {
+  ({ app, browser, smtp } = started);
   const cookie = async (role: "OWNER" | "ADMIN" | "AUTHORIZED_USER") =>
     sessionCookieFor(app.db, (await createTestUser(app.db, { role })).id);
   [owner, admin, optician] = await Promise.all([
@@ -34,12 +31,8 @@ before(async () => {
     cookie("ADMIN"),
     cookie("AUTHORIZED_USER"),
   ]);
-});
-after(async () => {
-  await browser.close();
-  await app.close();
-  await smtp.close();
-});
+  // A short mail-server timeout: a failed test e-mail is answered 2.5 s after it.
+}, { env: { SMTP_TIMEOUT_MS: "500" }, smtp: true });
 // Each test starts from untouched settings.
 beforeEach(async () => {
   await app.db.updateTable("settings").set({
@@ -58,26 +51,8 @@ beforeEach(async () => {
 });
 
 /** A signed-in page that records page errors, console errors and API calls. */
-async function open(cookie: string, viewport = DESKTOP) {
-  const context = await browser.newContext({ viewport, baseURL: app.baseUrl });
-  await context.addCookies([{
-    name: "lensdesk_session",
-    value: cookie.split("=")[1],
-    url: app.baseUrl,
-  }]);
-  const page = await context.newPage();
-  const problems: string[] = [];
-  const apiCalls: string[] = [];
-  page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
-  page.on("console", (msg) => {
-    if (msg.type() === "error") problems.push(`console: ${msg.text()}`);
-  });
-  page.on("request", (req) => {
-    const url = new URL(req.url());
-    if (url.pathname.startsWith("/api/")) apiCalls.push(`${req.method()} ${url.pathname}`);
-  });
-  return { page, problems, apiCalls, close: () => context.close() };
-}
+const open = (cookie: string, viewport = DESKTOP) =>
+  openSignedIn(browser, app.baseUrl, cookie, viewport);
 
 async function openSettings(cookie: string, viewport = DESKTOP) {
   const opened = await open(cookie, viewport);
@@ -140,7 +115,7 @@ describe("Admin Settings", () => {
       await field(page, "Sender Name").fill("Clear View");
       // The loopback test server speaks no TLS.
       await page.getByLabel("Local relay without TLS").check();
-      await expect(page.getByText("You have unsaved changes.").count()).resolves.toBe(1);
+      await expectCount(page.getByText("You have unsaved changes."), 1);
       await shoot(page, "settings-owner-filled-desktop");
 
       await page.getByRole("button", { name: "Save Settings" }).click();
@@ -184,7 +159,7 @@ describe("Admin Settings", () => {
       // Expiry off hides the days; back on with 45 days.
       const expires = page.getByRole("switch", { name: "Quotes expire" });
       await expires.uncheck();
-      await expect(field(page, "Days until a quote expires").count()).resolves.toBe(0);
+      await expectCount(field(page, "Days until a quote expires"), 0);
       await page.getByRole("button", { name: "Save Settings" }).click();
       await waitFor(async () => (await settingsRow()).quoteExpirationEnabled === false);
       await expires.check();

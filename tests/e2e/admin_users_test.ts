@@ -1,27 +1,24 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
+import type { TestApp, TestUser } from "../helpers/test_app.ts";
+import { call, createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
 import {
-  call,
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-  type TestUser,
-} from "../helpers/test_app.ts";
-import { DESKTOP, launchBrowser, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
+  DESKTOP,
+  expectCount,
+  openSignedIn,
+  screenshotPath,
+  TABLET_PORTRAIT,
+} from "../helpers/browser.ts";
 import { UNAUTHORIZED_USERS_TEXT } from "../../routes/pages/admin_users.tsx";
 import { seriousA11yViolations } from "../helpers/axe.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let owner: TestUser;
-let admin: TestUser;
-let optician: TestUser;
+let app: TestApp, browser: Browser, owner: TestUser, admin: TestUser, optician: TestUser;
 const cookies = new Map<string, string>();
 
-before(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+useBrowserApp(async (started) => {
+  ({ app, browser } = started);
   [owner, admin, optician] = await Promise.all([
     createTestUser(app.db, { role: "OWNER", firstName: "Olivia", username: "olivia_owner" }),
     createTestUser(app.db, { role: "ADMIN", firstName: "Adam", username: "adam_admin" }),
@@ -31,27 +28,10 @@ before(async () => {
     cookies.set(u.id, await sessionCookieFor(app.db, u.id));
   }
 });
-after(async () => {
-  await browser.close();
-  await app.close();
-});
 
 /** A signed-in page that records page errors and console errors. */
-async function open(user: TestUser, viewport = DESKTOP) {
-  const context = await browser.newContext({ viewport, baseURL: app.baseUrl });
-  await context.addCookies([{
-    name: "lensdesk_session",
-    value: cookies.get(user.id)!.split("=")[1],
-    url: app.baseUrl,
-  }]);
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
-  page.on("console", (msg) => {
-    if (msg.type() === "error") problems.push(`console: ${msg.text()}`);
-  });
-  return { page, problems, close: () => context.close() };
-}
+const open = (user: TestUser, viewport = DESKTOP) =>
+  openSignedIn(browser, app.baseUrl, cookies.get(user.id)!, viewport);
 
 async function openUsers(user: TestUser, viewport = DESKTOP) {
   const opened = await open(user, viewport);
@@ -87,7 +67,7 @@ describe("User Management", () => {
     const { page, problems, close } = await openUsers(owner);
     try {
       await page.getByRole("heading", { name: "User Management" }).waitFor();
-      await expect(row(page, "olivia_owner").getByText("(you)").count()).resolves.toBe(1);
+      await expectCount(row(page, "olivia_owner").getByText("(you)"), 1);
       // Never delete yourself; Send Reset Email is offered for every user.
       await expect(row(page, "olivia_owner").getByRole("button", { name: "Delete" }).count())
         .resolves.toBe(0);
@@ -316,14 +296,14 @@ describe("User Management", () => {
       await expectToast(page, "The id of lena_locked is on the clipboard.");
 
       // Only rows with a second factor offer its reset, never the owner's own.
-      await expect(
-        row(page, "olivia_owner").getByRole("button", { name: "Reset Two-Factor" })
-          .count(),
-      ).resolves.toBe(0);
-      await expect(
-        row(page, "sam_staff").getByRole("button", { name: "Reset Two-Factor" })
-          .count(),
-      ).resolves.toBe(0);
+      await expectCount(
+        row(page, "olivia_owner").getByRole("button", { name: "Reset Two-Factor" }),
+        0,
+      );
+      await expectCount(
+        row(page, "sam_staff").getByRole("button", { name: "Reset Two-Factor" }),
+        0,
+      );
       await lena.getByRole("button", { name: "Reset Two-Factor" }).click();
       await dialog(page).getByText("they are told by e-mail", { exact: false }).waitFor();
       expect(await seriousA11yViolations(page, "dialog[open]")).toEqual([]);

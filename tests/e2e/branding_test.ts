@@ -1,27 +1,17 @@
-import { after, before, beforeEach, describe, it } from "node:test";
+import { beforeEach, describe, it } from "node:test";
 import { expect } from "expect";
 import { Buffer } from "node:buffer";
 import type { Browser, Page } from "playwright-core";
-import {
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-} from "../helpers/test_app.ts";
-import { DESKTOP, launchBrowser, PHONE, screenshotPath } from "../helpers/browser.ts";
+import { createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
+import { DESKTOP, expectCount, PHONE, screenshotPath } from "../helpers/browser.ts";
 import { GIF, ICO, JPEG, padTo, PNG, setBrandingImage, svg } from "../helpers/images.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let admin: string;
+let app: TestApp, browser: Browser, admin: string;
 
-before(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+useBrowserApp(async (started) => {
+  ({ app, browser } = started);
   admin = await sessionCookieFor(app.db, (await createTestUser(app.db, { role: "ADMIN" })).id);
-});
-after(async () => {
-  await browser.close();
-  await app.close();
 });
 beforeEach(async () => {
   await app.db.updateTable("settings").set({ logoUrl: null, faviconUrl: null }).execute();
@@ -141,7 +131,7 @@ describe("branding upload on the settings screen", () => {
     await faviconFile.setInputFiles(file("icon.jpg", "image/jpeg", JPEG));
     await page.getByRole("alert").getByText("The favicon must be an ICO, PNG or SVG image")
       .waitFor();
-    await expect(page.getByRole("button", { name: "Upload Favicon" }).count()).resolves.toBe(0);
+    await expectCount(page.getByRole("button", { name: "Upload Favicon" }), 0);
 
     await faviconFile.setInputFiles(file("favicon.ico", "image/x-icon", ICO));
     await page.getByRole("button", { name: "Upload Favicon" }).click();

@@ -1,32 +1,21 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import { Buffer } from "node:buffer";
 import type { Browser, Page } from "playwright-core";
-import {
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-} from "../helpers/test_app.ts";
-import { launchBrowser, openSignedIn, screenshotPath } from "../helpers/browser.ts";
+import { createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
+import { expectCount, openSignedIn, screenshotPath } from "../helpers/browser.ts";
 import { seriousA11yViolations } from "../helpers/axe.ts";
 import { ensureDefaultCatalog } from "../../src/catalog/default_catalog.ts";
 import { listCatalogForAdmin } from "../../src/catalog/catalog_admin.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let owner: string;
-let optician: string;
+let app: TestApp, browser: Browser, owner: string, optician: string;
 
-before(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+useBrowserApp(async (started) => {
+  ({ app, browser } = started);
   await ensureDefaultCatalog(app.db);
   owner = await sessionCookieFor(app.db, (await createTestUser(app.db, { role: "OWNER" })).id);
   optician = await sessionCookieFor(app.db, (await createTestUser(app.db)).id);
-});
-after(async () => {
-  await browser.close();
-  await app.close();
 });
 
 const dialog = (page: Page) => page.locator("dialog[open]");
@@ -83,7 +72,7 @@ describe("catalog CSV in the browser", () => {
 
       await d.getByRole("button", { name: "Import 1 Change" }).click();
       await page.locator(".toast").getByText("Materials: 0 added, 1 changed.").waitFor();
-      await expect(d.count()).resolves.toBe(0);
+      await expectCount(d, 0);
       await page.locator(".catalog-table tbody tr").filter({ hasText: target.name })
         .getByRole("cell", { name: "$123.45", exact: true }).waitFor();
 

@@ -1,37 +1,33 @@
-import { after, before, beforeEach, describe, it } from "node:test";
+import { beforeEach, describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
 import { sql } from "kysely";
+import type { TestApp, TestUser } from "../helpers/test_app.ts";
+import { createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
 import {
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-  type TestUser,
-} from "../helpers/test_app.ts";
-import { DESKTOP, launchBrowser, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
+  DESKTOP,
+  expectCount,
+  openSignedIn,
+  screenshotPath,
+  TABLET_PORTRAIT,
+} from "../helpers/browser.ts";
 import type { QuoteStatus } from "../../db/schema.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let staff: TestUser;
+let app: TestApp, browser: Browser, staff: TestUser;
 let google: { id: string; label: string };
 
 const SMS_TEXT = "Lensdesk Optical may text me about my glasses. Reply STOP to opt out.";
 const EMAIL_TEXT = "Lensdesk Optical may email me about my glasses.";
 
-before(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+useBrowserApp(async (started) => {
+  ({ app, browser } = started);
   await app.db.updateTable("settings")
     .set({ smsConsentText: SMS_TEXT, emailConsentText: EMAIL_TEXT })
     .where("id", "=", 1).execute();
   google = await app.db.insertInto("heardHowOptions").values({ label: "Google", sortOrder: 1 })
     .returning(["id", "label"]).executeTakeFirstOrThrow();
   staff = await createTestUser(app.db, { username: "maria", firstName: "Maria" });
-});
-after(async () => {
-  await browser.close();
-  await app.close();
 });
 // Every test starts from an empty client book and adds what it needs.
 beforeEach(async () => {
@@ -120,29 +116,11 @@ async function insertTrio() {
 
 /** A signed-in page that records page errors, console errors and API calls. */
 async function openClients(path = "/clients", viewport = DESKTOP, timezoneId?: string) {
-  const context = await browser.newContext({ viewport, baseURL: app.baseUrl, timezoneId });
   const cookie = await sessionCookieFor(app.db, staff.id);
-  await context.addCookies([{
-    name: "lensdesk_session",
-    value: cookie.split("=")[1],
-    url: app.baseUrl,
-  }]);
-  const page = await context.newPage();
-  const problems: string[] = [];
-  const apiCalls: string[] = [];
-  page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
-  page.on("console", (msg) => {
-    if (msg.type() === "error") problems.push(`console: ${msg.text()}`);
-  });
-  page.on("request", (req) => {
-    const url = new URL(req.url());
-    if (url.pathname.startsWith("/api/")) {
-      apiCalls.push(`${req.method()} ${url.pathname}${url.search}`);
-    }
-  });
-  await page.goto(path);
-  await page.waitForSelector("html[data-hydrated=true]");
-  return { page, problems, apiCalls };
+  const opened = await openSignedIn(browser, app.baseUrl, cookie, viewport, { timezoneId });
+  await opened.page.goto(path);
+  await opened.page.waitForSelector("html[data-hydrated=true]");
+  return opened;
 }
 
 const cards = (page: Page) => page.locator(".client-card");
@@ -226,10 +204,10 @@ describe("client management: list, search and filter", () => {
     await expect(annCard.locator(".badge").allTextContents()).resolves.toEqual([
       "Measurements Pending",
     ]);
-    await expect(annCard.locator(".badge.badge-warning").count()).resolves.toBe(1);
+    await expectCount(annCard.locator(".badge.badge-warning"), 1);
     await expect(card(page, "Bob Baker").locator(".badge.badge-secondary").textContent())
       .resolves.toBe("No Measurements");
-    await expect(card(page, "Cara Cole").locator(".badge").count()).resolves.toBe(0);
+    await expectCount(card(page, "Cara Cole").locator(".badge"), 0);
     // Actions carry the client's name for screen readers.
     await expect(annCard.getByRole("button", { name: "Edit Ann Archer" }).isVisible()).resolves
       .toBe(true);
@@ -270,7 +248,7 @@ describe("client management: list, search and filter", () => {
     const { page, problems } = await openClients();
     const filter = page.getByRole("button", { name: "Missing Measurements" });
     await expect(filter.getAttribute("aria-pressed")).resolves.toBe("false");
-    await expect(page.getByRole("button", { name: "Clear Filter" }).count()).resolves.toBe(0);
+    await expectCount(page.getByRole("button", { name: "Clear Filter" }), 0);
 
     await filter.click();
     await expectNames(page, ["Ann Archer", "Bob Baker"]);
@@ -323,14 +301,14 @@ describe("client management: list, search and filter", () => {
       })),
     ).execute();
     const { page, problems, apiCalls } = await openClients();
-    await expect(cards(page).count()).resolves.toBe(50);
+    await expectCount(cards(page), 50);
     await expect(page.getByRole("status").filter({ hasText: "Showing" }).textContent()).resolves
       .toBe("Showing 50+ clients");
     const loadMore = page.getByRole("button", { name: "Load more" });
     await loadMore.click();
     await page.waitForFunction(() => document.querySelectorAll(".client-card").length === 57);
     expect(apiCalls).toEqual(["GET /api/clients?limit=50&offset=50"]);
-    await expect(loadMore.count()).resolves.toBe(0);
+    await expectCount(loadMore, 0);
     const names = await cardNames(page);
     expect(names[0]).toBe("Client Number01");
     expect(names[56]).toBe("Client Number57");
@@ -385,7 +363,7 @@ describe("client management: details and measurements", () => {
     await expect(measurements.textContent()).resolves.toContain("Not measured");
 
     const rows = details.locator(".quote-row");
-    await expect(rows.count()).resolves.toBe(2);
+    await expectCount(rows, 2);
     await expect(rows.nth(0).locator("code").textContent()).resolves.toBe(newer.id.slice(-8));
     await expect(rows.nth(0).locator(".badge-secondary").textContent()).resolves.toBe("Draft");
     await expect(rows.nth(1).locator("code").textContent()).resolves.toBe(older.id.slice(-8));
@@ -578,15 +556,15 @@ describe("client management: add, edit, delete, new quote", () => {
     const edit = dialog(page, "Edit Client");
     await expect(edit.getByLabel("First Name").inputValue()).resolves.toBe("Bob");
     await expect(edit.getByLabel("Home Phone").inputValue()).resolves.toBe("555-777-1234");
-    await expect(edit.getByText("How did you hear about us?").count()).resolves.toBe(0);
-    await expect(edit.getByText("Communication Preferences").count()).resolves.toBe(0);
+    await expectCount(edit.getByText("How did you hear about us?"), 0);
+    await expectCount(edit.getByText("Communication Preferences"), 0);
     await shoot(page, "clients-edit-desktop");
 
     await edit.getByLabel("First Name").fill("");
     await edit.getByRole("button", { name: "Save Changes" }).click();
     await edit.getByText("First name is required").waitFor();
     await edit.getByLabel("First Name").fill("Robert");
-    await expect(edit.getByText("First name is required").count()).resolves.toBe(0);
+    await expectCount(edit.getByText("First name is required"), 0);
     await edit.getByLabel("Email").fill("robert@example.com");
     await edit.getByLabel("City").fill("Shelbyville");
     await edit.getByLabel("State").selectOption("IL");
@@ -656,7 +634,7 @@ describe("client management: add, edit, delete, new quote", () => {
     await dialog(page, "Delete Client").getByRole("button", { name: "Delete", exact: true })
       .click();
     await toastSays(page, "Failed to delete client");
-    await expect(cards(page).count()).resolves.toBe(3);
+    await expectCount(cards(page), 3);
     await page.context().close();
   });
 

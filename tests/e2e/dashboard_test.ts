@@ -1,35 +1,29 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
 import { sql } from "kysely";
+import { createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
 import {
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-} from "../helpers/test_app.ts";
-import { DESKTOP, launchBrowser, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
+  DESKTOP,
+  expectCount,
+  openSignedIn,
+  screenshotPath,
+  TABLET_PORTRAIT,
+} from "../helpers/browser.ts";
 import type { QuoteStatus } from "../../db/schema.ts";
 import { readManifest } from "../../src/assets/manifest.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let cookie: string;
+let app: TestApp, browser: Browser, cookie: string;
 
-before(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+useBrowserApp(async (started) => {
+  ({ app, browser } = started);
   const staff = await createTestUser(app.db, { firstName: "Maria" });
-  cookie = (await sessionCookieFor(app.db, staff.id)).split("=")[1];
-});
-after(async () => {
-  await browser.close();
-  await app.close();
+  cookie = await sessionCookieFor(app.db, staff.id);
 });
 
 async function open(viewport = DESKTOP): Promise<Page> {
-  const context = await browser.newContext({ viewport, baseURL: app.baseUrl });
-  await context.addCookies([{ name: "lensdesk_session", value: cookie, url: app.baseUrl }]);
-  const page = await context.newPage();
+  const { page } = await openSignedIn(browser, app.baseUrl, cookie, viewport);
   await page.goto("/dashboard");
   return page;
 }
@@ -104,7 +98,7 @@ describe("staff dashboard", () => {
     await expect(page.getByTestId("new-clients").textContent()).resolves.toBe("13");
 
     const recent = page.getByRole("region", { name: "Recent Quotes" }).getByRole("link");
-    await expect(recent.count()).resolves.toBe(5);
+    await expectCount(recent, 5);
     const first = recent.first();
     await expect(first.getAttribute("href")).resolves.toBe(`/quote/${pending.id}`);
     await expect(first.textContent()).resolves.toContain("Ana Ruiz");
@@ -112,11 +106,11 @@ describe("staff dashboard", () => {
     const badge = first.locator(".badge");
     await expect(badge.textContent()).resolves.toBe("pending measurements");
     await expect(badge.getAttribute("class")).resolves.toContain("badge-secondary");
-    await expect(badge.locator("svg").count()).resolves.toBe(1);
+    await expectCount(badge.locator("svg"), 1);
 
     const expiredRegion = page.getByRole("region", { name: "Expired Quotes - Follow Up Needed" });
     const rows = expiredRegion.locator(".quote-row");
-    await expect(rows.count()).resolves.toBe(5);
+    await expectCount(rows, 5);
     const top = rows.first();
     await expect(top.getAttribute("href")).resolves.toBe(`/quote/${expired[0].id}`);
     await expect(top.textContent()).resolves.toContain("Expired");

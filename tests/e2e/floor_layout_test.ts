@@ -2,19 +2,12 @@
 // (intake and tablet selection) at least 44×44 CSS px whoever holds the tablet
 // (an owner with the e-mail banner, an optician, a kiosk), and the staff
 // screens laid out without sideways page scroll from 1440 px down to a phone.
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import type { TestApp, TestUser } from "../helpers/test_app.ts";
+import { createTestUser, kioskCookieFor, sessionCookieFor } from "../helpers/test_app.ts";
 import {
-  createTestUser,
-  kioskCookieFor,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-  type TestUser,
-} from "../helpers/test_app.ts";
-import {
-  launchBrowser,
   PHONE,
   screenshotPath,
   smallTapTargets,
@@ -22,17 +15,14 @@ import {
   TABLET_PORTRAIT,
 } from "../helpers/browser.ts";
 import { insertSavedQuote } from "../helpers/quote_fixture.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
 const WIDE = { width: 1440, height: 900 };
 
-let app: TestApp;
-let browser: Browser;
-let owner: TestUser;
-let optician: TestUser;
-let quoteId: string;
+let app: TestApp, browser: Browser, owner: TestUser, optician: TestUser, quoteId: string;
 
-before(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+useBrowserApp(async (started) => {
+  ({ app, browser } = started);
   // An owner on a store without e-mail settings: the orange banner shows for her.
   owner = await createTestUser(app.db, { username: "olivia", firstName: "Olivia", role: "OWNER" });
   optician = await createTestUser(app.db, { username: "sam", firstName: "Sam" });
@@ -47,10 +37,6 @@ before(async () => {
       { label: "Reading", sku: "ZZ-1000", price: "99.00" },
     ],
   }));
-});
-after(async () => {
-  await browser.close();
-  await app.close();
 });
 
 type Holder = "owner" | "optician" | "kiosk";

@@ -1,14 +1,8 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
-import {
-  call,
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-} from "../helpers/test_app.ts";
-import { launchBrowser, openSignedIn, screenshotPath } from "../helpers/browser.ts";
+import { call, createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
+import { expectCount, openSignedIn, screenshotPath } from "../helpers/browser.ts";
 import { seriousA11yViolations } from "../helpers/axe.ts";
 import {
   expectedFor,
@@ -19,15 +13,12 @@ import {
 } from "../helpers/report_seed.ts";
 import type { CreatedClient } from "../../src/clients/views.ts";
 import type { QuoteBundle } from "../../src/quotes/views.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let owner: string;
-let admin: string;
-let optician: string;
+let app: TestApp, browser: Browser, owner: string, admin: string, optician: string;
 
-before(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+useBrowserApp(async (started) => {
+  ({ app, browser } = started);
   const user = async (role: "OWNER" | "ADMIN" | "AUTHORIZED_USER", username: string) =>
     await sessionCookieFor(app.db, (await createTestUser(app.db, { role, username })).id);
   [owner, admin, optician] = await Promise.all([
@@ -35,10 +26,6 @@ before(async () => {
     user("ADMIN", "adam_admin"),
     user("AUTHORIZED_USER", "oscar_optician"),
   ]);
-});
-after(async () => {
-  await browser.close();
-  await app.close();
 });
 
 async function shoot(page: Page, name: string) {
@@ -193,12 +180,12 @@ describe("Audit log page", () => {
         SELECT NULL, 'system', 'settings.update', 'settings', g::text, '{}'::jsonb
         FROM generate_series(1, 60) AS g`.execute(app.db);
       await page.goto("/admin/audit?kind=settings");
-      await expect(rows.count()).resolves.toBe(50);
+      await expectCount(rows, 50);
       await page.getByRole("link", { name: "Older →" }).click();
-      await expect(rows.count()).resolves.toBe(10);
-      await expect(page.getByRole("link", { name: "Older →" }).count()).resolves.toBe(0);
+      await expectCount(rows, 10);
+      await expectCount(page.getByRole("link", { name: "Older →" }), 0);
       await page.getByRole("link", { name: "← Newer" }).click();
-      await expect(rows.count()).resolves.toBe(50);
+      await expectCount(rows, 50);
       expect(problems).toEqual([]);
     } finally {
       await close();
@@ -220,7 +207,7 @@ describe("Audit log page", () => {
     const { page, close } = await openSignedIn(browser, app.baseUrl, admin);
     try {
       await page.goto("/admin");
-      await expect(page.getByRole("link", { name: /Audit Log/ }).count()).resolves.toBe(0);
+      await expectCount(page.getByRole("link", { name: /Audit Log/ }), 0);
     } finally {
       await close();
     }
@@ -255,7 +242,7 @@ describe("Conversion report page", () => {
       // The weekly table: one row per week with that week's created count.
       const weekRows = page.locator("#report-weeks-caption").locator("xpath=..")
         .locator("tbody tr");
-      await expect(weekRows.count()).resolves.toBe(4);
+      await expectCount(weekRows, 4);
       for (
         const [i, monday] of ["2025-01-06", "2025-01-13", "2025-01-20", "2025-01-27"].entries()
       ) {
@@ -264,7 +251,7 @@ describe("Conversion report page", () => {
           String(own.length),
         );
       }
-      await expect(page.locator("svg[role=img] rect.chart-bar").count()).resolves.toBe(20);
+      await expectCount(page.locator("svg[role=img] rect.chart-bar"), 20);
       await shoot(page, "reports");
       expect(await seriousA11yViolations(page)).toEqual([]);
 
@@ -320,10 +307,10 @@ describe("Conversion report page", () => {
     const { page, close } = await openSignedIn(browser, app.baseUrl, optician);
     try {
       await page.goto("/dashboard");
-      await expect(
-        page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Reports" })
-          .count(),
-      ).resolves.toBe(0);
+      await expectCount(
+        page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Reports" }),
+        0,
+      );
       const res = await page.goto("/reports");
       expect(res?.status()).toBe(403);
       await page.waitForURL((url) => url.pathname === "/" || url.pathname === "/dashboard");

@@ -1,32 +1,20 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
-import {
-  call,
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-} from "../helpers/test_app.ts";
-import { DESKTOP, launchBrowser } from "../helpers/browser.ts";
+import { call, createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
+import { openSignedIn } from "../helpers/browser.ts";
 import type { CreatedClient } from "../../src/clients/views.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let cookie: string;
-let created: CreatedClient;
+let app: TestApp, browser: Browser, cookie: string, created: CreatedClient;
 
-before(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+useBrowserApp(async (started) => {
+  ({ app, browser } = started);
   cookie = await sessionCookieFor(app.db, (await createTestUser(app.db, { role: "OWNER" })).id);
   created = (await call<CreatedClient>(app, "POST", "/api/clients", {
     cookie,
     body: { firstName: "Ana", lastName: "Ruiz", email: "ana@example.com" },
   })).body;
-});
-after(async () => {
-  await browser.close();
-  await app.close();
 });
 
 /**
@@ -52,13 +40,7 @@ function danglingReferences(page: Page) {
 }
 
 async function open(path: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: DESKTOP, baseURL: app.baseUrl });
-  await context.addCookies([{
-    name: "lensdesk_session",
-    value: cookie.split("=")[1],
-    url: app.baseUrl,
-  }]);
-  const page = await context.newPage();
+  const { page } = await openSignedIn(browser, app.baseUrl, cookie);
   await page.goto(path);
   await page.waitForSelector("html[data-hydrated=true]");
   return page;

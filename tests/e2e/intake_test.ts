@@ -1,34 +1,28 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
+import type { TestApp, TestUser } from "../helpers/test_app.ts";
+import { call, createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
 import {
-  call,
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-  type TestUser,
-} from "../helpers/test_app.ts";
-import {
-  launchBrowser,
+  expectCount,
+  openPage,
   screenshotPath,
   TABLET_LANDSCAPE,
   TABLET_PORTRAIT,
 } from "../helpers/browser.ts";
 import { readManifest } from "../../src/assets/manifest.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
 const STORE_NAME = "Clearview Optical";
 const SMS_TEXT = "Clearview Optical may text me about my glasses. Reply STOP to opt out.";
 const SUCCESS = "Client intake completed successfully!";
 const FAILURE = "Failed to create client. Please try again.";
 
-let app: TestApp;
-let browser: Browser;
-let staff: TestUser;
+let app: TestApp, browser: Browser, staff: TestUser;
 let google: { id: string; label: string };
 
-before(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+useBrowserApp(async (started) => {
+  ({ app, browser } = started);
   await app.db.updateTable("settings")
     .set({ storeName: STORE_NAME, smsConsentText: SMS_TEXT, emailConsentText: null })
     .where("id", "=", 1).execute();
@@ -41,34 +35,21 @@ before(async () => {
   google = rows[0];
   staff = await createTestUser(app.db, { username: "maria", firstName: "Maria" });
 });
-after(async () => {
-  await browser.close();
-  await app.close();
-});
 
 /** A fresh page that records page errors and console errors. */
 async function openIntake(
   viewport = TABLET_PORTRAIT,
   options: { signedInAs?: string } = {},
 ): Promise<{ page: Page; problems: string[] }> {
-  const context = await browser.newContext({ viewport, baseURL: app.baseUrl, hasTouch: true });
-  if (options.signedInAs) {
-    const cookie = await sessionCookieFor(app.db, options.signedInAs);
-    await context.addCookies([{
-      name: "lensdesk_session",
-      value: cookie.split("=")[1],
-      url: app.baseUrl,
-    }]);
-  }
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
-  page.on("console", (msg) => {
-    if (msg.type() === "error") problems.push(`console: ${msg.text()}`);
+  const cookie = options.signedInAs && await sessionCookieFor(app.db, options.signedInAs);
+  const opened = await openPage(browser, app.baseUrl, {
+    viewport,
+    hasTouch: true,
+    cookie: cookie || undefined,
   });
-  await page.goto("/intake");
-  await page.waitForSelector("html[data-hydrated=true]");
-  return { page, problems };
+  await opened.page.goto("/intake");
+  await opened.page.waitForSelector("html[data-hydrated=true]");
+  return opened;
 }
 
 const submit = (page: Page) => page.getByRole("button", { name: "Submit Intake Form" });
@@ -142,8 +123,8 @@ describe("client intake in a browser", () => {
         true,
       );
     }
-    await expect(page.getByTestId("user-name").count()).resolves.toBe(0);
-    await expect(page.getByRole("link", { name: "Dashboard" }).count()).resolves.toBe(0);
+    await expectCount(page.getByTestId("user-name"), 0);
+    await expectCount(page.getByRole("link", { name: "Dashboard" }), 0);
 
     // Every field of the spec, with the keyboard a tablet should open.
     for (
@@ -230,10 +211,10 @@ describe("client intake in a browser", () => {
     page.on("request", (req) => {
       if (req.method() === "POST" && req.url().endsWith("/api/clients")) posts++;
     });
-    await expect(page.getByText("First name is required").count()).resolves.toBe(0);
+    await expectCount(page.getByText("First name is required"), 0);
     // Before the first submit, typing shows nothing.
     await field(page, "Email").fill("not-an-email");
-    await expect(page.getByText("Please enter a valid email address").count()).resolves.toBe(0);
+    await expectCount(page.getByText("Please enter a valid email address"), 0);
 
     await submit(page).click();
     await page.getByText("First name is required").waitFor();
@@ -249,19 +230,19 @@ describe("client intake in a browser", () => {
     expect(posts).toBe(0);
 
     await field(page, "First Name").fill("Ada");
-    await expect(page.getByText("First name is required").count()).resolves.toBe(0);
+    await expectCount(page.getByText("First name is required"), 0);
     await expect(page.getByText("Last name is required").isVisible()).resolves.toBe(true);
     await field(page, "Last Name").fill("Lovelace");
-    await expect(page.getByText("Last name is required").count()).resolves.toBe(0);
+    await expectCount(page.getByText("Last name is required"), 0);
     // An e-mail is valid or empty.
     await field(page, "Email").fill("");
-    await expect(page.getByText("Please enter a valid email address").count()).resolves.toBe(0);
+    await expectCount(page.getByText("Please enter a valid email address"), 0);
     await field(page, "Email").fill("ada@");
     await expect(page.getByText("Please enter a valid email address").isVisible()).resolves.toBe(
       true,
     );
     await field(page, "Email").fill("ada@example.com");
-    await expect(page.getByText("Please enter a valid email address").count()).resolves.toBe(0);
+    await expectCount(page.getByText("Please enter a valid email address"), 0);
     await expect(field(page, "First Name").getAttribute("aria-invalid")).resolves.toBeNull();
     expect(posts).toBe(0);
     await page.context().close();
@@ -270,14 +251,14 @@ describe("client intake in a browser", () => {
   it("Other reveals a free-text field, which keeps its text while another choice is tried", async () => {
     const { page } = await openIntake();
     const other = page.getByLabel("Please tell us how");
-    await expect(other.count()).resolves.toBe(0);
+    await expectCount(other, 0);
     await page.getByRole("radio", { name: "Other" }).check();
     await other.waitFor();
     // Choosing Other puts the cursor there, so the keyboard is already up.
     await expect(other.evaluate((el) => el === document.activeElement)).resolves.toBe(true);
     await other.fill("Radio advert");
     await page.getByRole("radio", { name: "Google" }).check();
-    await expect(other.count()).resolves.toBe(0);
+    await expectCount(other, 0);
     await page.getByRole("radio", { name: "Other" }).check();
     await expect(other.inputValue()).resolves.toBe("Radio advert");
     await page.context().close();
@@ -453,7 +434,7 @@ describe("client intake in a browser", () => {
     await page.getByRole("checkbox", { name: /Text messages \(SMS\)/ }).check();
     await submit(page).click();
     await page.getByText(SUCCESS).waitFor();
-    await expect(page.getByText(FAILURE).count()).resolves.toBe(0);
+    await expectCount(page.getByText(FAILURE), 0);
     await page.waitForURL(/\/staff\?returnTo=%2Fquote%2F/);
     expect(problems.some((p) => p.includes("Failed to record SMS consent"))).toBe(true);
     const client = await clientByFirstName("Hedy");

@@ -1,31 +1,20 @@
 // The whole Saturday in one browser: a client fills the intake on the tablet,
 // the optician signs in, builds a three-option quote, the client picks two on
 // the tablet, and the dashboard and builder show the accepted quote with exact totals.
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser } from "playwright-core";
-import { createTestUser, startTestApp, type TestApp, type TestUser } from "../helpers/test_app.ts";
-import {
-  DESKTOP,
-  launchBrowser,
-  screenshotPath,
-  TABLET_LANDSCAPE,
-  TABLET_PORTRAIT,
-} from "../helpers/browser.ts";
+import { createTestUser, type TestApp, type TestUser } from "../helpers/test_app.ts";
+import { DESKTOP, screenshotPath, TABLET_LANDSCAPE, TABLET_PORTRAIT } from "../helpers/browser.ts";
 import { ensureDefaultCatalog } from "../../src/catalog/default_catalog.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let optician: TestUser;
+let app: TestApp, browser: Browser, optician: TestUser;
 
-before(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+useBrowserApp(async (started) => {
+  ({ app, browser } = started);
   await ensureDefaultCatalog(app.db);
   optician = await createTestUser(app.db, { username: "dana", firstName: "Dana" });
-});
-after(async () => {
-  await browser.close();
-  await app.close();
 });
 
 describe("intake to accepted quote", () => {

@@ -1,32 +1,25 @@
 // "Hand to client" in a real browser: the optician's browser becomes a kiosk
 // scoped to one quote's selection or one intake, shows no staff chrome, ends
 // on the confirmation, and only a staff password brings the staff screens back.
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { TestApp, TestUser } from "../helpers/test_app.ts";
+import { createTestUser, kioskCookieFor, sessionCookieFor } from "../helpers/test_app.ts";
 import {
-  createTestUser,
-  kioskCookieFor,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-  type TestUser,
-} from "../helpers/test_app.ts";
-import {
-  launchBrowser,
+  expectCount,
   screenshotPath,
   smallTapTargets,
   TABLET_LANDSCAPE,
   TABLET_PORTRAIT,
 } from "../helpers/browser.ts";
 import { insertSavedQuote, STAFF_ONLY } from "../helpers/quote_fixture.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let maria: TestUser;
+let app: TestApp, browser: Browser, maria: TestUser;
 
-before(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+useBrowserApp(async (started) => {
+  ({ app, browser } = started);
   // An owner: on staff screens she also gets the orange e-mail banner, which
   // must not follow the tablet into the client's hands.
   maria = await createTestUser(app.db, { username: "maria", firstName: "Maria", role: "OWNER" });
@@ -34,10 +27,6 @@ before(async () => {
     { label: "Google", sortOrder: 1 },
     { label: "Friend or family", sortOrder: 2 },
   ]).execute();
-});
-after(async () => {
-  await browser.close();
-  await app.close();
 });
 
 /** A tablet-sized browser; signed in as `user` or holding `kioskCookie` when given. */
@@ -135,8 +124,8 @@ describe("Hand to client: a quote", () => {
     await page.getByText("Otto Doe").first().waitFor();
     await page.goto(`/quote/${quoteId}`);
     await hydrated(page);
-    await expect(page.locator(".topbar").count()).resolves.toBe(1);
-    await expect(page.locator(".email-banner").count()).resolves.toBe(1);
+    await expectCount(page.locator(".topbar"), 1);
+    await expectCount(page.locator(".email-banner"), 1);
     // Only what is saved can be handed over: an edit disables it until undone or saved.
     const handButton = page.getByRole("button", { name: "Hand to Client" });
     await page.getByLabel("Option Label").fill("Everyday!");
@@ -154,7 +143,7 @@ describe("Hand to client: a quote", () => {
     await hydrated(page);
     expect(await cookieNames(context)).toEqual(["lensdesk_kiosk"]);
     await page.getByRole("heading", { name: "Select Your Preferred Options" }).waitFor();
-    await expect(page.locator(".topbar, .email-banner, .skip-link").count()).resolves.toBe(0);
+    await expectCount(page.locator(".topbar, .email-banner, .skip-link"), 0);
     expect(await linksOut(page, [])).toEqual([]);
     const html = await page.content();
     for (const secret of Object.values(STAFF_ONLY)) expect(html).not.toContain(secret);
@@ -199,7 +188,7 @@ describe("Hand to client: a quote", () => {
       expect([path, shown.status]).toEqual([path, 403]);
       expect(shown.text).toContain("This page is not available on this tablet");
       expect(shown.text).not.toContain("Staff Portal");
-      await expect(page.locator(".topbar").count()).resolves.toBe(0);
+      await expectCount(page.locator(".topbar"), 0);
     }
     expect(await linksOut(page, [`/tablet/${quoteId}`])).toEqual([]);
     await shoot(page, "notice-landscape");
@@ -246,7 +235,7 @@ describe("Hand to client: an intake", () => {
     await page.goto("/intake");
     await hydrated(page);
     // Signed in: the staff bar (as the spec has it) and the hand-over strip.
-    await expect(page.locator(".topbar").count()).resolves.toBe(1);
+    await expectCount(page.locator(".topbar"), 1);
     await shoot(page, "intake-staff");
     await handOver(page);
 
@@ -272,7 +261,7 @@ describe("Hand to client: an intake", () => {
     ).waitFor();
     // The tablet stays on the thank-you: no staff builder with internal notes.
     expect(new URL(page.url()).pathname).toBe("/intake");
-    await expect(page.getByRole("button", { name: "Submit Intake Form" }).count()).resolves.toBe(0);
+    await expectCount(page.getByRole("button", { name: "Submit Intake Form" }), 0);
     await shoot(page, "intake-portrait-thanks");
 
     const client = await app.db.selectFrom("clients").select(["id"]).where("firstName", "=", "Kim")
@@ -308,7 +297,7 @@ describe("Hand to client: an intake", () => {
     const res = await page.goto("/intake");
     expect(res?.status()).toBe(200);
     await hydrated(page);
-    await expect(page.locator(".topbar, .intake-handover").count()).resolves.toBe(0);
+    await expectCount(page.locator(".topbar, .intake-handover"), 0);
     await expect(page.evaluate(() => document.body.classList.contains("kiosk"))).resolves.toBe(
       false,
     );

@@ -1,41 +1,34 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
 import {
   call,
   createTestUser,
   sessionCookieFor,
-  startTestApp,
   type TestApp,
   type TestUser,
   waitUntil,
 } from "../helpers/test_app.ts";
-import { DESKTOP, launchBrowser, openSignedIn, screenshotPath } from "../helpers/browser.ts";
+import { DESKTOP, expectCount, openSignedIn, screenshotPath } from "../helpers/browser.ts";
 import { seriousA11yViolations } from "../helpers/axe.ts";
 import { mailSettingsFor, type ReceivedMail, startSmtpServer } from "../helpers/smtp.ts";
-import { backgroundSettled } from "../../src/auth/background.ts";
 import { FORGOT_PASSWORD_ANSWER, RESET_DONE } from "../../src/schemas/password_recovery.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
 let app: TestApp;
 let browser: Browser;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let owner: TestUser;
 
-before(async () => {
-  [app, browser, smtp] = await Promise.all([startTestApp(), launchBrowser(), startSmtpServer()]);
+useBrowserApp(async (started) => {
+  ({ app, browser, smtp } = started);
   owner = await createTestUser(app.db, { role: "OWNER", firstName: "Olivia" });
   const res = await call(app, "PUT", "/api/admin/settings", {
     cookie: await sessionCookieFor(app.db, owner.id),
     body: mailSettingsFor(smtp, { fromEmail: "quotes@store.test" }),
   });
   expect(res.status).toBe(200);
-});
-after(async () => {
-  await backgroundSettled();
-  await browser.close();
-  await app.close();
-  await smtp.close();
-});
+}, { smtp: true });
 
 /** Page errors, less the browser's note of each refused call (the tests make some on purpose). */
 const unexpected = (problems: string[]) =>
@@ -199,7 +192,7 @@ describe("Change My Password", () => {
     try {
       await page.goto("/account/password");
       await page.getByText("You sign in with Owner Login").waitFor();
-      await expect(page.getByLabel("Current Password").count()).resolves.toBe(0);
+      await expectCount(page.getByLabel("Current Password"), 0);
     } finally {
       await close();
     }

@@ -1,30 +1,20 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
 import { sql } from "kysely";
 import { PDFDocument } from "pdf-lib";
-import {
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-} from "../helpers/test_app.ts";
-import { launchBrowser, openSignedIn, screenshotPath } from "../helpers/browser.ts";
+import { createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
+import { openSignedIn, screenshotPath } from "../helpers/browser.ts";
 import { seriousA11yViolations } from "../helpers/axe.ts";
 import { insertSavedQuote } from "../helpers/quote_fixture.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let cookie: string;
+let app: TestApp, browser: Browser, cookie: string;
 
-before(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+useBrowserApp(async (started) => {
+  ({ app, browser } = started);
   const staff = await createTestUser(app.db, { firstName: "Maria" });
   cookie = await sessionCookieFor(app.db, staff.id);
-});
-after(async () => {
-  await browser.close();
-  await app.close();
 });
 
 async function shoot(page: Page, name: string) {

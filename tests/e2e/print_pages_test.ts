@@ -2,18 +2,13 @@
 // sizes): nothing but the sheets, and exactly one sheet per option however
 // long the quote's texts are, whoever is signed in and whatever chrome the
 // screen shows around the sheets (the owner's orange e-mail banner included).
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
 import { PDFDocument } from "pdf-lib";
-import {
-  createTestUser,
-  kioskCookieFor,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-} from "../helpers/test_app.ts";
-import { launchBrowser, openSignedIn, screenshotPath } from "../helpers/browser.ts";
+import type { TestApp } from "../helpers/test_app.ts";
+import { createTestUser, kioskCookieFor, sessionCookieFor } from "../helpers/test_app.ts";
+import { openSignedIn, screenshotPath } from "../helpers/browser.ts";
 import {
   createQuoteThroughApi,
   fill,
@@ -23,24 +18,17 @@ import {
 } from "../helpers/quote_fixture.ts";
 import type { OptionInput } from "../../src/schemas/quote.ts";
 import { CONTINUED_IN_SYSTEM } from "../../src/print/print_model.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let ownerCookie: string;
-let opticianCookie: string;
-let ownerId: string;
+let app: TestApp, browser: Browser, ownerCookie: string, opticianCookie: string, ownerId: string;
 
-before(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+useBrowserApp(async (started) => {
+  ({ app, browser } = started);
   const owner = await createTestUser(app.db, { role: "OWNER", firstName: "Olga" });
   const optician = await createTestUser(app.db, { role: "AUTHORIZED_USER", firstName: "Omar" });
   ownerId = owner.id;
   ownerCookie = await sessionCookieFor(app.db, owner.id);
   opticianCookie = await sessionCookieFor(app.db, optician.id);
-});
-after(async () => {
-  await browser.close();
-  await app.close();
 });
 
 const NOTES = fill("The client asked about anti-fog coatings for cycling in winter. ", 2000);

@@ -1,31 +1,24 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
 import { sql } from "kysely";
 import { PDFDocument } from "pdf-lib";
-import {
-  call,
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-} from "../helpers/test_app.ts";
+import { call, createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
 import {
   DESKTOP,
-  launchBrowser,
+  expectCount,
   screenshotPath,
   TABLET_LANDSCAPE,
   TABLET_PORTRAIT,
 } from "../helpers/browser.ts";
 import type { ItemKind } from "../../db/schema.ts";
 import { subtotalDecimal } from "../../src/quotes/rules.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let cookie: string;
+let app: TestApp, browser: Browser, cookie: string;
 
-before(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+useBrowserApp(async (started) => {
+  ({ app, browser } = started);
   const staff = await createTestUser(app.db, { firstName: "Maria" });
   cookie = await sessionCookieFor(app.db, staff.id);
   await app.db.updateTable("settings").set({
@@ -35,10 +28,6 @@ before(async () => {
     storeAddress: "1 Main St, Austin, TX 78701",
     storeWebsite: "northside.test",
   }).where("id", "=", 1).execute();
-});
-after(async () => {
-  await browser.close();
-  await app.close();
 });
 
 // ---------------------------------------------------------------------------
@@ -413,8 +402,8 @@ describe("print quote", () => {
     );
     await page.waitForTimeout(300);
     await expect(printCalls(page)).resolves.toBe(1);
-    await expect(page.getByRole("button", { name: "Internal Copy" }).count()).resolves.toBe(0);
-    await expect(page.locator(".topbar").count()).resolves.toBe(0);
+    await expectCount(page.getByRole("button", { name: "Internal Copy" }), 0);
+    await expectCount(page.locator(".topbar"), 0);
     await shoot(page, "print-client-print-screen");
     const pdf = await printToPdf(page, "print-client-print");
     expect(pdf.count).toBe(3);
@@ -519,7 +508,7 @@ describe("print quote", () => {
         els.map((el) => el.getAttribute("data-island"))
       ),
     ).resolves.toEqual(["SearchBox", "PrintControls"]);
-    await expect(page.locator("script[type=module]").count()).resolves.toBe(1);
+    await expectCount(page.locator("script[type=module]"), 1);
     await expect(page.locator("script[type=module]").getAttribute("src")).resolves.toMatch(
       /^\/static\/build\/_entry-[0-9a-f]{12}\.js$/,
     );

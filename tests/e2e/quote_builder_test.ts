@@ -1,30 +1,26 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
 import { sql } from "kysely";
+import type { TestApp, TestUser } from "../helpers/test_app.ts";
+import { createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
 import {
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-  type TestUser,
-} from "../helpers/test_app.ts";
-import { DESKTOP, launchBrowser, screenshotPath, TABLET_LANDSCAPE } from "../helpers/browser.ts";
+  DESKTOP,
+  expectCount,
+  openSignedIn,
+  screenshotPath,
+  TABLET_LANDSCAPE,
+} from "../helpers/browser.ts";
 import { ensureDefaultCatalog } from "../../src/catalog/default_catalog.ts";
 import { insertDraftQuote } from "../../src/quotes/quotes.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let staff: TestUser;
+let app: TestApp, browser: Browser, staff: TestUser;
 
-before(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+useBrowserApp(async (started) => {
+  ({ app, browser } = started);
   await ensureDefaultCatalog(app.db);
   staff = await createTestUser(app.db, { username: "dana", firstName: "Dana" });
-});
-after(async () => {
-  await browser.close();
-  await app.close();
 });
 
 // ---------------------------------------------------------------------------
@@ -121,23 +117,12 @@ async function openBuilder(
   viewport = DESKTOP,
   user: { id: string } = staff,
 ): Promise<Opened> {
-  const context = await browser.newContext({ viewport, baseURL: app.baseUrl });
   const cookie = await sessionCookieFor(app.db, user.id);
-  await context.addCookies([{
-    name: "lensdesk_session",
-    value: cookie.split("=")[1],
-    url: app.baseUrl,
-  }]);
-  // Fail fast: a step that has not happened in 10 s is not going to.
-  context.setDefaultTimeout(10_000);
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
-  page.on("console", (msg) => {
+  const { page, problems } = await openSignedIn(browser, app.baseUrl, cookie, viewport, {
+    // Fail fast: a step that has not happened in 10 s is not going to.
+    timeout: 10_000,
     // A refused call is logged by the browser itself; the test checks what the page says.
-    if (msg.type() === "error" && !msg.text().includes("Failed to load resource")) {
-      problems.push(`console: ${msg.text()}`);
-    }
+    ignoreConsole: (text) => text.includes("Failed to load resource"),
   });
   await page.goto(`/quote/${quoteId}`);
   await page.waitForSelector("html[data-hydrated=true]");
@@ -221,7 +206,7 @@ describe("quote builder: building and saving", () => {
     await page.getByLabel("Brand Name").fill("Oakley");
     await page.getByLabel("SKU").fill("OX8046");
     await page.getByLabel("Frame Price").fill("210");
-    await expect(page.getByLabel("Lens Type").count()).resolves.toBe(0);
+    await expectCount(page.getByLabel("Lens Type"), 0);
     await page.getByLabel("Lens Package").selectOption({ label: "Custom Package" });
     await page.getByLabel("Lens Type").selectOption({ label: "Progressive — $199.00" });
     await page.getByLabel("Material").selectOption({ label: "Polycarbonate — $45.00" });
@@ -236,12 +221,12 @@ describe("quote builder: building and saving", () => {
     await page.getByLabel("Price Adjustment").fill("25");
     // Positive until the field is left: shown red, then made a discount, shown green.
     await expect(summaryLine(page, "Promo").getAttribute("class")).resolves.toBeNull();
-    await expect(page.locator(".qb-lines .qb-debit").count()).resolves.toBe(1);
+    await expectCount(page.locator(".qb-lines .qb-debit"), 1);
     await page.getByLabel("Adjustment Reason").fill("Loyalty");
     await expect(page.getByLabel("Price Adjustment").inputValue()).resolves.toBe("-25.00");
     await expect(page.getByLabel("Qty, Other item 1").inputValue()).resolves.toBe("1");
     await expect(page.getByLabel("Shipping", { exact: true }).inputValue()).resolves.toBe("12.50");
-    await expect(page.locator(".qb-lines .qb-credit").count()).resolves.toBe(1);
+    await expectCount(page.locator(".qb-lines .qb-credit"), 1);
     await expect(page.getByLabel("Adjustment Reason").getAttribute("placeholder")).resolves
       .toBe("Promo");
     await page.getByLabel("Selected - Internal Print").check();
@@ -340,7 +325,7 @@ describe("quote builder: building and saving", () => {
     await expect(page.getByTestId("pd-near").textContent()).resolves.toBe("59.5 mm");
     // Completing them moved the quote on; the builder follows without losing its place.
     await page.getByTestId("quote-status").getByText("Active").waitFor();
-    await expect(page.getByText("Measurements Needed").count()).resolves.toBe(0);
+    await expectCount(page.getByText("Measurements Needed"), 0);
 
     // The next save still goes through (the builder knows the quote's new version).
     await page.getByLabel("Option Label").fill("Everyday pair");
@@ -511,8 +496,8 @@ describe("quote builder: measurements, status actions and leaving", () => {
     await expect(page.getByTestId("quote-status").textContent()).resolves.toBe("Closed");
     await expect(page.getByLabel("Optician's Name").isDisabled()).resolves.toBe(true);
     await expect(page.getByLabel("SKU").isDisabled()).resolves.toBe(true);
-    await expect(page.getByRole("button", { name: "Save Quote" }).count()).resolves.toBe(0);
-    await expect(page.getByRole("button", { name: "Close Quote" }).count()).resolves.toBe(0);
+    await expectCount(page.getByRole("button", { name: "Save Quote" }), 0);
+    await expectCount(page.getByRole("button", { name: "Close Quote" }), 0);
     await shot(page, "builder-closed-desktop");
     const row = await quoteRow(quote.id);
     expect(row.status).toBe("CLOSED");
@@ -534,7 +519,7 @@ describe("quote builder: measurements, status actions and leaving", () => {
     await page.getByLabel("Option Label").fill("Kept while reactivating");
     await page.getByRole("button", { name: "Reactivate Quote" }).click();
     await expectToast(page, "Quote reactivated successfully!");
-    await expect(page.getByText("This quote has expired.").count()).resolves.toBe(0);
+    await expectCount(page.getByText("This quote has expired."), 0);
     await expect(page.getByLabel("Option Label").inputValue()).resolves.toBe(
       "Kept while reactivating",
     );
@@ -593,7 +578,7 @@ describe("quote builder: measurements, status actions and leaving", () => {
 
     const owner = await createTestUser(app.db, { role: "OWNER", firstName: "Olga" });
     const { page, problems } = await openBuilder(quote.id, DESKTOP, owner);
-    await expect(page.getByText("Only an owner can reopen it.").count()).resolves.toBe(0);
+    await expectCount(page.getByText("Only an owner can reopen it."), 0);
     await page.getByRole("button", { name: "Reopen", exact: true }).click();
     const dialog = dialogNamed(page, "Reopen Quote");
     const confirm = dialog.getByRole("button", { name: "Reopen Quote" });
@@ -629,15 +614,15 @@ describe("quote builder: measurements, status actions and leaving", () => {
 
     await page.getByRole("button", { name: "+ Add Option" }).click();
     await page.getByLabel("SKU").fill("GONE1");
-    await expect(optionTabs(page).count()).resolves.toBe(2);
+    await expectCount(optionTabs(page), 2);
     await remove.click();
     const dialog = dialogNamed(page, "Delete Option");
     await dialog.getByText("Delete GONE1?").waitFor();
     await dialog.getByRole("button", { name: "Cancel" }).click();
-    await expect(optionTabs(page).count()).resolves.toBe(2);
+    await expectCount(optionTabs(page), 2);
     await remove.click();
     await dialog.getByRole("button", { name: "Delete Option" }).click();
-    await expect(optionTabs(page).count()).resolves.toBe(1);
+    await expectCount(optionTabs(page), 1);
     await expect(tab(page, "RB5154").getAttribute("aria-selected")).resolves.toBe("true");
     await expect(remove.isDisabled()).resolves.toBe(true);
     // Adding then removing the same option leaves nothing to save.

@@ -1,32 +1,23 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
-import {
-  call,
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-} from "../helpers/test_app.ts";
-import { DESKTOP, launchBrowser, screenshotPath } from "../helpers/browser.ts";
+import type { TestApp } from "../helpers/test_app.ts";
+import { call, createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
+import { expectCount, openSignedIn, screenshotPath } from "../helpers/browser.ts";
 import { deadPort, mailSettingsFor, startSmtpServer } from "../helpers/smtp.ts";
 import type { CreatedClient } from "../../src/clients/views.ts";
 import type { QuoteBundle } from "../../src/quotes/views.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
 let app: TestApp;
 let browser: Browser;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let owner: string;
 
-before(async () => {
-  [app, browser, smtp] = await Promise.all([startTestApp(), launchBrowser(), startSmtpServer()]);
+useBrowserApp(async (started) => {
+  ({ app, browser, smtp } = started);
   owner = await sessionCookieFor(app.db, (await createTestUser(app.db, { role: "OWNER" })).id);
-});
-after(async () => {
-  await browser.close();
-  await app.close();
-  await smtp.close();
-});
+}, { smtp: true });
 
 function configureMail(port: number | null) {
   return call(app, "PUT", "/api/admin/settings", {
@@ -64,13 +55,7 @@ async function activeQuote(email: string | null) {
 }
 
 async function openBuilder(quoteId: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: DESKTOP, baseURL: app.baseUrl });
-  await context.addCookies([{
-    name: "lensdesk_session",
-    value: owner.split("=")[1],
-    url: app.baseUrl,
-  }]);
-  const page = await context.newPage();
+  const { page } = await openSignedIn(browser, app.baseUrl, owner);
   await page.goto(`/quote/${quoteId}`);
   await page.waitForSelector("html[data-hydrated=true]");
   return page;
@@ -103,7 +88,7 @@ describe("e-mailing a quote from the builder", () => {
       "Please enter the client's email address",
     );
     await address.fill("ana.new@example.com");
-    await expect(dialog.locator(".field-error").count()).resolves.toBe(0);
+    await expectCount(dialog.locator(".field-error"), 0);
     const keep = dialog.getByLabel("Also change the client's email from old@example.com");
     await expect(keep.isChecked()).resolves.toBe(true);
     await dialog.getByLabel("Note (optional)").fill("Lovely to see you today!");

@@ -2,28 +2,22 @@
 // that points to Reactivate Quote, until it is reactivated. Also the builder
 // details a store notices: a discount below zero, an unreadable amount, a
 // quantity the save would refuse, and a close reason of spaces.
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
-import {
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-  type TestUser,
-} from "../helpers/test_app.ts";
-import { DESKTOP, launchBrowser, screenshotPath } from "../helpers/browser.ts";
+import type { TestApp, TestUser } from "../helpers/test_app.ts";
+import { createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
+import { DESKTOP, expectCount, openSignedIn, screenshotPath } from "../helpers/browser.ts";
 import { insertSavedQuote } from "../helpers/quote_fixture.ts";
 import { seriousA11yViolations } from "../helpers/axe.ts";
 import { EXPIRED_ACTIONS_HINT } from "../../src/quotes/rules.ts";
 import { PD_REQUIRED_FOR_COMPLETE } from "../../src/schemas/client.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let staff: TestUser;
+let app: TestApp, browser: Browser, staff: TestUser;
 
-before(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+useBrowserApp(async (started) => {
+  ({ app, browser } = started);
   staff = await createTestUser(app.db, { firstName: "Dana" });
   // E-mail configured, so Email Quote is off for the expiry alone.
   await app.db.updateTable("settings").set({
@@ -31,24 +25,16 @@ before(async () => {
     smtpFromEmail: "quotes@store.test",
   }).execute();
 });
-after(async () => {
-  await browser.close();
-  await app.close();
-});
 
 async function openBuilder(quoteId: string) {
-  const context = await browser.newContext({ viewport: DESKTOP, baseURL: app.baseUrl });
-  const cookie = await sessionCookieFor(app.db, staff.id);
-  await context.addCookies([{
-    name: "lensdesk_session",
-    value: cookie.split("=")[1],
-    url: app.baseUrl,
-  }]);
-  // A bound for a step that will not happen, generous for a shared, busy machine.
-  context.setDefaultTimeout(60_000);
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
+  const { page, problems } = await openSignedIn(
+    browser,
+    app.baseUrl,
+    await sessionCookieFor(app.db, staff.id),
+    DESKTOP,
+    // A bound for a step that will not happen, generous for a shared, busy machine.
+    { timeout: 60_000, ignoreConsole: () => true },
+  );
   await page.goto(`/quote/${quoteId}`);
   await page.waitForSelector("html[data-hydrated=true]");
   return { page, problems };
@@ -88,7 +74,7 @@ describe("quote builder: an expired quote", () => {
     await expect(description(page, "Open Tablet View")).resolves.toBe(EXPIRED_ACTIONS_HINT);
     await expect(description(page, "Hand to Client")).resolves.toMatch(/Reactivate/);
     // No link to the tablet while it could not be confirmed there.
-    await expect(page.locator(`a[href="/tablet/${quoteId}"]`).count()).resolves.toBe(0);
+    await expectCount(page.locator(`a[href="/tablet/${quoteId}"]`), 0);
     expect(await seriousA11yViolations(page, ".qb-actions")).toEqual([]);
     await shot(page, "builder-expired-actions");
 
@@ -96,7 +82,7 @@ describe("quote builder: an expired quote", () => {
     await page.locator(".toast", { hasText: "Quote reactivated successfully!" }).waitFor();
     await expect(email.isDisabled()).resolves.toBe(false);
     await expect(handOver.isDisabled()).resolves.toBe(false);
-    await expect(page.getByTestId("expired-actions-hint").count()).resolves.toBe(0);
+    await expectCount(page.getByTestId("expired-actions-hint"), 0);
     await expect(page.getByRole("link", { name: "Open Tablet View" }).getAttribute("href"))
       .resolves.toBe(`/tablet/${quoteId}`);
     expect(problems).toEqual([]);
@@ -125,7 +111,7 @@ describe("quote builder: amounts it cannot take as typed", () => {
     );
     await page.getByLabel("Frame Price").fill("100");
     await expect(line("Total").textContent()).resolves.toBe("$100.00");
-    await expect(page.getByTestId("summary-unreadable").count()).resolves.toBe(0);
+    await expectCount(page.getByTestId("summary-unreadable"), 0);
 
     // A fraction or too many is said at once, and the save refuses it.
     const qty = page.getByLabel("Frame Quantity");
@@ -139,7 +125,7 @@ describe("quote builder: amounts it cannot take as typed", () => {
     await page.getByRole("button", { name: "Save Quote" }).click();
     await page.locator(".toast", { hasText: "Quantity can be at most 999" }).waitFor();
     await qty.fill("2");
-    await expect(qtyError("Quantity can be at most 999").count()).resolves.toBe(0);
+    await expectCount(qtyError("Quantity can be at most 999"), 0);
 
     // A discount beyond the subtotal is refused before it is sent.
     await page.getByLabel("Price Adjustment").fill("250");
@@ -201,7 +187,7 @@ describe("quote builder: measurements dialog", () => {
     expect(puts).toEqual([]);
     // With a PD distance it goes through and the quote leaves Pending Measurements.
     await dialog.getByLabel("PD Distance").fill("62");
-    await expect(error.count()).resolves.toBe(0);
+    await expectCount(error, 0);
     await dialog.getByRole("button", { name: "Save Measurements" }).click();
     await dialog.waitFor({ state: "hidden" });
     await page.getByTestId("quote-status").getByText("Active").waitFor();

@@ -1,31 +1,25 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
 import AxeBuilder from "@axe-core/playwright";
-import {
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-} from "../helpers/test_app.ts";
+import { createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
 import {
   DESKTOP,
-  launchBrowser,
+  expectCount,
+  openSignedIn,
   PHONE,
   screenshotPath,
   TABLET_PORTRAIT,
 } from "../helpers/browser.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let cookie: string;
-let annId: string;
+let app: TestApp, browser: Browser, cookie: string, annId: string;
 let quote: { id: string; quoteNumber: string };
 
-before(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+useBrowserApp(async (started) => {
+  ({ app, browser } = started);
   const staff = await createTestUser(app.db, { firstName: "Maria", role: "ADMIN" });
-  cookie = (await sessionCookieFor(app.db, staff.id)).split("=")[1];
+  cookie = await sessionCookieFor(app.db, staff.id);
   const ann = await app.db.insertInto("clients").values({
     firstName: "Annika",
     lastName: "Lindqvist",
@@ -40,15 +34,9 @@ before(async () => {
     opticianName: "Dr. Ortiz",
   }).returning(["id", "quoteNumber"]).executeTakeFirstOrThrow();
 });
-after(async () => {
-  await browser.close();
-  await app.close();
-});
 
 async function open(path = "/dashboard", viewport = DESKTOP): Promise<Page> {
-  const context = await browser.newContext({ viewport, baseURL: app.baseUrl });
-  await context.addCookies([{ name: "lensdesk_session", value: cookie, url: app.baseUrl }]);
-  const page = await context.newPage();
+  const { page } = await openSignedIn(browser, app.baseUrl, cookie, viewport);
   await page.goto(path);
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
   return page;
@@ -85,7 +73,7 @@ describe("global search in the staff bar", () => {
 
     // Grouped by type, each with its title, subtitle and type.
     const groups = listbox.getByRole("group");
-    await expect(groups.count()).resolves.toBe(2);
+    await expectCount(groups, 2);
     const clients = listbox.getByRole("group", { name: "Clients" }).getByRole("option");
     await expect(clients.allTextContents()).resolves.toEqual([
       "Annika Lindqvistannika.lindqvist@example.com · (555) 201-7788Client",

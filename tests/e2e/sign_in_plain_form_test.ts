@@ -1,24 +1,19 @@
 // The staff sign-in as a plain HTML form: with JavaScript off it still signs
 // in and lands on returnTo, re-renders with the message when refused, and
 // keeps the returnTo and throttle rules of the JSON sign-in.
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser } from "playwright-core";
-import { createTestUser, startTestApp, type TestApp, type TestUser } from "../helpers/test_app.ts";
-import { launchBrowser, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
+import { createTestUser, type TestApp, type TestUser } from "../helpers/test_app.ts";
+import { expectCount, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
 import { HOSTILE_RETURN_TO } from "../helpers/hostile_return_to.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let maria: TestUser;
+let app: TestApp, browser: Browser, maria: TestUser;
 
-before(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+useBrowserApp(async (started) => {
+  ({ app, browser } = started);
   maria = await createTestUser(app.db, { username: "maria", firstName: "Maria" });
-});
-after(async () => {
-  await browser.close();
-  await app.close();
 });
 
 async function noScriptPage() {
@@ -50,7 +45,7 @@ describe("staff sign-in without JavaScript", () => {
     await page.goto("/quotes?filter=expired");
     expect(page.url()).toBe(`${app.baseUrl}/staff?returnTo=%2Fquotes%3Ffilter%3Dexpired`);
     // The show/hide toggle needs a script: it is not offered without one.
-    await expect(page.getByRole("button", { name: "Show password" }).count()).resolves.toBe(0);
+    await expectCount(page.getByRole("button", { name: "Show password" }), 0);
     await page.getByLabel("Username").fill("maria");
     await page.getByLabel("Password", { exact: true }).fill(maria.password);
     await page.getByRole("button", { name: "Sign In" }).click();

@@ -1,32 +1,21 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
-import {
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-  type TestUser,
-} from "../helpers/test_app.ts";
-import { DESKTOP, launchBrowser, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
+import type { TestApp, TestUser } from "../helpers/test_app.ts";
+import { createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
+import { DESKTOP, expectCount, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let owner: TestUser;
-let staff: TestUser;
+let app: TestApp, browser: Browser, owner: TestUser, staff: TestUser;
 
-before(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+useBrowserApp(async (started) => {
+  ({ app, browser } = started);
   owner = await createTestUser(app.db, {
     role: "OWNER",
     username: "owner",
     firstName: "Olivia",
   });
   staff = await createTestUser(app.db, { username: "maria", firstName: "Maria" });
-});
-after(async () => {
-  await browser.close();
-  await app.close();
 });
 
 /** A fresh page that fails the test on any CSP violation or page error. */
@@ -177,8 +166,8 @@ describe("staff chrome in a browser", () => {
   it("an optician sees no Admin or Settings, and logs out through the Menu", async () => {
     const { page, problems } = await openSignedIn(staff.id, "/dashboard");
     await expect(page.getByTestId("user-name").textContent()).resolves.toBe("Maria");
-    await expect(page.getByRole("link", { name: "Admin" }).count()).resolves.toBe(0);
-    await expect(page.getByRole("link", { name: "Settings" }).count()).resolves.toBe(0);
+    await expectCount(page.getByRole("link", { name: "Admin" }), 0);
+    await expectCount(page.getByRole("link", { name: "Settings" }), 0);
     const dashboard = page.getByRole("link", { name: "Dashboard" });
     await expect(dashboard.getAttribute("aria-current")).resolves.toBe("page");
     await page.getByText("Menu").click();
@@ -192,7 +181,7 @@ describe("staff chrome in a browser", () => {
 
   it("the dashboard ships only the staff bar's search; an unknown path shows 404 Page Not Found", async () => {
     const { page } = await openSignedIn(staff.id, "/dashboard");
-    await expect(page.locator("script[type=module]").count()).resolves.toBe(1);
+    await expectCount(page.locator("script[type=module]"), 1);
     await expect(
       page.locator("[data-island]").evaluateAll((els) =>
         els.map((e) => e.getAttribute("data-island"))

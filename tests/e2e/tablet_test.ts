@@ -1,34 +1,24 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Locator, Page } from "playwright-core";
+import type { TestApp, TestUser } from "../helpers/test_app.ts";
+import { call, createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
 import {
-  call,
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-  type TestUser,
-} from "../helpers/test_app.ts";
-import {
-  launchBrowser,
+  expectCount,
+  openSignedIn,
   screenshotPath,
   TABLET_LANDSCAPE,
   TABLET_PORTRAIT,
 } from "../helpers/browser.ts";
 import type { ItemKind, QuoteStatus } from "../../db/schema.ts";
 import { subtotalDecimal } from "../../src/quotes/rules.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let staff: TestUser;
+let app: TestApp, browser: Browser, staff: TestUser;
 
-before(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+useBrowserApp(async (started) => {
+  ({ app, browser } = started);
   staff = await createTestUser(app.db, { username: "maria", firstName: "Maria" });
-});
-after(async () => {
-  await browser.close();
-  await app.close();
 });
 
 // ---------------------------------------------------------------------------
@@ -163,33 +153,18 @@ async function quoteState(quoteId: string) {
 
 /** A signed-in tablet page that records page errors, console errors and API calls. */
 async function openTablet(path: string, viewport = TABLET_LANDSCAPE) {
-  const context = await browser.newContext({ viewport, baseURL: app.baseUrl, hasTouch: true });
   const cookie = await sessionCookieFor(app.db, staff.id);
-  await context.addCookies([{
-    name: "lensdesk_session",
-    value: cookie.split("=")[1],
-    url: app.baseUrl,
-  }]);
-  const page = await context.newPage();
-  const problems: string[] = [];
-  const apiCalls: string[] = [];
-  page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
-  page.on("console", (msg) => {
+  const opened = await openSignedIn(browser, app.baseUrl, cookie, viewport, {
+    hasTouch: true,
     // The refused save of the failure test is logged by the browser itself.
-    if (msg.type() === "error" && !msg.text().includes("409")) {
-      problems.push(`console: ${msg.text()}`);
-    }
+    ignoreConsole: (text) => text.includes("409"),
   });
-  page.on("request", (req) => {
-    const url = new URL(req.url());
-    if (url.pathname.startsWith("/api/")) apiCalls.push(`${req.method()} ${url.pathname}`);
-  });
-  const response = await page.goto(path);
+  const response = await opened.page.goto(path);
   // Pages without an island (Quote Not Found) ship no script and never hydrate.
-  if (await page.locator("[data-island]").count()) {
-    await page.waitForSelector("html[data-hydrated=true]");
+  if (await opened.page.locator("[data-island]").count()) {
+    await opened.page.waitForSelector("html[data-hydrated=true]");
   }
-  return { page, problems, apiCalls, status: response?.status() };
+  return { ...opened, status: response?.status() };
 }
 
 const toggle = (page: Page, title: string) =>
@@ -255,7 +230,7 @@ describe("tablet option selection", () => {
       "/static/logo.svg",
     );
     // The client holds the tablet: no staff bar.
-    await expect(page.locator(".topbar").count()).resolves.toBe(0);
+    await expectCount(page.locator(".topbar"), 0);
     // Titles: frame SKU, else label, else "Option N".
     await expect(page.getByRole("checkbox").evaluateAll((els) => els.map((e) => e.textContent)))
       .resolves.toEqual(["RB5154-2000", "Sport Pair", "Option 3"]);
@@ -294,7 +269,7 @@ describe("tablet option selection", () => {
     })).resolves.toBe(true);
     const print = page.getByRole("link", { name: "Print Client Copy" });
     await expect(print.getAttribute("href")).resolves.toBe(`/quote/${quoteId}/client-print`);
-    await expect(confirmButton(page).count()).resolves.toBe(0);
+    await expectCount(confirmButton(page), 0);
     await shoot(page, "tablet-landscape-after");
 
     const state = await quoteState(quoteId);
@@ -424,7 +399,7 @@ describe("tablet option selection", () => {
     await confirmButton(page).tap();
     expect((await answer).status()).toBe(409);
     await toastSays(page, "Failed to save your selection. Please try again.");
-    await expect(page.locator(".toast-destructive").count()).resolves.toBe(1);
+    await expectCount(page.locator(".toast-destructive"), 1);
     // The toast must not cover the button the client needs to try again.
     const toastBox = (await page.locator(".toast-destructive").boundingBox())!;
     const buttonBox = (await confirmButton(page).boundingBox())!;
@@ -435,7 +410,7 @@ describe("tablet option selection", () => {
     await expect(checked(page, "Sport Pair")).resolves.toBe("true");
     await expect(checked(page, "Option 3")).resolves.toBe("true");
     await expect(countBanner(page).textContent()).resolves.toBe("2 options selected");
-    await expect(page.getByRole("heading", { name: "Thank You!" }).count()).resolves.toBe(0);
+    await expectCount(page.getByRole("heading", { name: "Thank You!" }), 0);
     await shoot(page, "tablet-landscape-refused");
     expect((await quoteState(quoteId)).chosen).toEqual([]);
 
@@ -455,7 +430,7 @@ describe("tablet option selection", () => {
     const { quoteId } = await insertQuote({ status: "CLOSED", options });
     const { page, problems } = await openTablet(`/tablet/${quoteId}`, TABLET_PORTRAIT);
     await page.getByText("This quote is closed and can no longer be changed.").waitFor();
-    await expect(confirmButton(page).count()).resolves.toBe(0);
+    await expectCount(confirmButton(page), 0);
     await card(page, "Sport Pair").tap();
     await expect(checked(page, "Sport Pair")).resolves.toBe("false");
     await expect(checked(page, "RB5154-2000")).resolves.toBe("true");
@@ -478,7 +453,7 @@ describe("tablet option selection", () => {
       const others = problems.filter((p) => !p.includes("status of 404"));
       await expect(page.getByRole("heading", { name: "Quote Not Found", level: 1 }).isVisible())
         .resolves.toBe(true);
-      await expect(page.locator(".topbar").count()).resolves.toBe(0);
+      await expectCount(page.locator(".topbar"), 0);
       await expect(horizontalOverflow(page)).resolves.toBeLessThanOrEqual(0);
       if (id === "not-a-uuid") await shoot(page, "tablet-portrait-not-found");
       expect(others).toEqual([]);

@@ -1,32 +1,20 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
 import { generateHOTP } from "@oslojs/otp";
 import { decodeBase32IgnorePadding } from "@oslojs/encoding";
-import {
-  call,
-  cookieFrom,
-  createTestUser,
-  sessionCookieFor,
-  startTestApp,
-  type TestApp,
-  type TestUser,
-} from "../helpers/test_app.ts";
-import { DESKTOP, launchBrowser, openSignedIn, screenshotPath } from "../helpers/browser.ts";
+import type { TestApp, TestUser } from "../helpers/test_app.ts";
+import { call, cookieFrom, createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
+import { DESKTOP, openSignedIn, screenshotPath } from "../helpers/browser.ts";
 import { seriousA11yViolations } from "../helpers/axe.ts";
 import { currentStep } from "../../src/auth/totp.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
 
-let app: TestApp;
-let browser: Browser;
-let owner: TestUser;
+let app: TestApp, browser: Browser, owner: TestUser;
 
-before(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+useBrowserApp(async (started) => {
+  ({ app, browser } = started);
   owner = await createTestUser(app.db, { role: "OWNER", firstName: "Olivia" });
-});
-after(async () => {
-  await browser.close();
-  await app.close();
 });
 
 const unexpected = (problems: string[]) =>

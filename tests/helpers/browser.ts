@@ -1,4 +1,4 @@
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, chromium, type Locator, type Page } from "playwright-core";
 
 const CHROMIUM_ARGS = [
   "--headless",
@@ -28,29 +28,75 @@ export function screenshotPath(name: string): string | undefined {
   return dir ? `${dir}/${name}.png` : undefined;
 }
 
+export interface PageOptions {
+  /** A session's Cookie header (see sessionCookieFor); signed out without one. */
+  cookie?: string;
+  viewport?: { width: number; height: number };
+  timezoneId?: string;
+  hasTouch?: boolean;
+  /** Console errors the test expects (refused calls the browser logs itself). */
+  ignoreConsole?: (text: string) => boolean;
+  /** Playwright's bound for one step, in ms (its default is 30 s). */
+  timeout?: number;
+}
+
 /**
- * A page signed in with a session cookie (see sessionCookieFor), in a context
- * of its own, that records page errors and console errors in `problems`.
+ * A page in a context of its own (signed in when given a cookie) that records
+ * page errors and console errors in `problems` (but those `ignoreConsole`
+ * accepts) and the API calls it makes, with their query strings, in `apiCalls`.
  */
-export async function openSignedIn(
+export async function openPage(browser: Browser, baseUrl: string, options: PageOptions = {}) {
+  const context = await browser.newContext({
+    viewport: options.viewport ?? DESKTOP,
+    baseURL: baseUrl,
+    acceptDownloads: true,
+    timezoneId: options.timezoneId,
+    hasTouch: options.hasTouch,
+  });
+  if (options.timeout) context.setDefaultTimeout(options.timeout);
+  if (options.cookie) {
+    await context.addCookies([{
+      name: "lensdesk_session",
+      value: options.cookie.split("=")[1],
+      url: baseUrl,
+    }]);
+  }
+  const page = await context.newPage();
+  const problems: string[] = [];
+  const apiCalls: string[] = [];
+  page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
+  page.on("console", (msg) => {
+    if (msg.type() === "error" && !options.ignoreConsole?.(msg.text())) {
+      problems.push(`console: ${msg.text()}`);
+    }
+  });
+  page.on("request", (req) => {
+    const url = new URL(req.url());
+    if (url.pathname.startsWith("/api/")) {
+      apiCalls.push(`${req.method()} ${url.pathname}${url.search}`);
+    }
+  });
+  return { page, problems, apiCalls, close: () => context.close() };
+}
+
+/** openPage signed in with a session's Cookie header. */
+export function openSignedIn(
   browser: Browser,
   baseUrl: string,
   cookie: string,
   viewport = DESKTOP,
+  options: Omit<PageOptions, "cookie" | "viewport"> = {},
 ) {
-  const context = await browser.newContext({ viewport, baseURL: baseUrl, acceptDownloads: true });
-  await context.addCookies([{
-    name: "lensdesk_session",
-    value: cookie.split("=")[1],
-    url: baseUrl,
-  }]);
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
-  page.on("console", (msg) => {
-    if (msg.type() === "error") problems.push(`console: ${msg.text()}`);
-  });
-  return { page, problems, close: () => context.close() };
+  return openPage(browser, baseUrl, { ...options, cookie, viewport });
+}
+
+/** Goes to `path` and, when the page has an island, waits until it is hydrated. */
+export async function visit(page: Page, path: string) {
+  const response = await page.goto(path);
+  if (await page.locator("[data-island]").count()) {
+    await page.waitForSelector("html[data-hydrated=true]");
+  }
+  return response;
 }
 
 /** The smallest tap area the tablet pages allow, in CSS px (WCAG 2.5.5, Apple's 44 pt). */
@@ -100,4 +146,14 @@ export async function smallTapTargets(page: Page): Promise<string[]> {
     }
     return small;
   }, MIN_TAP);
+}
+
+/**
+ * Waits until `locator` matches exactly `n` elements. A bare `count()` reads
+ * the page once, which fails whenever a render is still on its way; this
+ * retries as Playwright's own waits do, up to the context's step bound.
+ */
+export async function expectCount(locator: Locator, n: number): Promise<void> {
+  if (n > 0) await locator.nth(n - 1).waitFor({ state: "attached" });
+  await locator.nth(n).waitFor({ state: "detached" });
 }

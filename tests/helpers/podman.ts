@@ -156,8 +156,27 @@ async function debianMirror(): Promise<string> {
  * Made once; later runs find it in podman's storage.
  */
 export function ensureDebianBase(): Promise<boolean> {
-  debianBase ??= makeDebianBase();
+  debianBase ??= oneAtATime("debian-base", makeDebianBase);
   return debianBase;
+}
+
+/**
+ * Runs `make` while holding a lock file that every test process shares: the
+ * test files run in parallel processes, and two of them building the same
+ * image at once would do the work twice or tag half-made images. The second
+ * then finds the image made and reuses it.
+ */
+async function oneAtATime<T>(name: string, make: () => Promise<T>): Promise<T> {
+  const lock = await Deno.open(join("/var/tmp", `lensdesk-podman-${name}.lock`), {
+    create: true,
+    write: true,
+  });
+  try {
+    await lock.lock(true);
+    return await make();
+  } finally {
+    lock.close();
+  }
 }
 
 let debianBase: Promise<boolean> | undefined;
@@ -229,6 +248,10 @@ const STAND_INS = join(projectRoot, "tests/container/stand_ins");
  */
 export async function ensureStandIn(name: StandIn): Promise<boolean> {
   await ensureDebianBase();
+  return await oneAtATime(`stand-in-${name}`, () => makeStandIn(name));
+}
+
+async function makeStandIn(name: StandIn): Promise<boolean> {
   const tag = standInTag(name);
   const dir = join(STAND_INS, name);
   const buildArgs: Record<string, string> = {
@@ -318,23 +341,27 @@ let appImage: Promise<{ ms: number }> | undefined;
 export function buildAppImage(): Promise<{ ms: number }> {
   appImage ??= (async () => {
     await ensureStandIn("deno");
-    const started = performance.now();
-    await podmanOk([
-      "build",
-      "--format",
-      "docker",
-      "--network",
-      "host",
-      "--tag",
-      APP_IMAGE,
-      projectRoot,
-    ]);
-    // The build stage of each earlier source is kept as an untagged image
-    // (the layer cache); those older than a day go.
-    await podman(["image", "prune", "--force", "--filter", "until=24h"]);
-    return { ms: performance.now() - started };
+    return await oneAtATime("app-image", buildImage);
   })();
   return appImage;
+}
+
+async function buildImage(): Promise<{ ms: number }> {
+  const started = performance.now();
+  await podmanOk([
+    "build",
+    "--format",
+    "docker",
+    "--network",
+    "host",
+    "--tag",
+    APP_IMAGE,
+    projectRoot,
+  ]);
+  // The build stage of each earlier source is kept as an untagged image
+  // (the layer cache); those older than a day go.
+  await podman(["image", "prune", "--force", "--filter", "until=24h"]);
+  return { ms: performance.now() - started };
 }
 
 /**

@@ -277,25 +277,44 @@ export function saveBody(bundle: QuoteBundle) {
 
 const html = { accept: "text/html" };
 const ok = (status: number, location?: RegExp): Expectation => ({ status, location });
+
+/**
+ * A GET of a fixed path (the pattern itself when not given) or of one made
+ * from the fixtures: most rows of the table differ only in these values.
+ */
+function get(
+  pattern: string,
+  access: Access,
+  expected: Expectation,
+  more: Pick<RouteEntry, "overrides" | "query" | "page"> & {
+    path?: string | ((fx: Fixtures) => Promise<string>);
+  } = {},
+): RouteEntry {
+  const { path = pattern, ...rest } = more;
+  return {
+    method: "GET",
+    pattern,
+    access,
+    ok: expected,
+    ...rest,
+    request: async (fx) => ({
+      path: typeof path === "string" ? path : await path(fx),
+      ...(rest.page ? { headers: html } : {}),
+    }),
+  };
+}
+
+/** A page: a GET that asks for HTML, so a refusal is a page too. */
+const page = (...[pattern, access, expected, more]: Parameters<typeof get>) =>
+  get(pattern, access, expected, { ...more, page: true });
+
 const SECTION = "packages|lens-types|materials|ar-coatings|add-ons";
 
 export const ROUTES: RouteEntry[] = [
   // ---- Health ----
-  {
-    method: "GET",
-    pattern: "/healthz",
-    access: "public",
-    ok: ok(200),
-    request: () => Promise.resolve({ path: "/healthz" }),
-  },
+  get("/healthz", "public", ok(200)),
 
-  {
-    method: "GET",
-    pattern: "/readyz",
-    access: "public",
-    ok: ok(200),
-    request: () => Promise.resolve({ path: "/readyz" }),
-  },
+  get("/readyz", "public", ok(200)),
   {
     // Off unless METRICS_TOKEN is set (it is not here): a 404 page for everyone.
     method: "GET",
@@ -329,13 +348,7 @@ export const ROUTES: RouteEntry[] = [
       };
     },
   },
-  {
-    method: "GET",
-    pattern: "/api/auth/user",
-    access: "staff",
-    ok: ok(200),
-    request: () => Promise.resolve({ path: "/api/auth/user" }),
-  },
+  get("/api/auth/user", "staff", ok(200)),
   {
     method: "PUT",
     pattern: "/api/auth/change-password",
@@ -411,37 +424,17 @@ export const ROUTES: RouteEntry[] = [
     request: () =>
       Promise.resolve({ path: "/api/admin/two-factor-policy", body: { required: false } }),
   },
-  {
-    method: "GET",
-    pattern: "/api/staff/logout",
-    access: "public",
-    ok: ok(302, /^\/staff$/),
-    request: () => Promise.resolve({ path: "/api/staff/logout" }),
-  },
-  {
-    method: "GET",
-    pattern: "/api/logout",
-    access: "public",
-    ok: ok(302, /^\/$/),
-    request: () => Promise.resolve({ path: "/api/logout" }),
-  },
-  {
-    method: "GET",
-    pattern: "/api/login",
-    access: "public",
-    // Staff always sign in on /staff; the owner's provider only with intent=owner.
-    ok: ok(302, /^\/staff\?returnTo=%2Fquotes$/),
+  get("/api/staff/logout", "public", ok(302, /^\/staff$/)),
+  get("/api/logout", "public", ok(302, /^\/$/)),
+  // Staff always sign in on /staff; the owner's provider only with intent=owner.
+  get("/api/login", "public", ok(302, /^\/staff\?returnTo=%2Fquotes$/), {
     query: ["returnTo", "intent"],
-    request: () => Promise.resolve({ path: "/api/login?returnTo=%2Fquotes" }),
-  },
-  {
-    method: "GET",
-    pattern: "/api/callback",
-    access: "public",
-    ok: ok(302, /^\/staff\?owner=failed$/),
+    path: "/api/login?returnTo=%2Fquotes",
+  }),
+  get("/api/callback", "public", ok(302, /^\/staff\?owner=failed$/), {
     query: ["code", "state"],
-    request: () => Promise.resolve({ path: "/api/callback?code=x&state=y" }),
-  },
+    path: "/api/callback?code=x&state=y",
+  }),
 
   // ---- Intake (public) ----
   {
@@ -507,37 +500,21 @@ export const ROUTES: RouteEntry[] = [
   },
 
   // ---- Clients (staff) ----
-  {
-    method: "GET",
-    pattern: "/api/clients",
-    access: "staff",
-    ok: ok(200),
+  get("/api/clients", "staff", ok(200), {
     query: ["limit", "offset", "filter"],
-    request: () => Promise.resolve({ path: "/api/clients?limit=5&offset=0&filter=missing" }),
-  },
-  {
-    method: "GET",
-    pattern: "/api/clients/search",
-    access: "staff",
-    ok: ok(200),
+    path: "/api/clients?limit=5&offset=0&filter=missing",
+  }),
+  get("/api/clients/search", "staff", ok(200), {
     query: ["q", "limit", "offset"],
-    request: () => Promise.resolve({ path: "/api/clients/search?q=rita&limit=5" }),
-  },
-  {
-    method: "GET",
-    pattern: "/api/clients/missing-measurements",
-    access: "staff",
-    ok: ok(200),
+    path: "/api/clients/search?q=rita&limit=5",
+  }),
+  get("/api/clients/missing-measurements", "staff", ok(200), {
     query: ["limit", "offset"],
-    request: () => Promise.resolve({ path: "/api/clients/missing-measurements?limit=5" }),
-  },
-  {
-    method: "GET",
-    pattern: "/api/clients/:id",
-    access: "staff",
-    ok: ok(200),
-    request: async (fx) => ({ path: `/api/clients/${(await fx.client()).client.id}` }),
-  },
+    path: "/api/clients/missing-measurements?limit=5",
+  }),
+  get("/api/clients/:id", "staff", ok(200), {
+    path: async (fx) => `/api/clients/${(await fx.client()).client.id}`,
+  }),
   {
     method: "PUT",
     pattern: "/api/clients/:id",
@@ -565,15 +542,9 @@ export const ROUTES: RouteEntry[] = [
       body: { pdBinocular: "62.5", pdNear: "59", measurementsComplete: true },
     }),
   },
-  {
-    method: "GET",
-    pattern: "/api/clients/:id/prescriptions",
-    access: "staff",
-    ok: ok(200),
-    request: async (fx) => ({
-      path: `/api/clients/${(await fx.prescription()).clientId}/prescriptions`,
-    }),
-  },
+  get("/api/clients/:id/prescriptions", "staff", ok(200), {
+    path: async (fx) => `/api/clients/${(await fx.prescription()).clientId}/prescriptions`,
+  }),
   {
     method: "POST",
     pattern: "/api/clients/:id/prescriptions",
@@ -619,42 +590,16 @@ export const ROUTES: RouteEntry[] = [
       body: { clientId: (await fx.client()).client.id },
     }),
   },
-  {
-    method: "GET",
-    pattern: "/api/stats",
-    access: "staff",
-    ok: ok(200),
-    request: () => Promise.resolve({ path: "/api/stats" }),
-  },
-  {
-    method: "GET",
-    pattern: "/api/quotes/recent",
-    access: "staff",
-    ok: ok(200),
-    request: () => Promise.resolve({ path: "/api/quotes/recent" }),
-  },
-  {
-    method: "GET",
-    pattern: "/api/quotes/expired",
-    access: "staff",
-    ok: ok(200),
-    request: () => Promise.resolve({ path: "/api/quotes/expired" }),
-  },
-  {
-    method: "GET",
-    pattern: "/api/quotes",
-    access: "staff",
-    ok: ok(200),
+  get("/api/stats", "staff", ok(200)),
+  get("/api/quotes/recent", "staff", ok(200)),
+  get("/api/quotes/expired", "staff", ok(200)),
+  get("/api/quotes", "staff", ok(200), {
     query: ["q", "search", "status", "filter", "limit", "offset"],
-    request: () => Promise.resolve({ path: "/api/quotes?q=rita&status=ACTIVE&limit=10&offset=0" }),
-  },
-  {
-    method: "GET",
-    pattern: "/api/quotes/:id",
-    access: "staff",
-    ok: ok(200),
-    request: async (fx) => ({ path: `/api/quotes/${(await fx.savedQuote()).quote.id}` }),
-  },
+    path: "/api/quotes?q=rita&status=ACTIVE&limit=10&offset=0",
+  }),
+  get("/api/quotes/:id", "staff", ok(200), {
+    path: async (fx) => `/api/quotes/${(await fx.savedQuote()).quote.id}`,
+  }),
   {
     method: "PUT",
     pattern: "/api/quotes/:id",
@@ -721,13 +666,9 @@ export const ROUTES: RouteEntry[] = [
       body: { reason: "Client changed the lenses" },
     }),
   },
-  {
-    method: "GET",
-    pattern: "/api/quotes/:id/pdf",
-    access: "staff",
-    ok: ok(200),
-    request: async (fx) => ({ path: `/api/quotes/${(await fx.savedQuote()).quote.id}/pdf` }),
-  },
+  get("/api/quotes/:id/pdf", "staff", ok(200), {
+    path: async (fx) => `/api/quotes/${(await fx.savedQuote()).quote.id}/pdf`,
+  }),
   {
     method: "POST",
     pattern: "/api/quotes/:id/email",
@@ -749,22 +690,10 @@ export const ROUTES: RouteEntry[] = [
       body: { segOc: "21/21" },
     }),
   },
-  {
-    method: "GET",
-    pattern: "/api/catalog/:section",
-    access: "staff",
-    ok: ok(200),
-    request: () => Promise.resolve({ path: "/api/catalog/lens-types" }),
-  },
+  get("/api/catalog/:section", "staff", ok(200), { path: "/api/catalog/lens-types" }),
 
   // ---- Administration ----
-  {
-    method: "GET",
-    pattern: "/api/admin/settings",
-    access: "admin",
-    ok: ok(200),
-    request: () => Promise.resolve({ path: "/api/admin/settings" }),
-  },
+  get("/api/admin/settings", "admin", ok(200)),
   {
     method: "PUT",
     pattern: "/api/admin/settings",
@@ -782,13 +711,7 @@ export const ROUTES: RouteEntry[] = [
         },
       }),
   },
-  {
-    method: "GET",
-    pattern: "/api/admin/oauth2-status",
-    access: "staff",
-    ok: ok(200),
-    request: () => Promise.resolve({ path: "/api/admin/oauth2-status" }),
-  },
+  get("/api/admin/oauth2-status", "staff", ok(200)),
   {
     method: "POST",
     pattern: "/api/admin/test-email",
@@ -810,13 +733,7 @@ export const ROUTES: RouteEntry[] = [
         headers: { "content-type": "application/x-www-form-urlencoded" },
       }),
   },
-  {
-    method: "GET",
-    pattern: "/api/admin/users",
-    access: "admin",
-    ok: ok(200),
-    request: () => Promise.resolve({ path: "/api/admin/users" }),
-  },
+  get("/api/admin/users", "admin", ok(200)),
   {
     method: "POST",
     pattern: "/api/admin/users/invite",
@@ -1046,57 +963,27 @@ export const ROUTES: RouteEntry[] = [
   },
 
   // ---- History, audit log, search ----
-  {
-    method: "GET",
-    pattern: "/api/clients/:id/history",
-    access: "staff",
-    ok: ok(200),
-    request: async (fx) => ({ path: `/api/clients/${(await fx.client()).client.id}/history` }),
-  },
-  {
-    method: "GET",
-    pattern: "/api/quotes/:id/history",
-    access: "staff",
-    ok: ok(200),
-    request: async (fx) => ({ path: `/api/quotes/${(await fx.savedQuote()).quote.id}/history` }),
-  },
-  {
-    method: "GET",
-    pattern: "/api/admin/audit",
-    access: "owner",
-    ok: ok(200),
+  get("/api/clients/:id/history", "staff", ok(200), {
+    path: async (fx) => `/api/clients/${(await fx.client()).client.id}/history`,
+  }),
+  get("/api/quotes/:id/history", "staff", ok(200), {
+    path: async (fx) => `/api/quotes/${(await fx.savedQuote()).quote.id}/history`,
+  }),
+  get("/api/admin/audit", "owner", ok(200), {
     query: ["from", "to", "user", "kind", "before", "after"],
-    request: () =>
-      Promise.resolve({ path: "/api/admin/audit?from=2026-01-01&to=2100-01-01&kind=client" }),
-  },
-  {
-    method: "GET",
-    pattern: "/api/search",
-    access: "staff",
-    ok: ok(200),
-    query: ["q"],
-    request: () => Promise.resolve({ path: "/api/search?q=rita" }),
-  },
+    path: "/api/admin/audit?from=2026-01-01&to=2100-01-01&kind=client",
+  }),
+  get("/api/search", "staff", ok(200), { query: ["q"], path: "/api/search?q=rita" }),
 
   // ---- Reports (ADMIN, OWNER) ----
-  {
-    method: "GET",
-    pattern: "/api/reports/conversion",
-    access: "admin",
-    ok: ok(200),
+  get("/api/reports/conversion", "admin", ok(200), {
     query: ["from", "to", "optician"],
-    request: () =>
-      Promise.resolve({ path: "/api/reports/conversion?from=2026-01-01&to=2026-03-31" }),
-  },
-  {
-    method: "GET",
-    pattern: "/api/reports/conversion.csv",
-    access: "admin",
-    ok: ok(200),
+    path: "/api/reports/conversion?from=2026-01-01&to=2026-03-31",
+  }),
+  get("/api/reports/conversion.csv", "admin", ok(200), {
     query: ["from", "to", "optician"],
-    request: () =>
-      Promise.resolve({ path: "/api/reports/conversion.csv?from=2026-01-01&to=2026-03-31" }),
-  },
+    path: "/api/reports/conversion.csv?from=2026-01-01&to=2026-03-31",
+  }),
 
   {
     // Any other /api path: a JSON 404, signed in or not.
@@ -1108,33 +995,14 @@ export const ROUTES: RouteEntry[] = [
   },
 
   // ---- Pages ----
-  {
-    method: "GET",
-    pattern: "/",
-    page: true,
-    access: "public",
-    ok: ok(200),
-    request: () => Promise.resolve({ path: "/", headers: html }),
-  },
-  {
-    method: "GET",
-    pattern: "/dashboard",
-    page: true,
-    access: "staff",
-    ok: ok(200),
-    request: () => Promise.resolve({ path: "/dashboard", headers: html }),
-  },
-  {
-    method: "GET",
-    pattern: "/staff",
-    page: true,
-    access: "public",
-    // Signed in: straight on to the (local) returnTo.
-    ok: ok(302, /^\/clients$/),
+  page("/", "public", ok(200)),
+  page("/dashboard", "staff", ok(200)),
+  // Signed in: straight on to the (local) returnTo.
+  page("/staff", "public", ok(302, /^\/clients$/), {
     overrides: { anonymous: { status: 200, text: "Staff Portal" } },
     query: ["returnTo", "owner"],
-    request: () => Promise.resolve({ path: "/staff?returnTo=%2Fclients", headers: html }),
-  },
+    path: "/staff?returnTo=%2Fclients",
+  }),
   {
     // The sign-in form without JavaScript: anyone may post it; right details redirect.
     method: "POST",
@@ -1156,201 +1024,56 @@ export const ROUTES: RouteEntry[] = [
       };
     },
   },
-  {
-    method: "GET",
-    pattern: "/forgot-password",
-    page: true,
-    access: "public",
-    ok: { status: 200, text: "Send Reset Instructions" },
-    request: () => Promise.resolve({ path: "/forgot-password", headers: html }),
-  },
-  {
-    method: "GET",
-    pattern: "/reset-password",
-    page: true,
-    access: "public",
-    ok: { status: 200, text: "Confirm New Password" },
+  page("/forgot-password", "public", { status: 200, text: "Send Reset Instructions" }),
+  page("/reset-password", "public", { status: 200, text: "Confirm New Password" }, {
     query: ["token"],
-    request: () => Promise.resolve({ path: "/reset-password?token=abc", headers: html }),
-  },
-  {
-    method: "GET",
-    pattern: "/account/password",
-    page: true,
-    access: "staff",
-    ok: { status: 200, text: "Current Password" },
-    request: () => Promise.resolve({ path: "/account/password", headers: html }),
-  },
-  {
-    method: "GET",
-    pattern: "/account/two-factor",
-    page: true,
-    access: "admin",
-    ok: { status: 200, text: "Two-Factor Sign-In" },
-    request: () => Promise.resolve({ path: "/account/two-factor", headers: html }),
-  },
-  {
-    // The second-factor step; without a live challenge cookie it is back to the sign-in.
-    method: "GET",
-    pattern: "/staff/two-factor",
-    page: true,
-    access: "public",
-    ok: ok(302, /^\/staff$/),
-    request: () => Promise.resolve({ path: "/staff/two-factor", headers: html }),
-  },
-  {
-    method: "GET",
-    pattern: "/intake",
-    page: true,
-    access: "public",
-    ok: { status: 200, text: "Submit Intake Form" },
+    path: "/reset-password?token=abc",
+  }),
+  page("/account/password", "staff", { status: 200, text: "Current Password" }),
+  page("/account/two-factor", "admin", { status: 200, text: "Two-Factor Sign-In" }),
+  // The second-factor step; without a live challenge cookie it is back to the sign-in.
+  page("/staff/two-factor", "public", ok(302, /^\/staff$/)),
+  page("/intake", "public", { status: 200, text: "Submit Intake Form" }, {
     overrides: { KIOSK_INTAKE: { status: 200, text: "Submit Intake Form" } },
-    request: () => Promise.resolve({ path: "/intake", headers: html }),
-  },
-  {
-    method: "GET",
-    pattern: "/clients",
-    page: true,
-    access: "staff",
-    ok: ok(200),
+  }),
+  page("/clients", "staff", ok(200), {
     query: ["filter", "id"],
-    request: async (fx) => ({
-      path: `/clients?filter=missing&id=${(await fx.client()).client.id}`,
-      headers: html,
-    }),
-  },
-  {
-    method: "GET",
-    pattern: "/quote",
-    page: true,
-    access: "staff",
-    ok: ok(302, /^\/clients$/),
-    request: () => Promise.resolve({ path: "/quote", headers: html }),
-  },
-  {
-    method: "GET",
-    pattern: "/quote/",
-    page: true,
-    access: "staff",
-    ok: ok(302, /^\/clients$/),
-    request: () => Promise.resolve({ path: "/quote/", headers: html }),
-  },
-  {
-    method: "GET",
-    pattern: "/quote/:id",
-    page: true,
-    access: "staff",
-    ok: { status: 200, text: "Quote Builder" },
-    request: async (fx) => ({ path: `/quote/${(await fx.savedQuote()).quote.id}`, headers: html }),
-  },
-  {
-    method: "GET",
-    pattern: "/tablet/:quoteId",
-    page: true,
-    access: "staff",
-    ok: { status: 200, text: "Select Your Preferred Options" },
-    request: async (fx) => ({ path: `/tablet/${(await fx.savedQuote()).quote.id}`, headers: html }),
-  },
-  {
-    method: "GET",
-    pattern: "/print",
-    page: true,
-    access: "staff",
-    ok: { status: 404, text: "No quote data to print" },
-    request: () => Promise.resolve({ path: "/print", headers: html }),
-  },
-  {
-    method: "GET",
-    pattern: "/print/",
-    page: true,
-    access: "staff",
-    ok: { status: 404, text: "No quote data to print" },
-    request: () => Promise.resolve({ path: "/print/", headers: html }),
-  },
-  {
-    method: "GET",
-    pattern: "/print/:id",
-    page: true,
-    access: "staff",
-    ok: { status: 200, text: "Print Quote" },
+    path: async (fx) => `/clients?filter=missing&id=${(await fx.client()).client.id}`,
+  }),
+  page("/quote", "staff", ok(302, /^\/clients$/)),
+  page("/quote/", "staff", ok(302, /^\/clients$/)),
+  page("/quote/:id", "staff", { status: 200, text: "Quote Builder" }, {
+    path: async (fx) => `/quote/${(await fx.savedQuote()).quote.id}`,
+  }),
+  page("/tablet/:quoteId", "staff", { status: 200, text: "Select Your Preferred Options" }, {
+    path: async (fx) => `/tablet/${(await fx.savedQuote()).quote.id}`,
+  }),
+  page("/print", "staff", { status: 404, text: "No quote data to print" }),
+  page("/print/", "staff", { status: 404, text: "No quote data to print" }),
+  page("/print/:id", "staff", { status: 200, text: "Print Quote" }, {
     query: ["external", "copy", "noprint"],
-    request: async (fx) => ({
-      path: `/print/${(await fx.savedQuote()).quote.id}?copy=internal`,
-      headers: html,
-    }),
-  },
-  {
-    method: "GET",
-    pattern: "/quote/:id/client-print",
-    page: true,
-    access: "staff",
-    ok: { status: 200, text: "Your Quote" },
+    path: async (fx) => `/print/${(await fx.savedQuote()).quote.id}?copy=internal`,
+  }),
+  page("/quote/:id/client-print", "staff", { status: 200, text: "Your Quote" }, {
     query: ["noprint"],
-    request: async (fx) => ({
-      path: `/quote/${(await fx.savedQuote()).quote.id}/client-print?noprint=1`,
-      headers: html,
-    }),
-  },
-  {
-    method: "GET",
-    pattern: "/quotes",
-    page: true,
-    access: "staff",
-    ok: { status: 200, text: "Quote Management" },
+    path: async (fx) => `/quote/${(await fx.savedQuote()).quote.id}/client-print?noprint=1`,
+  }),
+  page("/quotes", "staff", { status: 200, text: "Quote Management" }, {
     query: ["q", "status", "filter"],
-    request: () => Promise.resolve({ path: "/quotes?q=rita&filter=expired", headers: html }),
-  },
-  {
-    method: "GET",
-    pattern: "/admin",
-    page: true,
-    access: "admin",
-    ok: ok(200),
-    request: () => Promise.resolve({ path: "/admin", headers: html }),
-  },
-  {
-    method: "GET",
-    pattern: "/admin/:section",
-    page: true,
-    access: "admin",
-    ok: ok(200),
-    request: () => Promise.resolve({ path: "/admin/ar-coatings", headers: html }),
-  },
-  {
-    method: "GET",
-    pattern: "/admin/settings",
-    page: true,
-    access: "admin",
-    ok: { status: 200, text: "Admin Settings" },
-    request: () => Promise.resolve({ path: "/admin/settings", headers: html }),
-  },
-  {
-    method: "GET",
-    pattern: "/admin/users",
-    page: true,
-    access: "admin",
-    ok: ok(200),
-    request: () => Promise.resolve({ path: "/admin/users", headers: html }),
-  },
-  {
-    method: "GET",
-    pattern: "/admin/audit",
-    page: true,
-    access: "owner",
-    ok: { status: 200, text: "Audit Log" },
+    path: "/quotes?q=rita&filter=expired",
+  }),
+  page("/admin", "admin", ok(200)),
+  page("/admin/:section", "admin", ok(200), { path: "/admin/ar-coatings" }),
+  page("/admin/settings", "admin", { status: 200, text: "Admin Settings" }),
+  page("/admin/users", "admin", ok(200)),
+  page("/admin/audit", "owner", { status: 200, text: "Audit Log" }, {
     query: ["from", "to", "user", "kind", "before", "after"],
-    request: () => Promise.resolve({ path: "/admin/audit?kind=client", headers: html }),
-  },
-  {
-    method: "GET",
-    pattern: "/reports",
-    page: true,
-    access: "admin",
-    ok: { status: 200, text: "Conversion Report" },
+    path: "/admin/audit?kind=client",
+  }),
+  page("/reports", "admin", { status: 200, text: "Conversion Report" }, {
     query: ["from", "to", "optician"],
-    request: () =>
-      Promise.resolve({ path: "/reports?from=2026-01-01&to=2026-03-31", headers: html }),
-  },
+    path: "/reports?from=2026-01-01&to=2026-03-31",
+  }),
 ];
 
 /**

@@ -7,6 +7,9 @@ export interface ReceivedMail {
   raw: string;
 }
 
+/** What startSmtpServer gives: its port, what it received, and close(). */
+export type SmtpServer = Awaited<ReturnType<typeof startSmtpServer>>;
+
 /** A real SMTP server on loopback that keeps what it receives; AUTH is checked. */
 export async function startSmtpServer(credentials = { user: "mailer", pass: "s3cret-smtp" }) {
   const received: ReceivedMail[] = [];
