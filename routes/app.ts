@@ -16,6 +16,7 @@ import {
   clientAddress,
   crossSiteGuard,
   loadSession,
+  loggedPath,
   queryGuard,
   requestLog,
 } from "../src/http/middleware.ts";
@@ -291,7 +292,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     }
     logger.log("error", "unhandled error", {
       reqId: c.var.requestId,
-      path: c.req.path,
+      path: loggedPath(c.req.path),
       error: err instanceof Error ? err.stack ?? err.message : String(err),
     });
     return c.json(
