@@ -1,9 +1,8 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import SignaturePad from "signature_pad";
-import { ApiError, apiRequest } from "../components/api_client.ts";
-import { OptionCard } from "../components/tablet/OptionCard.tsx";
-import { selectionCountText } from "../components/tablet/tablet_view.ts";
+import { OnlineOptionCard } from "../components/online/OnlineOptionCard.tsx";
 import type { OnlineQuote, OnlineStore } from "../components/online/online_view.ts";
+import { selectionText } from "../components/online/selection_text.ts";
 
 export interface OnlineAcceptProps {
   quote: OnlineQuote;
@@ -15,6 +14,32 @@ export interface OnlineAcceptProps {
 interface Accepted {
   signerName: string;
   acceptedOn: string;
+}
+
+/** A refused answer: the status and the server's words. */
+class Refused extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+/**
+ * Posts to this page's own path (`/q/{token}/accept`); no shared API client,
+ * to keep the page's script small. The JSON body makes it a same-origin
+ * request the server's cross-site guard checks.
+ */
+async function post<T>(action: "accept" | "decline", body: unknown): Promise<T> {
+  const res = await fetch(`${location.pathname}/${action}`, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { accept: "application/json", "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const json = await res.json().catch(() => null);
+  if (!res.ok) {
+    throw new Refused(res.status, json?.message || `The store's server answered ${res.status}.`);
+  }
+  return json as T;
 }
 
 /** A signature on a 2x canvas at most: a sharp line, and a PNG well under the server's cap. */
@@ -98,15 +123,17 @@ export default function OnlineAccept({ quote, store, terms }: OnlineAcceptProps)
   }
 
   function refused(err: unknown) {
-    if (err instanceof ApiError && (err.status === 409 || err.status === 410)) {
+    if (err instanceof Refused && (err.status === 409 || err.status === 410)) {
       setEnded(
-        err.status === 409 ? err.detail : "This link is no longer valid. Please contact the store.",
+        err.status === 409
+          ? err.message
+          : "This link is no longer valid. Please contact the store.",
       );
       return;
     }
     setError(
-      err instanceof ApiError
-        ? err.detail
+      err instanceof Refused
+        ? err.message
         : "Your answer could not be sent. Check your connection and try again.",
     );
   }
@@ -119,7 +146,7 @@ export default function OnlineAccept({ quote, store, terms }: OnlineAcceptProps)
     if (missing) return;
     setBusy(true);
     try {
-      const done = await apiRequest<Accepted>("POST", `${location.pathname}/accept`, {
+      const done = await post<Accepted>("accept", {
         chosenOptionIds: chosen.map((o) => o.id),
         signerName: name.trim(),
         signaturePng: typed ? null : padRef.current?.toDataURL("image/png") ?? null,
@@ -140,7 +167,7 @@ export default function OnlineAccept({ quote, store, terms }: OnlineAcceptProps)
     setBusy(true);
     setError(null);
     try {
-      await apiRequest("POST", `${location.pathname}/decline`, { message: declineMessage });
+      await post("decline", { message: declineMessage });
       setDeclined(true);
     } catch (err) {
       refused(err);
@@ -210,7 +237,7 @@ export default function OnlineAccept({ quote, store, terms }: OnlineAcceptProps)
           )}
           <ul className="tablet-grid online-options" aria-label="Options">
             {quote.options.map((option) => (
-              <OptionCard
+              <OnlineOptionCard
                 key={option.id}
                 option={option}
                 selected={selected.has(option.id)}
@@ -224,7 +251,7 @@ export default function OnlineAccept({ quote, store, terms }: OnlineAcceptProps)
             role="status"
             data-testid="selection-count"
           >
-            {selectionCountText(chosen.length)}
+            {selectionText(chosen.length)}
           </p>
 
           <form className="card online-form" onSubmit={accept} noValidate aria-label="Accept">

@@ -19,6 +19,7 @@ import type { CreatedClient } from "../../src/clients/views.ts";
 import type { CatalogItem } from "../../src/catalog/catalog.ts";
 import { call, kioskCookieFor, sessionCookieFor, type TestApp } from "./test_app.ts";
 import { putFile, requestUploadUrl, setBrandingImage, svg } from "./images.ts";
+import { createQuoteLink } from "../../src/quotes/online_links.ts";
 
 export const CALLERS = [
   "anonymous",
@@ -214,6 +215,18 @@ export class Fixtures {
 
   async staffUser() {
     return await freshUser(this.app.db, "AUTHORIZED_USER");
+  }
+
+  /** A saved quote's online link as its e-mail carries it (`/q/{token}`), fresh each call. */
+  async onlineLink(): Promise<{ path: string; optionIds: string[] }> {
+    const bundle = await this.savedQuote();
+    const token = await createQuoteLink(this.app.db, {
+      quoteId: bundle.quote.id,
+      quoteVersion: bundle.quote.version,
+      sentTo: "rita@example.com",
+      createdBy: null,
+    });
+    return { path: `/q/${token}`, optionIds: bundle.options.map((o) => o.id) };
   }
 
   #kioskQuote?: Promise<string>;
@@ -441,6 +454,44 @@ export const ROUTES: RouteEntry[] = [
     ok: ok(302, /^\/staff\?owner=failed$/),
     query: ["code", "state"],
     request: () => Promise.resolve({ path: "/api/callback?code=x&state=y" }),
+  },
+
+  // ---- Online acceptance (public: the link's token is the credential) ----
+  {
+    method: "GET",
+    pattern: "/q/:token",
+    page: true,
+    access: "public",
+    ok: { status: 200, text: "Accept this quote" },
+    request: async (fx) => ({ path: (await fx.onlineLink()).path, headers: html }),
+  },
+  {
+    method: "POST",
+    pattern: "/q/:token/accept",
+    access: "public",
+    ok: ok(200),
+    request: async (fx) => {
+      const link = await fx.onlineLink();
+      return {
+        path: `${link.path}/accept`,
+        body: {
+          chosenOptionIds: link.optionIds,
+          signerName: "Rita Table",
+          typedSignature: true,
+          termsAccepted: true,
+        },
+      };
+    },
+  },
+  {
+    method: "POST",
+    pattern: "/q/:token/decline",
+    access: "public",
+    ok: ok(200),
+    request: async (fx) => ({
+      path: `${(await fx.onlineLink()).path}/decline`,
+      body: { message: "Not now" },
+    }),
   },
 
   // ---- Intake (public) ----
@@ -727,6 +778,22 @@ export const ROUTES: RouteEntry[] = [
     access: "staff",
     ok: ok(200),
     request: async (fx) => ({ path: `/api/quotes/${(await fx.savedQuote()).quote.id}/pdf` }),
+  },
+  {
+    method: "GET",
+    pattern: "/api/quotes/:id/online",
+    access: "staff",
+    ok: ok(200),
+    request: async (fx) => ({ path: `/api/quotes/${(await fx.savedQuote()).quote.id}/online` }),
+  },
+  {
+    method: "POST",
+    pattern: "/api/quotes/:id/online-links/revoke",
+    access: "staff",
+    ok: ok(200),
+    request: async (fx) => ({
+      path: `/api/quotes/${(await fx.savedQuote()).quote.id}/online-links/revoke`,
+    }),
   },
   {
     method: "POST",
@@ -1364,6 +1431,8 @@ export const MIDDLEWARE_PATTERNS = new Set([
   "/uploads/*",
   "/api/clients/*",
   "/api/quotes/:id/pdf",
+  "/api/quotes/:id/online",
+  "/api/quotes/:id/online-links/*",
   "/api/quotes",
   "/api/quotes/*",
   "/api/quote-options/*",
