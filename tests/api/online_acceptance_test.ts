@@ -484,3 +484,61 @@ describe("declining online", () => {
     expect((await page(path)).status).toBe(200);
   });
 });
+
+describe("what staff see", () => {
+  it("the dashboard's Accepted Online list, the quotes list's viewed mark, the builder's state", async () => {
+    const { quoteId, optionIds } = await openQuote();
+    const path = await sendLink(quoteId);
+    await page(path);
+    const list = await call<{ id: string; clientViewedAt: string | null }[]>(
+      app,
+      "GET",
+      "/api/quotes?limit=500",
+      { cookie: staff },
+    );
+    expect(list.body.find((r) => r.id === quoteId)?.clientViewedAt).toBeTruthy();
+    const before = await call<{ liveLinks: number; viewedAt: string | null }>(
+      app,
+      "GET",
+      `/api/quotes/${quoteId}/online`,
+      { cookie: staff },
+    );
+    expect(before.body).toMatchObject({ liveLinks: 1, acceptance: null });
+    expect(before.body.viewedAt).toBeTruthy();
+    const accepted = await call(app, "POST", `${path}/accept`, {
+      body: acceptBody([optionIds[0]], { signerName: "Dana Board" }),
+      from: nextAddress(),
+    });
+    expect(accepted.status).toBe(200);
+    const dashboard = await call<string>(app, "GET", "/dashboard", {
+      cookie: staff,
+      headers: { accept: "text/html" },
+    });
+    expect(dashboard.text).toContain("Accepted Online");
+    expect(dashboard.text).toContain("signed by Dana Board");
+    const after = await call(app, "GET", `/api/quotes/${quoteId}/online`, { cookie: staff });
+    expect(after.body).toMatchObject({
+      liveLinks: 0,
+      acceptance: { signerName: "Dana Board", typedSignature: false },
+    });
+    expect((await call(app, "GET", `/api/quotes/${quoteId}/online`)).status).toBe(401);
+  });
+
+  it("the page shows the store's own terms from Settings", async () => {
+    const terms = "I agree to Northside's terms: deposit of 50% on ordering.";
+    const set = await call(app, "PUT", "/api/admin/settings", {
+      cookie: staff,
+      body: { acceptanceTermsText: terms },
+    });
+    expect(set.status).toBe(200);
+    const { quoteId } = await openQuote();
+    const res = await page(await sendLink(quoteId));
+    expect(res.text).toContain(terms);
+    const settings = await call(app, "GET", "/api/admin/settings", { cookie: staff });
+    expect(settings.body).toMatchObject({ acceptanceTermsText: terms });
+    await call(app, "PUT", "/api/admin/settings", {
+      cookie: staff,
+      body: { acceptanceTermsText: "" },
+    });
+  });
+});
