@@ -431,6 +431,7 @@ export interface QuoteAcceptancesTable {
   acceptedAt: CreatedAt;
   ip: string | null;
   userAgent: string | null;
+  signedPdf: ColumnType<Uint8Array | null, Uint8Array | null | undefined, Uint8Array | null>;
 }
 
 /** Migration 0023: a client's online decline, with their optional message. */

@@ -59,7 +59,15 @@ export function OnlineCard({ quoteId, version }: { quoteId: string; version: num
                 <span className="muted">
                   {` on ${when.format(new Date(state.acceptance.acceptedAt))}` +
                     (state.acceptance.typedSignature ? " (typed-name signature)" : "")}
-                </span>
+                </span>{" "}
+                <a
+                  className="link"
+                  href={`/api/quotes/${encodeURIComponent(quoteId)}/signed-pdf`}
+                  target="_blank"
+                  rel="noopener"
+                >
+                  Signed copy
+                </a>
               </p>
             )
             : (

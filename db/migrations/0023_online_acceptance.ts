@@ -40,6 +40,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       accepted_at timestamptz NOT NULL DEFAULT now(),
       ip text,
       user_agent text,
+      -- The signed copy (PDF) e-mailed to the client; made after the acceptance commits.
+      signed_pdf bytea,
       CHECK (signature_png IS NOT NULL OR typed_signature)
     )`.execute(db);
   await sql`CREATE INDEX quote_acceptances_at_idx ON quote_acceptances (accepted_at DESC)`

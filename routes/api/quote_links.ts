@@ -6,11 +6,26 @@ import { requireUser } from "../../src/http/middleware.ts";
 import { isUuid } from "../../src/db/ids.ts";
 import { revokeQuoteLinks } from "../../src/quotes/online_acceptance.ts";
 import { findOnlineState } from "../../src/quotes/online_state.ts";
+import { signedCopyOf } from "../../src/quotes/online_signed_copy.ts";
 
 export const quoteLinksApi = new Hono<AppEnv>();
 
 quoteLinksApi.use("/quotes/:id/online-links/*", requireUser());
 quoteLinksApi.use("/quotes/:id/online", requireUser());
+quoteLinksApi.use("/quotes/:id/signed-pdf", requireUser());
+
+/** "Signed copy": the PDF the client was sent when they accepted online. */
+quoteLinksApi.get("/quotes/:id/signed-pdf", async (c) => {
+  const id = c.req.param("id");
+  if (!isUuid(id)) throw notFound("Quote not found");
+  const made = await signedCopyOf(c.var.db, c.var.pdf, id);
+  if (!made) throw notFound("This quote was not accepted online.");
+  return c.body(new Uint8Array(made.pdf), 200, {
+    "Content-Type": "application/pdf",
+    "Content-Disposition": `inline; filename="${made.filename}"`,
+    "Cache-Control": "private, no-store",
+  });
+});
 
 async function quoteExists(c: { var: AppEnv["Variables"] }, id: string) {
   if (!isUuid(id)) return false;

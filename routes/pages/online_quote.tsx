@@ -28,6 +28,7 @@ import { Island } from "../../components/Island.tsx";
 import { longDate, onlineQuote, onlineStore } from "../../components/online/online_view.ts";
 import OnlineAccept, { type OnlineAcceptProps } from "../../islands/OnlineAccept.tsx";
 import { notifyStaffOfAnswer } from "../../src/quotes/online_notice.ts";
+import { sendSignedCopy } from "../../src/quotes/online_signed_copy.ts";
 
 const ONLINE_PAGE = { chrome: false, bodyClass: "online-page" } as const;
 
@@ -127,6 +128,7 @@ export function onlineQuotePages(manifest: AssetManifest) {
       );
     }
     if (!result.already) {
+      await sendSignedCopy(c.var.db, c.var.pdf, c.var.config, result.quoteId, c.var.logger);
       await notifyStaffOfAnswer(c.var.db, c.var.config, result.quoteId, {
         kind: "accepted",
         signerName: result.signerName,

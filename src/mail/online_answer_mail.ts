@@ -44,3 +44,26 @@ ${lines.map((l) => `<p>${escapeHtml(l).replace(/\n/g, "<br>")}</p>`).join("\n")}
 </body></html>`;
   return { subject, html, text: lines.join("\n\n") };
 }
+
+/** The client's signed copy: a thank-you, what is attached, and how to reach the store. */
+export function composeSignedCopyEmail(input: {
+  storeName: string;
+  storePhone: string;
+  storeEmail: string;
+  quoteNumber: string;
+  signerName: string;
+}): ComposedEmail {
+  const lines = [
+    `Dear ${input.signerName},`,
+    `Thank you for accepting quote ${input.quoteNumber} online. Your signed copy is attached ` +
+    "as a PDF; please keep it for your records.",
+    "We will be in touch about the next steps. Questions? Reply to this e-mail or call us.",
+    [input.storeName, input.storePhone, input.storeEmail].join("\n"),
+  ];
+  const subject = `Your signed quote ${input.quoteNumber} from ${input.storeName}`
+    .replace(/[\r\n]+/g, " ");
+  const html = `<!doctype html><html><body style="font-family:Arial,sans-serif;color:#1d2428">
+${lines.map((l) => `<p>${escapeHtml(l).replace(/\n/g, "<br>")}</p>`).join("\n")}
+</body></html>`;
+  return { subject, html, text: lines.join("\n\n") };
+}

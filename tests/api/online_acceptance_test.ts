@@ -22,6 +22,20 @@ import type { QuoteBundle } from "../../src/quotes/views.ts";
 import { newLinkToken } from "../../src/quotes/online_links.ts";
 import { ONLINE_LINK_RULE } from "../../src/auth/throttle.ts";
 
+/** The text of a PDF, as pdftotext reads it. */
+async function pdfText(pdf: Uint8Array): Promise<string> {
+  const out = await new Deno.Command("pdftotext", {
+    args: ["-", "-"],
+    stdin: "piped",
+    stdout: "piped",
+  })
+    .spawn();
+  const writer = out.stdin.getWriter();
+  await writer.write(pdf);
+  await writer.close();
+  return new TextDecoder().decode((await out.output()).stdout);
+}
+
 let app: TestApp;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let staff: string;
@@ -199,6 +213,26 @@ describe("accepting online", () => {
     );
     const notice = smtp.received.slice(mailsBefore).find((m) => m.to.includes(OPTICIAN_EMAIL))!;
     expect(unfoldQuotedPrintable(notice.raw)).toContain("accepted online by Jane Doe");
+    // The client gets the signed copy, once, at the address the link was sent to.
+    const signedMails = () =>
+      smtp.received.slice(mailsBefore).filter((m) => m.raw.includes("-signed.pdf"));
+    await waitUntil(() => signedMails().length > 0, "the signed copy arrives");
+    expect(signedMails()).toHaveLength(1);
+    const sentTo = await app.db.selectFrom("quoteLinks").select("sentTo")
+      .where("quoteId", "=", quoteId).executeTakeFirstOrThrow();
+    expect(signedMails()[0].to).toEqual([sentTo.sentTo]);
+    // Kept with the quote: the staff's "Signed copy" download.
+    const pdf = await fetch(`${app.baseUrl}/api/quotes/${quoteId}/signed-pdf`, {
+      headers: { cookie: staff },
+    });
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get("content-type")).toBe("application/pdf");
+    const text = await pdfText(new Uint8Array(await pdf.arrayBuffer()));
+    expect(text).toContain("Jane Doe");
+    expect(text).toContain("Accepted online");
+    expect(text).toContain("OK-9102");
+    expect(text).not.toContain("RB5154-2000");
+    expect(text).not.toContain(STAFF_ONLY.internalNotes);
 
     // Another tab, a double tap: the same answer, nothing written twice.
     const again = await call(app, "POST", `${path}/accept`, {
@@ -207,6 +241,7 @@ describe("accepting online", () => {
     });
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ status: "accepted", already: true, signerName: "Jane Doe" });
+    expect(signedMails()).toHaveLength(1);
     const count = await app.db.selectFrom("quoteAcceptances").select(sql<number>`count(*)`.as("n"))
       .where("quoteId", "=", quoteId).executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(1);

@@ -14,13 +14,37 @@ import {
   type TestApp,
   waitUntil,
 } from "../helpers/test_app.ts";
-import { launchBrowser, PHONE, screenshotPath, smallTapTargets } from "../helpers/browser.ts";
+import {
+  DESKTOP,
+  launchBrowser,
+  openSignedIn,
+  PHONE,
+  screenshotPath,
+  smallTapTargets,
+} from "../helpers/browser.ts";
 import { seriousA11yViolations } from "../helpers/axe.ts";
 import { mailSettingsFor, startSmtpServer } from "../helpers/smtp.ts";
 import { onlineLinkIn } from "../helpers/online_link.ts";
 import type { CreatedClient } from "../../src/clients/views.ts";
 import type { QuoteBundle } from "../../src/quotes/views.ts";
 import type { HistoryEntry } from "../../src/audit/describe.ts";
+
+/** The text of a PDF, as pdftotext reads it. */
+async function pdfText(pdf: Uint8Array): Promise<string> {
+  const child = new Deno.Command("pdftotext", { args: ["-", "-"], stdin: "piped", stdout: "piped" })
+    .spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(pdf);
+  await writer.close();
+  return new TextDecoder().decode((await child.output()).stdout);
+}
+
+/** The PDF attached to a raw MIME message (base64 part), as bytes. */
+function attachedPdf(raw: string): Uint8Array {
+  const part = raw.split(/\r?\n--/).find((p) => /Content-Type: application\/pdf/i.test(p))!;
+  const body = part.split(/\r?\n\r?\n/).slice(1).join("").replace(/[\r\n]/g, "");
+  return Uint8Array.from(atob(body.replace(/--.*$/, "")), (ch) => ch.charCodeAt(0));
+}
 
 let app: TestApp;
 let browser: Browser;
@@ -210,6 +234,37 @@ describe("accepting a quote online on a phone", () => {
       expect.arrayContaining(["Viewed by the client", "Accepted online by Ana Ruiz"]),
     );
 
+    // The signed copy reached the mail server once, and holds the signer's name.
+    const signedMails = () =>
+      smtp.received.filter((m) =>
+        m.to.includes("ana@example.com") && m.raw.includes("-signed.pdf")
+      );
+    await waitUntil(() => signedMails().length > 0, "the signed copy arrives");
+    expect(signedMails()).toHaveLength(1);
+    const pdf = attachedPdf(signedMails()[0].raw);
+    const text = await pdfText(pdf);
+    expect(text).toContain("Ana Ruiz");
+    expect(text).toContain("Accepted online");
+    const pdfOut = Deno.env.get("SCREENSHOT_DIR");
+    if (pdfOut) await Deno.writeFile(`${pdfOut}/online-signed-copy.pdf`, pdf);
+
+    // Staff see it at once: the dashboard's list, the builder's card and history.
+    const staff = await openSignedIn(browser, app.baseUrl, owner, DESKTOP);
+    await staff.page.goto("/dashboard");
+    const list = staff.page.getByTestId("accepted-online");
+    await list.getByText("signed by Ana Ruiz").waitFor();
+    await list.getByRole("link").first().click();
+    await staff.page.waitForSelector("html[data-hydrated=true]");
+    await staff.page.getByTestId("online-accepted").getByText("Accepted online by Ana Ruiz")
+      .waitFor();
+    expect(await seriousA11yViolations(staff.page, ".qb-online")).toEqual([]);
+    await staff.page.getByRole("tab", { name: "History" }).click();
+    await staff.page.locator(".qb-history").getByText("Accepted online by Ana Ruiz").waitFor();
+    const builderShot = screenshotPath("online-quote-builder");
+    if (builderShot) await staff.page.screenshot({ path: builderShot, fullPage: true });
+    expect(staff.problems).toEqual([]);
+    await staff.close();
+
     // The spent link: the 410 page with the store's contact, and nothing of the quote.
     const again = await page.goto(link);
     expect(again?.status()).toBe(410);
@@ -277,6 +332,28 @@ describe("accepting a quote online on a phone", () => {
     const quote = await app.db.selectFrom("quotes").select("status").where("id", "=", quoteId)
       .executeTakeFirstOrThrow();
     expect(quote.status).toBe("ACTIVE");
+    await context.close();
+  });
+});
+
+describe("staff revoke the online links", () => {
+  it("from the builder, after a confirmation; the client's link then shows the 410 page", async () => {
+    const { quoteId, link } = await emailedQuote("Dee", "dee@example.com");
+    const staff = await openSignedIn(browser, app.baseUrl, owner, DESKTOP);
+    await staff.page.goto(`/quote/${quoteId}`);
+    await staff.page.waitForSelector("html[data-hydrated=true]");
+    await staff.page.getByRole("button", { name: "Revoke online links" }).click();
+    const dialog = staff.page.getByRole("dialog", { name: "Revoke Online Links" });
+    await dialog.waitFor();
+    expect(await seriousA11yViolations(staff.page, "dialog[open]")).toEqual([]);
+    await dialog.getByRole("button", { name: "Revoke Links" }).click();
+    await staff.page.getByText("1 online link revoked.").waitFor();
+    await staff.page.getByText("No working online link").waitFor();
+    expect(staff.problems).toEqual([]);
+    await staff.close();
+    const { page, context } = await openPhone(link);
+    await page.getByRole("heading", { name: "This link was withdrawn" }).waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
     await context.close();
   });
 });

@@ -787,6 +787,16 @@ export const ROUTES: RouteEntry[] = [
     request: async (fx) => ({ path: `/api/quotes/${(await fx.savedQuote()).quote.id}/online` }),
   },
   {
+    method: "GET",
+    pattern: "/api/quotes/:id/signed-pdf",
+    access: "staff",
+    // Only a quote accepted online has one; the route and its guard are what is checked here.
+    ok: { status: 404, text: "not accepted online" },
+    request: async (fx) => ({
+      path: `/api/quotes/${(await fx.savedQuote()).quote.id}/signed-pdf`,
+    }),
+  },
+  {
     method: "POST",
     pattern: "/api/quotes/:id/online-links/revoke",
     access: "staff",
@@ -1433,6 +1443,7 @@ export const MIDDLEWARE_PATTERNS = new Set([
   "/api/quotes/:id/pdf",
   "/api/quotes/:id/online",
   "/api/quotes/:id/online-links/*",
+  "/api/quotes/:id/signed-pdf",
   "/api/quotes",
   "/api/quotes/*",
   "/api/quote-options/*",
