@@ -149,9 +149,14 @@ function SignaturePage(
         <Text style={{ fontSize: 14, fontWeight: "bold" }}>{signature.statement}</Text>
         <Text>{`Signed by: ${signature.signerName}`}</Text>
         <Text>{`Date: ${signature.signedAt}`}</Text>
-        <View style={{ marginTop: 12, height: 110, justifyContent: "center" }}>
+        <View style={{ marginTop: 12, marginBottom: 8, height: 120, justifyContent: "center" }}>
           {signature.imageDataUrl
-            ? <Image src={signature.imageDataUrl} style={{ height: 100, objectFit: "contain" }} />
+            ? (
+              <Image
+                src={signature.imageDataUrl}
+                style={{ width: 320, height: 110, objectFit: "contain", objectPositionX: 0 }}
+              />
+            )
             : (
               <Text style={{ fontSize: 22, fontStyle: "italic" }}>
                 {signature.signerName}
