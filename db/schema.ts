@@ -156,6 +156,8 @@ export interface QuotesTable {
   acceptedAt: Timestamp | null;
   /** When it was finalized; kept when the quote moves on (report). */
   finalizedAt: Timestamp | null;
+  /** When the client last opened an online link of it (migration 0023). */
+  clientViewedAt: ColumnType<Date | null, Date | null | undefined, Date | null>;
   version: ColumnType<number, number | undefined, number>;
   createdBy: string | null;
   createdAt: CreatedAt;
@@ -238,6 +240,8 @@ export interface SettingsTable {
   smtpLastError: string | null;
   /** The owner's rule: admins and owners must sign in with a second factor. */
   requireTwoFactor: ColumnType<boolean, never, boolean>;
+  /** The terms a client ticks before accepting a quote online (migration 0023). */
+  acceptanceTermsText: ColumnType<string | null, never, string | null>;
   updatedAt: Timestamp;
 }
 
@@ -257,7 +261,12 @@ export interface UploadedFilesTable {
   completedAt: Timestamp | null;
 }
 
-export type OutboxKind = "QUOTE" | "TEST" | "PASSWORD_RESET" | "SECURITY_NOTICE";
+export type OutboxKind =
+  | "QUOTE"
+  | "TEST"
+  | "PASSWORD_RESET"
+  | "SECURITY_NOTICE"
+  | "STAFF_NOTICE";
 
 export interface EmailOutboxTable {
   id: Generated<string>;
@@ -394,6 +403,48 @@ export interface BackupRunsTable {
   error: string | null;
 }
 
+/** Migration 0023: one online link of a quote e-mail; only the token's SHA-256 is kept. */
+export interface QuoteLinksTable {
+  id: Generated<string>;
+  quoteId: string;
+  tokenHash: string;
+  /** The quote's version when the link was made (moved on with the send's own bump). */
+  quoteVersion: number;
+  sentTo: string;
+  createdBy: string | null;
+  createdAt: CreatedAt;
+  expiresAt: Timestamp;
+  revokedAt: Timestamp | null;
+  spentAt: Timestamp | null;
+  lastViewedOn: string | null;
+}
+
+/** Migration 0023: the one online acceptance of a quote. */
+export interface QuoteAcceptancesTable {
+  id: Generated<string>;
+  quoteId: string;
+  linkId: string | null;
+  signerName: string;
+  signaturePng: Uint8Array | null;
+  typedSignature: boolean;
+  chosenOptionIds: ColumnType<string[], RawBuilder<unknown>, never>;
+  acceptedAt: CreatedAt;
+  ip: string | null;
+  userAgent: string | null;
+  signedPdf: ColumnType<Uint8Array | null, Uint8Array | null | undefined, Uint8Array | null>;
+}
+
+/** Migration 0023: a client's online decline, with their optional message. */
+export interface QuoteDeclinesTable {
+  id: Generated<string>;
+  quoteId: string;
+  linkId: string | null;
+  message: ColumnType<string, string | undefined, never>;
+  declinedAt: CreatedAt;
+  ip: string | null;
+  userAgent: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -424,4 +475,7 @@ export interface Database {
   quoteCarryOvers: QuoteCarryOversTable;
   quoteExpiryCounts: QuoteExpiryCountsTable;
   backupRuns: BackupRunsTable;
+  quoteLinks: QuoteLinksTable;
+  quoteAcceptances: QuoteAcceptancesTable;
+  quoteDeclines: QuoteDeclinesTable;
 }

@@ -1,3 +1,4 @@
+import { OnlineCard } from "../components/quote_builder/OnlineCard.tsx";
 import { useEffect, useMemo, useReducer, useRef, useState } from "react";
 import { ApiError, apiRequest, errorDetail, isUnauthorized } from "../components/api_client.ts";
 import { toast } from "../components/toast.tsx";
@@ -497,6 +498,7 @@ export default function QuoteBuilder(
             <h2 id="qb-all-options-title">All Options</h2>
             <OptionList options={draft.options} activeId={active.id} onPick={pickOption} />
           </section>
+          <OnlineCard quoteId={quote.id} version={quote.version} />
         </aside>
       </div>
       <QuoteHistoryPanel quoteId={quote.id} view={view} />

@@ -1,3 +1,4 @@
+import { ACCEPTANCE_TERMS_FALLBACK } from "../src/settings/acceptance_terms.ts";
 import { type FormEvent, useEffect, useId, useMemo, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import * as z from "zod";
@@ -29,6 +30,7 @@ type FormValues = {
   storeAddress: string;
   storeWebsite: string;
   footerMessage: string;
+  acceptanceTermsText: string;
   quoteExpirationEnabled: boolean;
   quoteExpirationDays: string;
   smtpHost: string;
@@ -51,6 +53,7 @@ function toValues(s: AdminSettings): FormValues {
     storeAddress: s.storeAddress,
     storeWebsite: s.storeWebsite,
     footerMessage: s.footerMessage,
+    acceptanceTermsText: s.acceptanceTermsText,
     quoteExpirationEnabled: s.quoteExpirationEnabled,
     quoteExpirationDays: String(s.quoteExpirationDays),
     smtpHost: s.smtpHost,
@@ -284,6 +287,14 @@ export default function SettingsForm(props: SettingsFormProps) {
             multiline
             rows={3}
             hint="Printed at the bottom of every quote."
+          />
+          <SettingsField
+            {...text("acceptanceTermsText")}
+            label="Online Acceptance Terms"
+            multiline
+            rows={3}
+            hint={"What a client ticks before accepting a quote online from the e-mail's link. " +
+              `Left empty, clients see: "${ACCEPTANCE_TERMS_FALLBACK}"`}
           />
         </SettingsCard>
 

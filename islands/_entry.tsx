@@ -21,6 +21,7 @@ export const islands: Record<string, () => Promise<IslandModule>> = {
   HandToClient: () => import("./HandToClient.tsx"),
   IntakeForm: () => import("./IntakeForm.tsx"),
   KioskReturn: () => import("./KioskReturn.tsx"),
+  OnlineAccept: () => import("./OnlineAccept.tsx"),
   PrintControls: () => import("./PrintControls.tsx"),
   QuoteBuilder: () => import("./QuoteBuilder.tsx"),
   QuoteManager: () => import("./QuoteManager.tsx"),

@@ -16,6 +16,7 @@ import {
   clientAddress,
   crossSiteGuard,
   loadSession,
+  loggedPath,
   queryGuard,
   requestLog,
 } from "../src/http/middleware.ts";
@@ -29,6 +30,7 @@ import { prescriptionsApi } from "./api/prescriptions.ts";
 import { quoteCarryOverApi } from "./api/quote_carry_over.ts";
 import { quotesApi } from "./api/quotes.ts";
 import { publicPages, renderLanding } from "./pages/public.tsx";
+import { onlineQuotePages } from "./pages/online_quote.tsx";
 import { renderDashboard } from "./pages/dashboard.tsx";
 import { renderNotFound } from "./pages/not_found.tsx";
 import { renderBadRequest } from "./pages/bad_request.tsx";
@@ -47,6 +49,7 @@ import { passwordRecoveryPages } from "./pages/password_recovery.tsx";
 import { reportsApi } from "./api/reports.ts";
 import { quotePdfApi } from "./api/quote_pdf.ts";
 import { quoteEmailApi } from "./api/quote_email.ts";
+import { quoteLinksApi } from "./api/quote_links.ts";
 import { adminSettingsApi } from "./api/admin_settings.ts";
 import { adminUsersApi } from "./api/admin_users.ts";
 import { adminCatalogApi } from "./api/admin_catalog.ts";
@@ -236,6 +239,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   api.route("/", quoteCarryOverApi);
   api.route("/", quotePdfApi);
   api.route("/", quoteEmailApi);
+  api.route("/", quoteLinksApi);
   api.route("/", adminSettingsApi);
   api.route("/", adminUsersApi);
   api.route("/", adminCatalogApi);
@@ -257,6 +261,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.get("/", (c) => c.var.user ? renderDashboard(c, manifest) : renderLanding(c, manifest));
   app.get("/dashboard", (c) => renderDashboard(c, manifest));
   app.route("/", publicPages(manifest));
+  app.route("/", onlineQuotePages(manifest));
   app.route("/", intakePages(manifest));
   app.route("/", clientsPages(manifest));
   app.route("/", quotePages(manifest));
@@ -291,7 +296,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     }
     logger.log("error", "unhandled error", {
       reqId: c.var.requestId,
-      path: c.req.path,
+      path: loggedPath(c.req.path),
       error: err instanceof Error ? err.stack ?? err.message : String(err),
     });
     return c.json(

@@ -90,6 +90,14 @@ function QuoteTableRow(
       <td className="quote-name">{row.opticianName.trim() || <span className="muted">—</span>}</td>
       <td>
         <Badge variant={QUOTE_STATUS_VARIANTS[row.status]}>{QUOTE_STATUS_LABELS[row.status]}</Badge>
+        {row.clientViewedAt && (
+          <span
+            className="quote-viewed"
+            title={`The client opened the online quote (last ${row.clientViewedAt.slice(0, 10)})`}
+          >
+            {" "}Viewed
+          </span>
+        )}
       </td>
       <td className="quote-date">
         <DateText iso={row.createdAt} />

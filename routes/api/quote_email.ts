@@ -11,7 +11,8 @@ import { deliverEmail, enqueueEmail, findOutboxState } from "../../src/mail/outb
 import { findBranding } from "../../src/settings/settings.ts";
 import { quotePdfFilename, renderQuotePdf } from "../../src/pdf/render_quote_pdf.ts";
 import { recordAudit } from "../../src/audit/audit_log.ts";
-import { expiredBlocker } from "../../src/quotes/rules.ts";
+import { expiredBlocker, FINALIZABLE } from "../../src/quotes/rules.ts";
+import { createQuoteLink } from "../../src/quotes/online_links.ts";
 
 export const quoteEmailApi = new Hono<AppEnv>();
 
@@ -40,11 +41,21 @@ quoteEmailApi.post("/quotes/:id/email", requireUser(), async (c) => {
     );
   }
   const branding = await findBranding(db);
-  const composed = composeQuoteEmail(bundle, settings, branding, note);
   // Made before anything is queued: when the PDF renderers are busy and the queue is full the call
   // answers 503 and nothing is sent or recorded.
   const attachment = await renderQuotePdf(c.var.db, c.var.pdf, bundle, branding, c.var.user!.id);
   const user = c.var.user!;
+  // Each send gets its own online link, at the version it shows; a quote that
+  // cannot be accepted now (finalized, awaiting measurements) goes without one.
+  const onlineUrl = FINALIZABLE.includes(bundle.quote.status)
+    ? `${config.appUrl}/q/${await createQuoteLink(db, {
+      quoteId: bundle.quote.id,
+      quoteVersion: bundle.quote.version,
+      sentTo: email,
+      createdBy: user.id,
+    })}`
+    : undefined;
+  const composed = composeQuoteEmail(bundle, settings, branding, note, onlineUrl);
   const outboxId = await enqueueEmail(db, {
     quoteId: bundle.quote.id,
     to: email,

@@ -46,7 +46,9 @@ export async function renderDashboard(c: Context<AppEnv>, manifest: AssetManifes
   });
 }
 
-function dashboardContent({ stats, recent, expired, expiredCount }: Dashboard) {
+function dashboardContent(
+  { stats, recent, expired, expiredCount, acceptedOnline }: Dashboard,
+) {
   return (
     <>
       <div className="page-head">
@@ -126,6 +128,30 @@ function dashboardContent({ stats, recent, expired, expiredCount }: Dashboard) {
                   </a>
                 )}
               </>
+            )}
+        </section>
+        <section className="card" aria-labelledby="accepted-online-title">
+          <h2 id="accepted-online-title">Accepted Online</h2>
+          {acceptedOnline.length === 0
+            ? <p className="empty-inline">No quotes accepted online yet</p>
+            : (
+              <ul className="quote-list" data-testid="accepted-online">
+                {acceptedOnline.map((q) => (
+                  <li key={q.id}>
+                    <a href={`/quote/${q.id}`} className="quote-row">
+                      <span className="quote-row-main">
+                        <span className="quote-client">{q.clientName}</span>
+                        <span className="muted quote-number">
+                          {`${q.quoteNumber} · signed by ${q.signerName}`}
+                        </span>
+                      </span>
+                      <span className="muted quote-date">
+                        {dateFormat.format(new Date(q.acceptedAt))}
+                      </span>
+                    </a>
+                  </li>
+                ))}
+              </ul>
             )}
         </section>
       </div>

@@ -297,6 +297,12 @@ const SUMMARIES: Record<string, (d: Record<string, unknown>) => string> = {
   "quote.email_failed": (d) =>
     `Quote e-mail given up after every retry${typeof d.to === "string" ? ` (to ${d.to})` : ""}`,
   "quote.seg_oc": () => "SEG/OC changed",
+  "quote.viewed_online": () => "Viewed by the client",
+  "quote.accept_online": (d) =>
+    `Accepted online${typeof d.signer === "string" ? ` by ${d.signer}` : ""}`,
+  "quote.decline_online": (d) =>
+    `Declined online${typeof d.message === "string" && d.message ? `: "${d.message}"` : ""}`,
+  "quote.links_revoked": () => "Online links revoked",
   "quote.reopen": () => "Finalized quote reopened",
   "quote.status": (d) =>
     d.reason === "measurements_complete"

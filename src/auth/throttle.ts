@@ -50,10 +50,17 @@ export const INTAKE_RULE: ThrottleRule = { maxEvents: 20, windowMs: 10 * 60 * 10
 /** Signed-out consent records per address (up to two per intake). */
 export const CONSENT_RULE: ThrottleRule = { maxEvents: 40, windowMs: 10 * 60 * 1000 };
 
+/** Online accept/decline tries per link: a real client needs a few (a typo, a retry). */
+export const ONLINE_LINK_RULE: ThrottleRule = { maxEvents: 10, windowMs: 10 * 60 * 1000 };
+/** Online accept/decline tries per address, over every link. */
+export const ONLINE_ADDRESS_RULE: ThrottleRule = { maxEvents: 30, windowMs: 10 * 60 * 1000 };
+
 export function createPublicLimits(now?: () => number) {
   return {
     intake: new SlidingWindowCounter(INTAKE_RULE, now),
     consent: new SlidingWindowCounter(CONSENT_RULE, now),
+    onlineLink: new SlidingWindowCounter(ONLINE_LINK_RULE, now),
+    onlineAddress: new SlidingWindowCounter(ONLINE_ADDRESS_RULE, now),
   };
 }
 export type PublicLimits = ReturnType<typeof createPublicLimits>;

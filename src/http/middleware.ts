@@ -20,6 +20,13 @@ export const clientAddress: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
+/**
+ * A path as the log shows it. An online quote link's token works like a
+ * password (whoever holds it may accept the quote), so it is never written:
+ * `/q/{token}/accept` is logged as `/q/:token/accept`.
+ */
+export const loggedPath = (path: string) => path.replace(/^\/q\/[^/]*/, "/q/:token");
+
 /** One line per request with its id, so a support call can be traced in the log. */
 export const requestLog: MiddlewareHandler<AppEnv> = async (c, next) => {
   const started = performance.now();
@@ -28,7 +35,7 @@ export const requestLog: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.var.logger.log(c.res.status >= 500 ? "error" : "info", "request", {
     reqId: c.var.requestId,
     method: c.req.method,
-    path: c.req.path,
+    path: loggedPath(c.req.path),
     status: c.res.status,
     ms: Math.round(performance.now() - started),
     user: c.var.user?.id,

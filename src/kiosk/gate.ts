@@ -20,7 +20,11 @@ export function kioskGate(
     if (!kiosk) return await next();
     const path = c.req.path;
     if (kioskMayRequest(kiosk, c.req.method, path)) await next();
-    else if (path === "/api" || path.startsWith("/api/")) {
+    // A JSON call outside /api (the online quote page's accept) is answered in JSON too.
+    else if (
+      path === "/api" || path.startsWith("/api/") ||
+      (c.req.header("accept") ?? "").includes("application/json")
+    ) {
       c.res = c.json({ message: KIOSK_FORBIDDEN }, 403);
     } else {
       c.res = await renderNotice(c);

@@ -136,7 +136,7 @@ async function sendClaimed(
         lastError: null,
       }).where("id", "=", id).execute();
       if (claimed.quoteId) {
-        const before = await trx.selectFrom("quotes").select("status")
+        const before = await trx.selectFrom("quotes").select(["status", "version"])
           .where("id", "=", claimed.quoteId).forUpdate().executeTakeFirst();
         // Sent now, not when it was queued: the history says so here, with
         // the status it moved the quote to.
@@ -155,6 +155,14 @@ async function sendClaimed(
                 : { status: { from: before.status, to: "EMAILED" } }),
             },
           );
+        }
+        // The send bumps the version below; the online links made at the
+        // version it had (this e-mail's and earlier ones of the same content)
+        // move with it, so the delivery itself does not make them stale.
+        if (before) {
+          await trx.updateTable("quoteLinks").set({ quoteVersion: before.version + 1 })
+            .where("quoteId", "=", claimed.quoteId).where("quoteVersion", "=", before.version)
+            .execute();
         }
         await trx.updateTable("quotes").set((eb) => ({
           status: sql`case when status in ('ACCEPTED', 'FINALIZED', 'CLOSED') then status

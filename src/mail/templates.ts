@@ -20,6 +20,8 @@ const escapeHtml = (s: string) =>
 const paragraphs = (text: string) =>
   text.split(/\n{2,}/).map((p) => `<p>${escapeHtml(p).replace(/\n/g, "<br>")}</p>`).join("\n");
 
+export const ONLINE_LINK_TEXT = "View and accept your quote online";
+
 export interface ComposedEmail {
   subject: string;
   html: string;
@@ -38,6 +40,8 @@ export function composeQuoteEmail(
     "storeName" | "storePhone" | "storeEmail" | "storeAddress" | "storeWebsite"
   >,
   note: string,
+  /** The quote's online link (`${APP_URL}/q/{token}`), when it may be accepted online. */
+  onlineUrl?: string,
 ): ComposedEmail {
   const vars = {
     store: store.storeName,
@@ -60,6 +64,7 @@ export function composeQuoteEmail(
     body,
     note.trim(),
     `Quote ${vars.quoteNumber} is attached as a PDF.`,
+    onlineUrl ? `${ONLINE_LINK_TEXT}:\n${onlineUrl}` : "",
     signature.join("\n"),
   ].filter(Boolean).join("\n\n");
   const html = `<!doctype html><html><body style="font-family:Arial,sans-serif;color:#1d2428">
@@ -67,6 +72,11 @@ ${paragraphs(`Dear ${vars.client},`)}
 ${paragraphs(body)}
 ${note.trim() ? paragraphs(note.trim()) : ""}
 ${paragraphs(`Quote ${vars.quoteNumber} is attached as a PDF.`)}
+${
+    onlineUrl
+      ? `<p><a href="${escapeHtml(onlineUrl)}" style="font-weight:bold">${ONLINE_LINK_TEXT}</a></p>`
+      : ""
+  }
 ${paragraphs(signature.join("\n"))}
 </body></html>`;
   return { subject, html, text };

@@ -4,9 +4,14 @@
 // staff-only field can leak in through here. This module does the rendering
 // itself and runs inside the PDF renderer processes (pdf_pool.ts); requests go through
 // render_quote_pdf.ts, never here, so a long render cannot hold up the server.
-import { Document, Page, renderToBuffer, Text, View } from "@react-pdf/renderer";
-import { type ClientCopy, type ClientCopyPage, priceTableNote } from "../print/print_model.ts";
-import { textSanitizer, widthLowerBound } from "./fonts.ts";
+import { Document, Image, Page, renderToBuffer, Text, View } from "@react-pdf/renderer";
+import {
+  type ClientCopy,
+  type ClientCopyPage,
+  priceTableNote,
+  type SignatureBlock,
+} from "../print/print_model.ts";
+import { FONT_FAMILY, textSanitizer, widthLowerBound } from "./fonts.ts";
 import type { PdfImage } from "./logo_image.ts";
 import {
   BOTTOM_BOX,
@@ -113,6 +118,61 @@ function Sheet(
   );
 }
 
+/**
+ * The signed copy's last page (issue 33): who accepted, when, "Accepted
+ * online", which options, and the signature as drawn (or the typed name).
+ */
+function SignaturePage(
+  { copy, signature }: { copy: ClientCopy; signature: SignatureBlock },
+) {
+  const { header } = copy;
+  const muted = { color: "#5b6770" };
+  return (
+    <Page
+      size="LETTER"
+      orientation="portrait"
+      style={{ padding: 54, fontFamily: FONT_FAMILY, fontSize: 11, lineHeight: 1.4 }}
+    >
+      <Text style={{ fontSize: 16, fontWeight: "bold", marginBottom: 4 }}>
+        {header.storeName}
+      </Text>
+      <Text style={{ fontSize: 20, fontWeight: "bold", marginBottom: 12 }}>
+        Signed Acceptance
+      </Text>
+      <Text>{`Quote ${header.quoteNumber} for ${header.clientName}`}</Text>
+      {copy.validity !== "" && <Text style={muted}>{copy.validity}</Text>}
+      <Text style={{ marginTop: 12, fontWeight: "bold" }}>Options accepted</Text>
+      {copy.pages.map((p) => <Text key={p.optionId}>{`• ${p.optionName}`}</Text>)}
+      <View
+        style={{ marginTop: 24, padding: 16, borderWidth: 1, borderColor: "#c9d1d6" }}
+      >
+        <Text style={{ fontSize: 14, fontWeight: "bold" }}>{signature.statement}</Text>
+        <Text>{`Signed by: ${signature.signerName}`}</Text>
+        <Text>{`Date: ${signature.signedAt}`}</Text>
+        <View style={{ marginTop: 12, marginBottom: 8, height: 120, justifyContent: "center" }}>
+          {signature.imageDataUrl
+            ? (
+              <Image
+                src={signature.imageDataUrl}
+                style={{ width: 320, height: 110, objectFit: "contain", objectPositionX: 0 }}
+              />
+            )
+            : (
+              <Text style={{ fontSize: 22, fontStyle: "italic" }}>
+                {signature.signerName}
+              </Text>
+            )}
+        </View>
+        <Text style={muted}>
+          {signature.imageDataUrl
+            ? "Signature drawn by the client on the store's online quote page."
+            : "Signed with the client's typed name on the store's online quote page."}
+        </Text>
+      </View>
+    </Page>
+  );
+}
+
 function QuoteDocument(
   { copy, logo, layouts, onRender }: {
     copy: ClientCopy;
@@ -137,6 +197,7 @@ function QuoteDocument(
         : copy.pages.map((page, i) => (
           <Sheet key={page.optionId} copy={copy} logo={logo} page={page} layout={layouts[i]} />
         ))}
+      {copy.signature && <SignaturePage copy={copy} signature={copy.signature} />}
     </Document>
   );
 }
@@ -162,7 +223,9 @@ async function layOut(copy: ClientCopy, logo: PdfImage | undefined): Promise<Uin
         onRender={(props) => rendered = props}
       />,
     );
-    const reports = reportsFrom(rendered, layouts.length);
+    // The signature page (a signed copy) is laid out once, after the sheets.
+    const reports = reportsFrom(rendered, layouts.length + (copy.signature ? 1 : 0))
+      .slice(0, layouts.length);
     let again = false;
     layouts.forEach((layout, i) => {
       if (!reports[i].overflows) return;
@@ -185,5 +248,10 @@ async function layOut(copy: ClientCopy, logo: PdfImage | undefined): Promise<Uin
 
 /** Renders a client copy; without a logo the header prints the store name. */
 export async function renderClientCopyPdf(model: ClientCopy, logo?: PdfImage): Promise<Uint8Array> {
-  return await layOut(printable(model, await textSanitizer()), logo);
+  const clean = printable(model, await textSanitizer());
+  // The signature image is bytes written as text: never passed through the text cleaner.
+  if (model.signature && clean.signature) {
+    clean.signature.imageDataUrl = model.signature.imageDataUrl;
+  }
+  return await layOut(clean, logo);
 }

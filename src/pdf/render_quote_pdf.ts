@@ -6,7 +6,7 @@
 import type { DB } from "../db/database.ts";
 import type { QuoteBundle } from "../quotes/views.ts";
 import type { Branding } from "../settings/settings.ts";
-import { clientCopy } from "../print/print_model.ts";
+import { type ClientCopy, clientCopy, signedCopy } from "../print/print_model.ts";
 import { HttpError } from "../http/errors.ts";
 import { logoBytesFor } from "./logo_source.ts";
 import { type PdfPool, PdfUnavailableError } from "./pdf_pool.ts";
@@ -28,7 +28,30 @@ export async function renderQuotePdf(
   /** Who asks: one user has at most a few PDFs rendering or waiting at once. */
   userId: string,
 ): Promise<Uint8Array> {
-  const model = clientCopy(bundle, branding);
+  return await renderModel(db, pdfs, clientCopy(bundle, branding), userId);
+}
+
+/** `Quote-Q-001234-signed.pdf`: the signed copy of an online acceptance. */
+export const signedPdfFilename = (bundle: QuoteBundle) =>
+  quotePdfFilename(bundle).replace(/\.pdf$/, "-signed.pdf");
+
+/** The signed copy of an online acceptance (chosen options and the signature page). */
+export async function renderSignedQuotePdf(
+  db: DB,
+  pdfs: PdfPool,
+  bundle: QuoteBundle,
+  branding: Branding,
+  acceptance: Parameters<typeof signedCopy>[2],
+): Promise<Uint8Array> {
+  return await renderModel(db, pdfs, signedCopy(bundle, branding, acceptance));
+}
+
+async function renderModel(
+  db: DB,
+  pdfs: PdfPool,
+  model: ClientCopy,
+  userId?: string,
+): Promise<Uint8Array> {
   const logo = await logoBytesFor(model.header.logoUrl, db);
   try {
     return await pdfs.render(model, logo, userId);

@@ -2,6 +2,7 @@
 // bundle so the browser print, the PDF and the e-mail attachment cannot drift.
 // The client copy is built from client-safe fields only: no internal notes,
 // no measurements, no staff-only data.
+import { encodeBase64 } from "@oslojs/encoding";
 import type { QuoteBundle } from "../quotes/views.ts";
 import { optionTitle } from "../quotes/rules.ts";
 import { type PriceBreakdown, priceBreakdown } from "../quotes/price_breakdown.ts";
@@ -63,6 +64,19 @@ export interface ClientCopy {
     message: string;
   };
   emptyText: string;
+  /** The signed copy of an online acceptance (issue 33): its signature page. */
+  signature?: SignatureBlock;
+}
+
+export const ACCEPTED_ONLINE = "Accepted online";
+
+export interface SignatureBlock {
+  signerName: string;
+  /** "November 26, 2026, 4:30 PM" (the server's time zone). */
+  signedAt: string;
+  statement: typeof ACCEPTED_ONLINE;
+  /** The pad's PNG as a data URL, or null for a typed-name signature. */
+  imageDataUrl: string | null;
 }
 
 function header(bundle: QuoteBundle, branding: Branding): PrintHeader {
@@ -283,4 +297,41 @@ export function priceTableNote(hiddenLines: number, shortenedNames: boolean): st
   }
   if (shortenedNames) parts.push(`Shortened descriptions are ${CONTINUED_IN_SYSTEM}.`);
   return parts.join(" ");
+}
+
+const signedAtFormat = new Intl.DateTimeFormat("en-US", {
+  dateStyle: "long",
+  timeStyle: "short",
+});
+
+/**
+ * The signed copy of an online acceptance: the client copy of the chosen
+ * options only, then a signature page (name, date, "Accepted online", the
+ * drawn signature or the typed name).
+ */
+export function signedCopy(
+  bundle: QuoteBundle,
+  branding: Branding,
+  acceptance: {
+    signerName: string;
+    acceptedAt: Date;
+    chosenOptionIds: string[];
+    signaturePng: Uint8Array | null;
+  },
+): ClientCopy {
+  const copy = clientCopy(bundle, branding);
+  const chosen = new Set(acceptance.chosenOptionIds);
+  const pages = copy.pages.filter((p) => chosen.has(p.optionId));
+  return {
+    ...copy,
+    pages: pages.map((p, i) => ({ ...p, pageNumber: i + 1, pageCount: pages.length })),
+    signature: {
+      signerName: acceptance.signerName,
+      signedAt: signedAtFormat.format(acceptance.acceptedAt),
+      statement: ACCEPTED_ONLINE,
+      imageDataUrl: acceptance.signaturePng
+        ? `data:image/png;base64,${encodeBase64(acceptance.signaturePng)}`
+        : null,
+    },
+  };
 }

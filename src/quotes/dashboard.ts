@@ -148,6 +148,8 @@ export interface Dashboard {
   recent: QuoteSummary[];
   expired: QuoteSummary[];
   expiredCount: number;
+  /** "Accepted online": the newest quotes clients accepted from the e-mail's link. */
+  acceptedOnline: AcceptedOnline[];
 }
 
 /** JSON hands timestamps back as text; the summaries carry them as ISO strings. */
@@ -175,7 +177,39 @@ export function dashboardParts(db: DB, now = new Date()) {
     expiredCount: expiredCount(db, now),
     recent: recentQuotes(db, DASHBOARD_LIST_SIZE),
     expired: expiredQuotes(db, DASHBOARD_LIST_SIZE, now),
+    acceptedOnline: acceptedOnlineQuotes(db, DASHBOARD_LIST_SIZE),
   };
+}
+
+/** One quote a client accepted online, newest first on the dashboard. */
+export interface AcceptedOnline {
+  id: string;
+  clientName: string;
+  quoteNumber: string;
+  signerName: string;
+  acceptedAt: string;
+}
+
+/** The newest online acceptances (migration 0023's index on accepted_at). */
+function acceptedOnlineQuotes(db: DB, limit: number) {
+  return db.selectFrom("quoteAcceptances")
+    .innerJoin("quotes", "quotes.id", "quoteAcceptances.quoteId")
+    .select([
+      "quotes.id",
+      "quotes.clientName",
+      "quotes.quoteNumber",
+      "quoteAcceptances.signerName",
+      "quoteAcceptances.acceptedAt",
+    ])
+    .orderBy("quoteAcceptances.acceptedAt", "desc").limit(limit);
+}
+
+export async function listAcceptedOnline(
+  db: DB,
+  limit = DASHBOARD_LIST_SIZE,
+): Promise<AcceptedOnline[]> {
+  const rows = await acceptedOnlineQuotes(db, limit).execute();
+  return rows.map((r) => ({ ...r, acceptedAt: new Date(r.acceptedAt).toISOString() }));
 }
 
 export function dashboardQuery(db: DB, now = new Date()) {
@@ -186,6 +220,7 @@ export function dashboardQuery(db: DB, now = new Date()) {
     parts.expiredCount.as("expiredCount"),
     jsonArrayFrom(parts.recent).as("recent"),
     jsonArrayFrom(parts.expired).as("expired"),
+    jsonArrayFrom(parts.acceptedOnline).as("acceptedOnline"),
   ]);
 }
 
@@ -196,11 +231,15 @@ export async function loadDashboard(db: DB, now = new Date()): Promise<Dashboard
     recent: (row.recent as JsonSummary[]).map(fromJson),
     expired: (row.expired as JsonSummary[]).map(fromJson),
     expiredCount: Number(row.expiredCount),
+    acceptedOnline: (row.acceptedOnline as AcceptedOnline[]).map((r) => ({
+      ...r,
+      acceptedAt: new Date(r.acceptedAt).toISOString(),
+    })),
   };
 }
 
 /** What the dashboard reads (quote_expiry_counts is kept by triggers on quotes). */
-const DASHBOARD_TABLES = ["quotes", "quote_options", "clients"];
+const DASHBOARD_TABLES = ["quotes", "quote_options", "clients", "quote_acceptances"];
 
 /**
  * The dashboard as every staff member sees it, kept between views while no

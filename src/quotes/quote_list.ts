@@ -39,6 +39,7 @@ const LIST_COLUMNS = [
   "quotes.createdAt",
   "quotes.expiresAt",
   "quotes.footerMessage",
+  "quotes.clientViewedAt",
 ] as const;
 
 /** The quotes list's page: 100 rows unless asked, at most 500. */
@@ -103,6 +104,7 @@ export async function listQuotes(db: DB, query: QuoteListQuery, now = new Date()
       createdAt: r.createdAt.toISOString(),
       expiresAt: r.expiresAt?.toISOString() ?? null,
       footerMessage: r.footerMessage,
+      clientViewedAt: r.clientViewedAt ? new Date(r.clientViewedAt).toISOString() : null,
       isExpired: isExpired(r, now),
     }));
   if (searchWords(query.q ?? "").length) {

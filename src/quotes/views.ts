@@ -111,4 +111,6 @@ export interface QuoteListRow {
   expiresAt: string | null;
   isExpired: boolean;
   footerMessage: string | null;
+  /** When the client last opened the quote's online link (the list's "Viewed" mark). */
+  clientViewedAt: string | null;
 }

@@ -30,6 +30,8 @@ export const settingsSchema = z.object({
   quoteExpirationDays: expirationDays,
   smsConsentText: text(2000, true),
   emailConsentText: text(2000, true),
+  /** The terms a client ticks to accept a quote online (empty: the built-in text). */
+  acceptanceTermsText: text(2000, true),
   emailSubject: text(200),
   emailBody: text(5000, true),
   smtpHost: text(253),

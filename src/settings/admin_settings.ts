@@ -31,6 +31,7 @@ export async function findAdminSettings(db: DB) {
     quoteExpirationDays: s.quoteExpirationDays,
     smsConsentText: s.smsConsentText ?? "",
     emailConsentText: s.emailConsentText ?? "",
+    acceptanceTermsText: s.acceptanceTermsText ?? "",
     emailSubject: s.emailSubject ?? DEFAULT_EMAIL_SUBJECT,
     emailBody: s.emailBody ?? DEFAULT_EMAIL_BODY,
     smtpHost: s.smtpHost ?? "",

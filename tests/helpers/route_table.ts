@@ -19,6 +19,7 @@ import type { CreatedClient } from "../../src/clients/views.ts";
 import type { CatalogItem } from "../../src/catalog/catalog.ts";
 import { call, kioskCookieFor, sessionCookieFor, type TestApp } from "./test_app.ts";
 import { putFile, requestUploadUrl, setBrandingImage, svg } from "./images.ts";
+import { createQuoteLink } from "../../src/quotes/online_links.ts";
 
 export const CALLERS = [
   "anonymous",
@@ -214,6 +215,18 @@ export class Fixtures {
 
   async staffUser() {
     return await freshUser(this.app.db, "AUTHORIZED_USER");
+  }
+
+  /** A saved quote's online link as its e-mail carries it (`/q/{token}`), fresh each call. */
+  async onlineLink(): Promise<{ path: string; optionIds: string[] }> {
+    const bundle = await this.savedQuote();
+    const token = await createQuoteLink(this.app.db, {
+      quoteId: bundle.quote.id,
+      quoteVersion: bundle.quote.version,
+      sentTo: "rita@example.com",
+      createdBy: null,
+    });
+    return { path: `/q/${token}`, optionIds: bundle.options.map((o) => o.id) };
   }
 
   #kioskQuote?: Promise<string>;
@@ -435,6 +448,39 @@ export const ROUTES: RouteEntry[] = [
     query: ["code", "state"],
     path: "/api/callback?code=x&state=y",
   }),
+
+  // ---- Online acceptance (public: the link's token is the credential) ----
+  page("/q/:token", "public", { status: 200, text: "Accept this quote" }, {
+    path: async (fx) => (await fx.onlineLink()).path,
+  }),
+  {
+    method: "POST",
+    pattern: "/q/:token/accept",
+    access: "public",
+    ok: ok(200),
+    request: async (fx) => {
+      const link = await fx.onlineLink();
+      return {
+        path: `${link.path}/accept`,
+        body: {
+          chosenOptionIds: link.optionIds,
+          signerName: "Rita Table",
+          typedSignature: true,
+          termsAccepted: true,
+        },
+      };
+    },
+  },
+  {
+    method: "POST",
+    pattern: "/q/:token/decline",
+    access: "public",
+    ok: ok(200),
+    request: async (fx) => ({
+      path: `${(await fx.onlineLink()).path}/decline`,
+      body: { message: "Not now" },
+    }),
+  },
 
   // ---- Intake (public) ----
   {
@@ -669,6 +715,32 @@ export const ROUTES: RouteEntry[] = [
   get("/api/quotes/:id/pdf", "staff", ok(200), {
     path: async (fx) => `/api/quotes/${(await fx.savedQuote()).quote.id}/pdf`,
   }),
+  {
+    method: "GET",
+    pattern: "/api/quotes/:id/online",
+    access: "staff",
+    ok: ok(200),
+    request: async (fx) => ({ path: `/api/quotes/${(await fx.savedQuote()).quote.id}/online` }),
+  },
+  {
+    method: "GET",
+    pattern: "/api/quotes/:id/signed-pdf",
+    access: "staff",
+    // Only a quote accepted online has one; the route and its guard are what is checked here.
+    ok: { status: 404, text: "not accepted online" },
+    request: async (fx) => ({
+      path: `/api/quotes/${(await fx.savedQuote()).quote.id}/signed-pdf`,
+    }),
+  },
+  {
+    method: "POST",
+    pattern: "/api/quotes/:id/online-links/revoke",
+    access: "staff",
+    ok: ok(200),
+    request: async (fx) => ({
+      path: `/api/quotes/${(await fx.savedQuote()).quote.id}/online-links/revoke`,
+    }),
+  },
   {
     method: "POST",
     pattern: "/api/quotes/:id/email",
@@ -1087,6 +1159,9 @@ export const MIDDLEWARE_PATTERNS = new Set([
   "/uploads/*",
   "/api/clients/*",
   "/api/quotes/:id/pdf",
+  "/api/quotes/:id/online",
+  "/api/quotes/:id/online-links/*",
+  "/api/quotes/:id/signed-pdf",
   "/api/quotes",
   "/api/quotes/*",
   "/api/quote-options/*",

@@ -16,6 +16,7 @@ import {
   type TestApp,
 } from "../helpers/test_app.ts";
 import { insertSavedQuote } from "../helpers/quote_fixture.ts";
+import { createQuoteLink } from "../../src/quotes/online_links.ts";
 
 const KB = 1024;
 /** The issue's budgets, gzip-compressed bytes. */
@@ -96,6 +97,21 @@ describe("JavaScript per page, gzip-compressed as served", () => {
     expect(page.files).toContain(fileOf(manifest.scripts.signIn));
     expect(page.files).not.toContain(fileOf(manifest.entry));
     expect(page.gzip).toBeLessThanOrEqual(BUDGET.signIn);
+  });
+
+  it("the client's online quote page within 90 KB, with no zod", async () => {
+    const zod = await zodChunks();
+    const token = await createQuoteLink(app.db, {
+      quoteId,
+      quoteVersion: 1,
+      sentTo: "client@example.com",
+      createdBy: ownerId,
+    });
+    const page = await pageScripts(await html(`/q/${token}`), manifest);
+    console.log(`online quote page: ${page.gzip} B gzip in ${page.files.length} files`);
+    expect(page.islands).toEqual(["OnlineAccept"]);
+    expect(page.files.filter((f) => zod.has(f))).toEqual([]);
+    expect(page.gzip).toBeLessThanOrEqual(BUDGET.tablet);
   });
 
   it("the tablet pages (intake and tablet selection) within 90 KB, none with zod", async () => {

@@ -1,0 +1,158 @@
+// The client's public quote page, reached from the quote e-mail's link:
+// GET /q/{token} shows the client copy and the accept form; POST
+// /q/{token}/accept and /decline take the answer. No session: the token is
+// the client's whole credential, so it is hashed before any lookup, kept out
+// of the log (loggedPath), and a bad one gets one answer whatever the reason
+// it is unknown. The cross-site guard of every unsafe request (app.ts) stands
+// in front of the POSTs, as for the app's other public writes.
+import { type Context, Hono } from "hono";
+import type { AppEnv } from "../../src/http/app_env.ts";
+import type { AssetManifest } from "../../src/assets/manifest.ts";
+import { renderPage } from "../render_page.tsx";
+import { findBranding, findSettings } from "../../src/settings/settings.ts";
+import { findQuoteBundle } from "../../src/quotes/quote_bundle.ts";
+import { HttpError, readJson } from "../../src/http/errors.ts";
+import {
+  findLinkByToken,
+  linkQuoteOf,
+  type LinkRefusal,
+  linkRefusal,
+  linkRowOf,
+  linkTokenHash,
+  REFUSAL_TEXT,
+} from "../../src/quotes/online_links.ts";
+import { acceptOnline, declineOnline, recordLinkView } from "../../src/quotes/online_acceptance.ts";
+import { onlineAcceptSchema, onlineDeclineSchema } from "../../src/schemas/online_acceptance.ts";
+import { acceptanceTerms } from "../../src/settings/acceptance_terms.ts";
+import { Island } from "../../components/Island.tsx";
+import { longDate, onlineQuote, onlineStore } from "../../components/online/online_view.ts";
+import OnlineAccept, { type OnlineAcceptProps } from "../../islands/OnlineAccept.tsx";
+import { notifyStaffOfAnswer } from "../../src/quotes/online_notice.ts";
+import { sendSignedCopy } from "../../src/quotes/online_signed_copy.ts";
+
+const ONLINE_PAGE = { chrome: false, bodyClass: "online-page" } as const;
+
+export function onlineQuotePages(manifest: AssetManifest) {
+  const app = new Hono<AppEnv>();
+
+  /** The 410 page: what happened, and how to reach the store; never a quote. */
+  async function refusedPage(c: Context<AppEnv>, refusal: LinkRefusal) {
+    const store = onlineStore(await findBranding(c.var.db));
+    const text = REFUSAL_TEXT[refusal];
+    return renderPage(
+      c,
+      manifest,
+      <section className="card online-refused" aria-labelledby="online-refused-title">
+        <div className="online-brand">
+          <img src={store.logoUrl} alt="" className="online-logo" width="48" height="48" />
+          <span className="online-store">{store.storeName}</span>
+        </div>
+        <h1 id="online-refused-title">{text.title}</h1>
+        <p className="lead">{text.lead}</p>
+        <p>Please contact the store and we will help you:</p>
+        <ul className="online-contact">
+          <li>
+            Phone: <a href={`tel:${store.storePhone.replace(/[^\d+]/g, "")}`}>{store.storePhone}</a>
+          </li>
+          <li>
+            E-mail: <a href={`mailto:${store.storeEmail}`}>{store.storeEmail}</a>
+          </li>
+        </ul>
+      </section>,
+      { ...ONLINE_PAGE, title: text.title, status: 410 },
+    );
+  }
+
+  app.get("/q/:token", async (c) => {
+    const db = c.var.db;
+    const found = await findLinkByToken(db, c.req.param("token"));
+    if (!found) return refusedPage(c, "unknown");
+    const refusal = linkRefusal(linkRowOf(found), linkQuoteOf(found), new Date());
+    if (refusal) return refusedPage(c, refusal);
+    const [bundle, branding, settings] = await Promise.all([
+      findQuoteBundle(db, found.quoteId),
+      findBranding(db),
+      findSettings(db),
+    ]);
+    if (!bundle) return refusedPage(c, "unknown");
+    await recordLinkView(db, found);
+    const props: OnlineAcceptProps = {
+      quote: onlineQuote(bundle),
+      store: onlineStore(branding),
+      terms: acceptanceTerms(settings.acceptanceTermsText),
+    };
+    return renderPage(
+      c,
+      manifest,
+      <Island name="OnlineAccept" component={OnlineAccept} props={props} />,
+      { ...ONLINE_PAGE, title: `Quote ${bundle.quote.quoteNumber}` },
+    );
+  });
+
+  /** Per link and per address, before the body is read; a refused try still counts. */
+  function throttle(c: Context<AppEnv>) {
+    const limits = c.var.publicLimits;
+    const keys = [
+      [limits.onlineLink, linkTokenHash(c.req.param("token") ?? "")],
+      [limits.onlineAddress, c.var.clientIp],
+    ] as const;
+    for (const [counter, key] of keys) {
+      const wait = counter.retryAfterMs(key);
+      if (wait > 0) {
+        throw new HttpError(
+          429,
+          `Too many tries. Please wait ${Math.ceil(wait / 60_000)} minutes and try again, ` +
+            "or contact the store.",
+          undefined,
+          { "Retry-After": String(Math.ceil(wait / 1000)) },
+        );
+      }
+    }
+    for (const [counter, key] of keys) counter.record(key);
+  }
+
+  const metaOf = (c: Context<AppEnv>) => ({
+    ip: c.var.clientIp,
+    userAgent: c.req.header("user-agent") ?? null,
+  });
+
+  app.post("/q/:token/accept", async (c) => {
+    throttle(c);
+    const input = await readJson(c, onlineAcceptSchema);
+    const result = await acceptOnline(c.var.db, c.req.param("token"), input, metaOf(c));
+    if (!result.ok) {
+      throw new HttpError(
+        result.status,
+        result.message,
+        result.field ? { [result.field]: result.message } : undefined,
+      );
+    }
+    if (!result.already) {
+      await sendSignedCopy(c.var.db, c.var.pdf, c.var.config, result.quoteId, c.var.logger);
+      await notifyStaffOfAnswer(c.var.db, c.var.config, result.quoteId, {
+        kind: "accepted",
+        signerName: result.signerName,
+      }, c.var.logger);
+    }
+    return c.json({
+      status: "accepted",
+      already: result.already,
+      signerName: result.signerName,
+      acceptedOn: longDate(result.acceptedAt),
+    });
+  });
+
+  app.post("/q/:token/decline", async (c) => {
+    throttle(c);
+    const { message } = await readJson(c, onlineDeclineSchema);
+    const result = await declineOnline(c.var.db, c.req.param("token"), message, metaOf(c));
+    if (!result.ok) throw new HttpError(result.status, result.message);
+    await notifyStaffOfAnswer(c.var.db, c.var.config, result.quoteId, {
+      kind: "declined",
+      message,
+    }, c.var.logger);
+    return c.json({ status: "declined" });
+  });
+
+  return app;
+}

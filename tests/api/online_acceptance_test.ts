@@ -1,0 +1,573 @@
+// The online link's life over HTTP (issue 33): made per e-mail, good until the
+// quote changes, expires, is closed, or the link is revoked or spent; accept
+// and decline with their checks (input, replay, rate limit, cross-site), and
+// what staff then see (history, notice mail).
+import { describe, it } from "node:test";
+import { expect } from "expect";
+import { sql } from "kysely";
+import {
+  call,
+  capturingLogger,
+  createTestUser,
+  sessionCookieFor,
+  type TestApp,
+  waitUntil,
+} from "../helpers/test_app.ts";
+import { mailSettingsFor } from "../helpers/smtp.ts";
+import { insertSavedQuote, STAFF_ONLY } from "../helpers/quote_fixture.ts";
+import { onlineLinkIn, unfoldQuotedPrintable } from "../helpers/online_link.ts";
+import type { HistoryEntry } from "../../src/audit/describe.ts";
+import type { QuoteBundle } from "../../src/quotes/views.ts";
+import { newLinkToken } from "../../src/quotes/online_links.ts";
+import { ONLINE_LINK_RULE } from "../../src/auth/throttle.ts";
+import type { SmtpServer } from "../helpers/smtp.ts";
+import { useTestApp } from "../helpers/suite.ts";
+
+/** The text of a PDF, as pdftotext reads it. */
+async function pdfText(pdf: Uint8Array): Promise<string> {
+  const out = await new Deno.Command("pdftotext", {
+    args: ["-", "-"],
+    stdin: "piped",
+    stdout: "piped",
+  })
+    .spawn();
+  const writer = out.stdin.getWriter();
+  await writer.write(pdf);
+  await writer.close();
+  return new TextDecoder().decode((await out.output()).stdout);
+}
+
+let app: TestApp;
+let smtp: SmtpServer;
+let staff: string;
+const log = capturingLogger();
+const OPTICIAN_EMAIL = "optician@northside.test";
+let addressCounter = 10;
+/** A fresh loopback address per test, so the per-address limit is one test's own. */
+const nextAddress = () => `127.0.0.${addressCounter++}`;
+
+// A 1×1 PNG, as a signature pad would send (smaller, but a real PNG).
+const PNG_1x1 = "data:image/png;base64," +
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+
+useTestApp(async (started) => {
+  ({ app, smtp } = started);
+  const optician = await createTestUser(app.db, { role: "OWNER" });
+  await app.db.updateTable("users").set({ email: OPTICIAN_EMAIL }).where("id", "=", optician.id)
+    .execute();
+  staff = await sessionCookieFor(app.db, optician.id);
+  const res = await call(app, "PUT", "/api/admin/settings", {
+    cookie: staff,
+    body: {
+      ...mailSettingsFor(smtp, { fromEmail: "quotes@northside.test" }),
+      storeName: "Northside Eyewear",
+      storePhone: "(555) 222-3333",
+      storeEmail: "hello@northside.test",
+    },
+  });
+  expect(res.status).toBe(200);
+}, { env: { LOG_REQUESTS: "1" }, logger: log.logger, smtp: true });
+
+/** A saved, e-mailable quote of the optician, expiring in ten days. */
+async function openQuote() {
+  const q = await insertSavedQuote(app.db, {
+    expiresAt: new Date(Date.now() + 10 * 86_400_000),
+    firstName: `Client${addressCounter}`,
+  });
+  const creator = await app.db.selectFrom("users").select("id").where("email", "=", OPTICIAN_EMAIL)
+    .executeTakeFirstOrThrow();
+  await app.db.updateTable("quotes").set({ createdBy: creator.id }).where("id", "=", q.quoteId)
+    .execute();
+  return q;
+}
+
+let mailCounter = 0;
+/** E-mails the quote through the API and returns the link the client received. */
+async function sendLink(quoteId: string): Promise<string> {
+  const to = `client${mailCounter++}@example.com`;
+  const res = await call(app, "POST", `/api/quotes/${quoteId}/email`, {
+    cookie: staff,
+    body: { email: to, note: "" },
+  });
+  expect(res.status).toBe(200);
+  await waitUntil(() => onlineLinkIn(smtp.received, to) !== undefined, "the link's mail arrives");
+  return onlineLinkIn(smtp.received, to)!;
+}
+
+const page = (path: string) => call<string>(app, "GET", path, { headers: { accept: "text/html" } });
+
+const acceptBody = (optionIds: string[], over: Record<string, unknown> = {}) => ({
+  chosenOptionIds: optionIds,
+  signerName: "Jane Doe",
+  signaturePng: PNG_1x1,
+  typedSignature: false,
+  termsAccepted: true,
+  ...over,
+});
+
+async function history(quoteId: string) {
+  const res = await call<HistoryEntry[]>(app, "GET", `/api/quotes/${quoteId}/history`, {
+    cookie: staff,
+  });
+  return res.body.map((e) => e.summary);
+}
+
+describe("the e-mail's online link", () => {
+  it("is in the quote e-mail under APP_URL, stored only as a hash, never logged", async () => {
+    const { quoteId } = await openQuote();
+    const path = await sendLink(quoteId);
+    const token = path.slice(3);
+    const mail = unfoldQuotedPrintable(smtp.received.at(-1)!.raw);
+    expect(mail).toContain("View and accept your quote online");
+    expect(mail).toContain(`${app.config.appUrl}${path}`);
+    const rows = await app.db.selectFrom("quoteLinks").selectAll().where("quoteId", "=", quoteId)
+      .execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0].tokenHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(rows)).not.toContain(token);
+    const res = await page(path);
+    expect(res.status).toBe(200);
+    await call(app, "POST", `${path}/decline`, { body: { message: "" }, from: nextAddress() });
+    const logged = JSON.stringify(log.lines);
+    expect(logged).toContain("/q/:token");
+    expect(logged).not.toContain(token);
+  });
+
+  it("shows the client copy with every option and the validity date, never internal notes", async () => {
+    const { quoteId } = await openQuote();
+    const path = await sendLink(quoteId);
+    const res = await page(path);
+    expect(res.status).toBe(200);
+    // Frame-only options are titled by their frame, as on the tablet.
+    expect(res.text).toContain("RB5154-2000");
+    expect(res.text).toContain("OK-9102");
+    expect(res.text).toContain("$189.00");
+    expect(res.text).toContain("Prices valid until");
+    expect(res.text).toContain("Northside Eyewear");
+    expect(res.text).toContain("(555) 222-3333");
+    for (const secret of [STAFF_ONLY.internalNotes, STAFF_ONLY.optionNotes]) {
+      expect(res.text).not.toContain(secret);
+    }
+    // No staff chrome.
+    expect(res.text).not.toContain("Sign out");
+    expect(res.text).not.toContain('data-island="SearchBox"');
+  });
+
+  it("writes 'Viewed by the client' once a day and marks the quote viewed", async () => {
+    const { quoteId } = await openQuote();
+    const path = await sendLink(quoteId);
+    await page(path);
+    await page(path);
+    const viewed = (await history(quoteId)).filter((s) => s === "Viewed by the client");
+    expect(viewed).toHaveLength(1);
+    const quote = await app.db.selectFrom("quotes").select(["clientViewedAt", "status", "version"])
+      .where("id", "=", quoteId).executeTakeFirstOrThrow();
+    expect(quote.clientViewedAt).not.toBeNull();
+    // A view is not a change: the link still works.
+    expect((await page(path)).status).toBe(200);
+  });
+});
+
+describe("accepting online", () => {
+  it("finalizes the quote with the signer in one go; a replay changes nothing", async () => {
+    const { quoteId, optionIds } = await openQuote();
+    const path = await sendLink(quoteId);
+    const from = nextAddress();
+    const mailsBefore = smtp.received.length;
+    const res = await call(app, "POST", `${path}/accept`, {
+      body: acceptBody([optionIds[1]]),
+      from,
+      headers: { "user-agent": "PhoneBrowser/1.0" },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: "accepted", already: false, signerName: "Jane Doe" });
+    const quote = await app.db.selectFrom("quotes").select(["status", "finalizedAt", "version"])
+      .where("id", "=", quoteId).executeTakeFirstOrThrow();
+    expect(quote.status).toBe("FINALIZED");
+    expect(quote.finalizedAt).not.toBeNull();
+    const acceptance = await app.db.selectFrom("quoteAcceptances").selectAll()
+      .where("quoteId", "=", quoteId).executeTakeFirstOrThrow();
+    expect(acceptance).toMatchObject({
+      signerName: "Jane Doe",
+      typedSignature: false,
+      ip: from,
+      userAgent: "PhoneBrowser/1.0",
+      chosenOptionIds: [optionIds[1]],
+    });
+    expect(acceptance.signaturePng?.slice(1, 4)).toEqual(new TextEncoder().encode("PNG"));
+    const chosen = await app.db.selectFrom("quoteOptions").select(["id", "isChosen"])
+      .where("quoteId", "=", quoteId).orderBy("position").execute();
+    expect(chosen.map((o) => o.isChosen)).toEqual([false, true]);
+    expect(await history(quoteId)).toContain("Accepted online by Jane Doe");
+
+    // The optician hears of it.
+    await waitUntil(
+      () => smtp.received.slice(mailsBefore).some((m) => m.to.includes(OPTICIAN_EMAIL)),
+      "the optician's notice arrives",
+    );
+    const notice = smtp.received.slice(mailsBefore).find((m) => m.to.includes(OPTICIAN_EMAIL))!;
+    expect(unfoldQuotedPrintable(notice.raw)).toContain("accepted online by Jane Doe");
+    // The client gets the signed copy, once, at the address the link was sent to.
+    const signedMails = () =>
+      smtp.received.slice(mailsBefore).filter((m) => m.raw.includes("-signed.pdf"));
+    await waitUntil(() => signedMails().length > 0, "the signed copy arrives");
+    expect(signedMails()).toHaveLength(1);
+    const sentTo = await app.db.selectFrom("quoteLinks").select("sentTo")
+      .where("quoteId", "=", quoteId).executeTakeFirstOrThrow();
+    expect(signedMails()[0].to).toEqual([sentTo.sentTo]);
+    // Kept with the quote: the staff's "Signed copy" download.
+    const pdf = await fetch(`${app.baseUrl}/api/quotes/${quoteId}/signed-pdf`, {
+      headers: { cookie: staff },
+    });
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get("content-type")).toBe("application/pdf");
+    const text = await pdfText(new Uint8Array(await pdf.arrayBuffer()));
+    expect(text).toContain("Jane Doe");
+    expect(text).toContain("Accepted online");
+    expect(text).toContain("OK-9102");
+    expect(text).not.toContain("RB5154-2000");
+    expect(text).not.toContain(STAFF_ONLY.internalNotes);
+
+    // Another tab, a double tap: the same answer, nothing written twice.
+    const again = await call(app, "POST", `${path}/accept`, {
+      body: acceptBody([optionIds[0]], { signerName: "Someone Else" }),
+      from,
+    });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ status: "accepted", already: true, signerName: "Jane Doe" });
+    expect(signedMails()).toHaveLength(1);
+    const count = await app.db.selectFrom("quoteAcceptances").select(sql<number>`count(*)`.as("n"))
+      .where("quoteId", "=", quoteId).executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(1);
+    const after = await app.db.selectFrom("quotes").select("version").where("id", "=", quoteId)
+      .executeTakeFirstOrThrow();
+    expect(after.version).toBe(quote.version);
+    // The spent link's page says so (410) with the store's contact.
+    const spent = await page(path);
+    expect(spent.status).toBe(410);
+    expect(spent.text).toContain("already accepted");
+    expect(spent.text).toContain("(555) 222-3333");
+    expect(spent.text).toContain("hello@northside.test");
+  });
+
+  it("takes a typed-name signature instead of a drawing", async () => {
+    const { quoteId, optionIds } = await openQuote();
+    const path = await sendLink(quoteId);
+    const res = await call(app, "POST", `${path}/accept`, {
+      body: acceptBody(optionIds, { signaturePng: null, typedSignature: true }),
+      from: nextAddress(),
+    });
+    expect(res.status).toBe(200);
+    const acceptance = await app.db.selectFrom("quoteAcceptances")
+      .select(["typedSignature", "signaturePng", "chosenOptionIds"])
+      .where("quoteId", "=", quoteId).executeTakeFirstOrThrow();
+    expect(acceptance.typedSignature).toBe(true);
+    expect(acceptance.signaturePng).toBeNull();
+    expect([...acceptance.chosenOptionIds].sort()).toEqual([...optionIds].sort());
+  });
+
+  it("refuses bad input with a 400 naming the field, writing nothing", async () => {
+    const { quoteId, optionIds } = await openQuote();
+    const path = await sendLink(quoteId);
+    const from = nextAddress();
+    const cases: [Record<string, unknown>, string][] = [
+      [{ termsAccepted: false }, "termsAccepted"],
+      [{ chosenOptionIds: [] }, "chosenOptionIds"],
+      [{ signerName: " " }, "signerName"],
+      [{ signaturePng: null }, "signaturePng"],
+      [{ signaturePng: "data:image/png;base64,bm90IGEgcG5n" }, "signaturePng"],
+      [{ chosenOptionIds: [crypto.randomUUID()] }, "chosenOptionIds"],
+    ];
+    for (const [over, field] of cases) {
+      const res = await call<{ errors?: Record<string, string> }>(app, "POST", `${path}/accept`, {
+        body: acceptBody(optionIds, over),
+        from,
+      });
+      expect([field, res.status]).toEqual([field, 400]);
+      expect(Object.keys(res.body.errors ?? {})).toContain(field);
+    }
+    // A signature over the size cap.
+    const big = await call(app, "POST", `${path}/accept`, {
+      body: acceptBody(optionIds, { signaturePng: PNG_1x1 + "A".repeat(300_000) }),
+      from,
+    });
+    expect(big.status).toBe(400);
+    const quote = await app.db.selectFrom("quotes").select("status").where("id", "=", quoteId)
+      .executeTakeFirstOrThrow();
+    expect(quote.status).not.toBe("FINALIZED");
+    expect(
+      await app.db.selectFrom("quoteAcceptances").select("id").where("quoteId", "=", quoteId)
+        .execute(),
+    ).toHaveLength(0);
+  });
+});
+
+describe("links that no longer work", () => {
+  it("a quote changed after the send: 410 page, and 409 with the promised words on accept", async () => {
+    const { quoteId, optionIds, clientId } = await openQuote();
+    // Measurements complete, so the save leaves the quote ACTIVE (acceptable online).
+    await app.db.insertInto("clientMeasurements").values({
+      clientId,
+      pdBinocular: "62",
+      pdNear: "59",
+      measurementsComplete: true,
+    }).execute();
+    const path = await sendLink(quoteId);
+    const bundle = (await call<QuoteBundle>(app, "GET", `/api/quotes/${quoteId}`, {
+      cookie: staff,
+    })).body;
+    const saved = await call(app, "PUT", `/api/quotes/${quoteId}`, {
+      cookie: staff,
+      body: {
+        version: bundle.quote.version,
+        opticianName: bundle.quote.opticianName,
+        options: bundle.options.map((o) => ({
+          id: o.id,
+          label: o.label,
+          items: o.items.map((i) => ({
+            kind: i.kind,
+            name: i.name,
+            sku: i.sku,
+            unitPrice: "99.00",
+            qty: i.qty,
+          })),
+        })),
+      },
+    });
+    expect(saved.status).toBe(200);
+    const res = await page(path);
+    expect(res.status).toBe(410);
+    expect(res.text).toContain("the store will send you a new link");
+    const accept = await call<{ message: string }>(app, "POST", `${path}/accept`, {
+      body: acceptBody(optionIds),
+      from: nextAddress(),
+    });
+    expect(accept.status).toBe(409);
+    expect(accept.body.message).toBe("This quote has changed; the store will send you a new link.");
+    // A new e-mail gives a new link that works.
+    expect((await page(await sendLink(quoteId))).status).toBe(200);
+  });
+
+  it("revoked by staff: every unspent link of the quote stops, and the history says so", async () => {
+    const { quoteId, optionIds } = await openQuote();
+    const first = await sendLink(quoteId);
+    const second = await sendLink(quoteId);
+    expect((await page(first)).status).toBe(200);
+    const revoke = await call<{ revoked: number }>(
+      app,
+      "POST",
+      `/api/quotes/${quoteId}/online-links/revoke`,
+      { cookie: staff },
+    );
+    expect(revoke.status).toBe(200);
+    expect(revoke.body.revoked).toBe(2);
+    for (const path of [first, second]) {
+      const res = await page(path);
+      expect(res.status).toBe(410);
+      expect(res.text).toContain("withdrawn");
+    }
+    const accept = await call(app, "POST", `${first}/accept`, {
+      body: acceptBody(optionIds),
+      from: nextAddress(),
+    });
+    expect(accept.status).toBe(410);
+    expect(await history(quoteId)).toContain("Online links revoked");
+    // Staff only.
+    expect((await call(app, "POST", `/api/quotes/${quoteId}/online-links/revoke`)).status).toBe(
+      401,
+    );
+  });
+
+  it("expired (the quote's date, or the link's own 30 days) and closed quotes: 410", async () => {
+    const a = await openQuote();
+    const pathA = await sendLink(a.quoteId);
+    await app.db.updateTable("quotes").set({ expiresAt: new Date(Date.now() - 60_000) })
+      .where("id", "=", a.quoteId).execute();
+    expect((await page(pathA)).status).toBe(410);
+
+    const b = await openQuote();
+    const pathB = await sendLink(b.quoteId);
+    await app.db.updateTable("quoteLinks").set({ expiresAt: new Date(Date.now() - 1000) })
+      .where("quoteId", "=", b.quoteId).execute();
+    expect((await page(pathB)).status).toBe(410);
+
+    const c = await openQuote();
+    const pathC = await sendLink(c.quoteId);
+    const closed = await call(app, "POST", `/api/quotes/${c.quoteId}/close`, {
+      cookie: staff,
+      body: { reason: "Went elsewhere" },
+    });
+    expect(closed.status).toBe(200);
+    const res = await page(pathC);
+    expect(res.status).toBe(410);
+    expect(res.text).not.toContain("RB5154-2000");
+  });
+
+  it("unknown and malformed tokens get the same answer as an expired link", async () => {
+    const expired = await openQuote();
+    const path = await sendLink(expired.quoteId);
+    await app.db.updateTable("quoteLinks").set({ expiresAt: new Date(Date.now() - 1000) })
+      .where("quoteId", "=", expired.quoteId).execute();
+    const body = (text: string) => text.replace(/nonce="[^"]+"/g, "");
+    const reference = await page(path);
+    for (const other of [`/q/${newLinkToken()}`, "/q/short", "/q/%E2%9C%93"]) {
+      const res = await page(other);
+      expect([other, res.status]).toEqual([other, 410]);
+      expect(body(res.text)).toBe(body(reference.text));
+    }
+    const accept = await call(app, "POST", `/q/${newLinkToken()}/accept`, {
+      body: acceptBody([crypto.randomUUID()]),
+      from: nextAddress(),
+    });
+    expect(accept.status).toBe(410);
+  });
+});
+
+describe("guards", () => {
+  it("limits accept and decline per link, with Retry-After", async () => {
+    const { quoteId } = await openQuote();
+    const path = await sendLink(quoteId);
+    const statuses: number[] = [];
+    for (let i = 0; i <= ONLINE_LINK_RULE.maxEvents; i++) {
+      // Each from its own address: the per-link count alone refuses the last.
+      const res = await call(app, "POST", `${path}/accept`, {
+        body: acceptBody([], { termsAccepted: false }),
+        from: nextAddress(),
+      });
+      statuses.push(res.status);
+      if (res.status === 429) expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+    }
+    expect(statuses.slice(0, -1).every((s) => s === 400)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+  });
+
+  it("limits accept and decline per address, over every link", async () => {
+    const from = nextAddress();
+    let last = 0;
+    for (let i = 0; i < 31; i++) {
+      last = (await call(app, "POST", `/q/${newLinkToken()}/decline`, { body: {}, from })).status;
+    }
+    expect(last).toBe(429);
+  });
+
+  it("refuses cross-site posts before anything is written", async () => {
+    const { quoteId, optionIds } = await openQuote();
+    const path = await sendLink(quoteId);
+    const hostile: Record<string, string>[] = [
+      { origin: "https://evil.example" },
+      { "sec-fetch-site": "cross-site" },
+    ];
+    for (const headers of hostile) {
+      const res = await call(app, "POST", `${path}/accept`, {
+        body: acceptBody(optionIds),
+        headers,
+        from: nextAddress(),
+      });
+      expect(res.status).toBe(403);
+      const decline = await call(app, "POST", `${path}/decline`, {
+        body: { message: "x" },
+        headers,
+        from: nextAddress(),
+      });
+      expect(decline.status).toBe(403);
+    }
+    const quote = await app.db.selectFrom("quotes").select("status").where("id", "=", quoteId)
+      .executeTakeFirstOrThrow();
+    expect(quote.status).not.toBe("FINALIZED");
+    // The same post from the page's own origin goes through.
+    const ok = await call(app, "POST", `${path}/accept`, {
+      body: acceptBody(optionIds),
+      headers: { origin: app.baseUrl, "sec-fetch-site": "same-origin" },
+      from: nextAddress(),
+    });
+    expect(ok.status).toBe(200);
+  });
+});
+
+describe("declining online", () => {
+  it("records the message and tells staff; the quote stays as it was", async () => {
+    const { quoteId } = await openQuote();
+    const path = await sendLink(quoteId);
+    const before = await app.db.selectFrom("quotes").select(["status", "version"])
+      .where("id", "=", quoteId).executeTakeFirstOrThrow();
+    const mailsBefore = smtp.received.length;
+    const res = await call(app, "POST", `${path}/decline`, {
+      body: { message: "Too expensive for now" },
+      from: nextAddress(),
+    });
+    expect(res.status).toBe(200);
+    const after = await app.db.selectFrom("quotes").select(["status", "version"])
+      .where("id", "=", quoteId).executeTakeFirstOrThrow();
+    expect(after).toEqual(before);
+    const rows = await app.db.selectFrom("quoteDeclines").select("message")
+      .where("quoteId", "=", quoteId).execute();
+    expect(rows.map((r) => r.message)).toEqual(["Too expensive for now"]);
+    expect(await history(quoteId)).toContain('Declined online: "Too expensive for now"');
+    await waitUntil(
+      () => smtp.received.slice(mailsBefore).some((m) => m.to.includes(OPTICIAN_EMAIL)),
+      "the optician's notice arrives",
+    );
+    const notice = smtp.received.slice(mailsBefore).find((m) => m.to.includes(OPTICIAN_EMAIL))!;
+    expect(unfoldQuotedPrintable(notice.raw)).toContain("Too expensive for now");
+    // The link still works: the client may still accept.
+    expect((await page(path)).status).toBe(200);
+  });
+});
+
+describe("what staff see", () => {
+  it("the dashboard's Accepted Online list, the quotes list's viewed mark, the builder's state", async () => {
+    const { quoteId, optionIds } = await openQuote();
+    const path = await sendLink(quoteId);
+    await page(path);
+    const list = await call<{ id: string; clientViewedAt: string | null }[]>(
+      app,
+      "GET",
+      "/api/quotes?limit=500",
+      { cookie: staff },
+    );
+    expect(list.body.find((r) => r.id === quoteId)?.clientViewedAt).toBeTruthy();
+    const before = await call<{ liveLinks: number; viewedAt: string | null }>(
+      app,
+      "GET",
+      `/api/quotes/${quoteId}/online`,
+      { cookie: staff },
+    );
+    expect(before.body).toMatchObject({ liveLinks: 1, acceptance: null });
+    expect(before.body.viewedAt).toBeTruthy();
+    const accepted = await call(app, "POST", `${path}/accept`, {
+      body: acceptBody([optionIds[0]], { signerName: "Dana Board" }),
+      from: nextAddress(),
+    });
+    expect(accepted.status).toBe(200);
+    const dashboard = await call<string>(app, "GET", "/dashboard", {
+      cookie: staff,
+      headers: { accept: "text/html" },
+    });
+    expect(dashboard.text).toContain("Accepted Online");
+    expect(dashboard.text).toContain("signed by Dana Board");
+    const after = await call(app, "GET", `/api/quotes/${quoteId}/online`, { cookie: staff });
+    expect(after.body).toMatchObject({
+      liveLinks: 0,
+      acceptance: { signerName: "Dana Board", typedSignature: false },
+    });
+    expect((await call(app, "GET", `/api/quotes/${quoteId}/online`)).status).toBe(401);
+  });
+
+  it("the page shows the store's own terms from Settings", async () => {
+    const terms = "I agree to Northside's terms: deposit of 50% on ordering.";
+    const set = await call(app, "PUT", "/api/admin/settings", {
+      cookie: staff,
+      body: { acceptanceTermsText: terms },
+    });
+    expect(set.status).toBe(200);
+    const { quoteId } = await openQuote();
+    const res = await page(await sendLink(quoteId));
+    expect(res.text).toContain(terms);
+    const settings = await call(app, "GET", "/api/admin/settings", { cookie: staff });
+    expect(settings.body).toMatchObject({ acceptanceTermsText: terms });
+    await call(app, "PUT", "/api/admin/settings", {
+      cookie: staff,
+      body: { acceptanceTermsText: "" },
+    });
+  });
+});
