@@ -57,6 +57,7 @@ import { CATALOG_CSV_TOO_LARGE } from "../src/schemas/catalog.ts";
 import { kioskApi } from "./api/kiosk.ts";
 import { renderKioskNotice } from "./pages/kiosk.tsx";
 import { kioskGate } from "../src/kiosk/gate.ts";
+import { type IdempotentRoute, idempotentWrites } from "../src/http/idempotency.ts";
 import { searchApi } from "./api/search.ts";
 import { UPLOAD_CSP, uploadedFiles, uploadsApi } from "./api/uploads.ts";
 import { isUploadPut } from "../src/uploads/upload_url.ts";
@@ -74,7 +75,20 @@ export interface AppDeps {
   metrics?: Metrics;
   /** The database pool's live figures for /metrics. */
   pool?: PoolStats;
+  /** The clock of the Idempotency-Key store (tests move it past a key's expiry). */
+  now?: () => Date;
 }
+
+/**
+ * The writes that honour an Idempotency-Key: the intake and its consents
+ * (signed out, staff and kiosk), and the quote save, which carries the
+ * tablet's selection and the kiosk's confirmation.
+ */
+export const IDEMPOTENT_ROUTES: readonly IdempotentRoute[] = [
+  { method: "POST", path: /^\/api\/clients$/ },
+  { method: "POST", path: /^\/api\/consent$/ },
+  { method: "PUT", path: /^\/api\/quotes\/[^/]+$/ },
+];
 
 /** Paths only signed-in staff may open; visitors are sent to sign in first. */
 export const PROTECTED_PREFIXES = [
@@ -222,6 +236,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use(queryGuard);
   app.use(loadSession);
   app.use(kioskGate((c) => renderKioskNotice(c, manifest)));
+  // The writes a tablet may send again after a lost answer (issue 34).
+  app.use("/api/*", idempotentWrites(IDEMPOTENT_ROUTES, deps.now));
 
   // API
   const api = new Hono<AppEnv>();
