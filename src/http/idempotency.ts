@@ -100,7 +100,10 @@ export function idempotentWrites(
       });
     } catch (err) {
       if (err instanceof NotStored) return;
-      if (isLockTimeout(err)) throw new HttpError(409, STILL_RUNNING_MESSAGE);
+      if (isLockTimeout(err)) {
+        // Retry-After tells the tablet to send it again rather than give up.
+        throw new HttpError(409, STILL_RUNNING_MESSAGE, undefined, { "Retry-After": "1" });
+      }
       throw err;
     }
     if (replay) c.res = replay;
