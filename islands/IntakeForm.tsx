@@ -14,7 +14,7 @@ import {
 } from "../src/schemas/client_form.ts";
 import type { ConsentTexts, CreatedClient, HeardHowOption } from "../src/clients/views.ts";
 import { type KioskStaff, StaffReturn } from "../components/kiosk/StaffReturn.tsx";
-import { forget, keep, restore } from "../components/offline/device_store.ts";
+import { forget, forgetBoth, keep, restore } from "../components/offline/device_store.ts";
 import {
   type ConsentCall,
   type QueuedIntake,
@@ -67,14 +67,9 @@ function checkIntake(values: NewClientFormValues) {
 }
 
 export default function IntakeForm(
-  { consentTexts, heardHowOptions, kiosk = null }: IntakeFormProps,
+  // The server rendered both lists into the page; nothing here changes them.
+  { consentTexts: texts, heardHowOptions: options, kiosk = null }: IntakeFormProps,
 ) {
-  // The server rendered both lists into the page; nothing here changes them,
-  // so they are used as they came (a query with staleTime Infinity would only
-  // hand them back, at the cost of page weight the tablet budget counts).
-  const texts = consentTexts;
-  const options = heardHowOptions;
-
   const { values, errors, setField, validate, setErrors, reset } = useCheckedForm(
     checkIntake,
     emptyNewClientForm,
@@ -87,12 +82,7 @@ export default function IntakeForm(
   // The kept draft is read (or there is none) before anything typed is kept,
   // so the empty first render never overwrites it.
   const [restored, setRestored] = useState(false);
-  const touched = useRef(false);
   const deviceId = kiosk ? "intake:kiosk" : "intake";
-  const change: typeof setField = (field, value) => {
-    touched.current = true;
-    setField(field, value);
-  };
   // Kiosk only: the form is done (submitted here or before), or refused.
   const [done, setDone] = useState(kiosk?.completed ?? false);
   const [refused, setRefused] = useState<string | null>(null);
@@ -111,9 +101,10 @@ export default function IntakeForm(
       if (gone) return;
       if (kiosk?.completed) {
         // The server has this kiosk's work: nothing of it stays on the device.
-        await Promise.all([forget("draft", deviceId), forget("outbox", deviceId)]);
+        await forgetBoth(deviceId);
       } else {
-        if (draft && !touched.current) reset({ ...emptyNewClientForm, ...draft });
+        // Read within moments of the page opening, before anything is typed.
+        if (draft) reset({ ...emptyNewClientForm, ...draft });
         if (outbox) setQueued(outbox);
       }
       if (!gone) setRestored(true);
@@ -244,7 +235,7 @@ export default function IntakeForm(
         idPrefix="intake"
         values={values}
         errors={errors}
-        onChange={change}
+        onChange={setField}
         disabled={busy}
       />
 
@@ -259,7 +250,7 @@ export default function IntakeForm(
             statement={texts.smsConsentText}
             checked={values.smsConsent}
             onChange={(checked) =>
-              change("smsConsent", checked)}
+              setField("smsConsent", checked)}
             disabled={busy}
             missing={values.smsConsent && !hasPhone
               ? "Add a mobile or home phone number above so we can text you."
@@ -272,7 +263,7 @@ export default function IntakeForm(
             statement={texts.emailConsentText}
             checked={values.emailConsent}
             onChange={(checked) =>
-              change("emailConsent", checked)}
+              setField("emailConsent", checked)}
             disabled={busy}
             missing={values.emailConsent && !hasEmail
               ? "Add an email address above so we can email you."
@@ -298,7 +289,7 @@ export default function IntakeForm(
                 checked={values.heardHowId === option.id}
                 onChange={() => {
                   focusOther.current = option.id === OTHER;
-                  change("heardHowId", option.id);
+                  setField("heardHowId", option.id);
                 }}
                 disabled={busy}
               />
@@ -320,7 +311,7 @@ export default function IntakeForm(
               autoCapitalize="sentences"
               maxLength={200}
               value={values.heardHowText}
-              onChange={(e) => change("heardHowText", e.target.value)}
+              onChange={(e) => setField("heardHowText", e.target.value)}
               disabled={busy}
               aria-invalid={errors.heardHowText ? true : undefined}
               aria-describedby={errors.heardHowText ? "intake-heardHowText-error" : undefined}

@@ -6,7 +6,7 @@ import { OptionCard } from "../components/tablet/OptionCard.tsx";
 import type { TabletBranding, TabletQuote } from "../components/tablet/tablet_view.ts";
 import { selectionCountText } from "../components/tablet/selection_count.ts";
 import { type KioskStaff, StaffReturn } from "../components/kiosk/StaffReturn.tsx";
-import { forget, keep, restore } from "../components/offline/device_store.ts";
+import { forget, forgetBoth, keep, restore } from "../components/offline/device_store.ts";
 import { type KeyedRequest, keyedRequest, sendKeyed } from "../components/offline/keyed_send.ts";
 import { useResend } from "../components/offline/use_resend.ts";
 import { SAVED_ON_DEVICE } from "../components/offline/messages.ts";
@@ -70,7 +70,7 @@ export default function TabletSelect(
       if (gone) return;
       if (kiosk?.completed) {
         // The server has this kiosk's work: nothing of it stays on the device.
-        await Promise.all([forget("draft", deviceId), forget("outbox", deviceId)]);
+        await forgetBoth(deviceId);
       } else {
         if (draft && !touched.current) setSelected(new Set(draft));
         if (outbox) setQueued(outbox);

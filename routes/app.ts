@@ -108,6 +108,9 @@ export function isProtectedPath(path: string): boolean {
 
 const staticRoot = fileURLToPath(new URL("../static", import.meta.url));
 
+/** The service worker of the intake and tablet pages (issue 34). */
+export const SERVICE_WORKER_PATH = "/static/sw.js";
+
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const { db, config, manifest } = deps;
   const logger = deps.logger ?? jsonLogger;
@@ -158,6 +161,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       imgSrc: ["'self'", "data:"],
       fontSrc: ["'self'"],
       connectSrc: ["'self'"],
+      // The tablets' service worker, /static/sw.js (script-src alone would refuse it).
+      workerSrc: ["'self'"],
       objectSrc: ["'none'"],
       baseUri: ["'none'"],
       frameAncestors: ["'none'"],
@@ -208,6 +213,14 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     "/static/build/*",
     serveStatic({ root: staticRoot, rewriteRequestPath, precompressed: true }),
   );
+  app.use(SERVICE_WORKER_PATH, async (c, next) => {
+    await next();
+    if (!c.res.ok) return;
+    // Served under /static/ but scoped to the whole site; checked for an update
+    // on every navigation rather than kept like the other static files.
+    c.res.headers.set("Service-Worker-Allowed", "/");
+    c.res.headers.set("Cache-Control", "no-cache");
+  });
   app.use("/static/*", serveStatic({ root: staticRoot, rewriteRequestPath }));
   app.route("/uploads", uploadedFiles);
 

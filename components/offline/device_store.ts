@@ -42,11 +42,14 @@ export const keep = (shelf: Shelf, id: string, value: unknown, now = Date.now())
   quietly((db) => db.put("kept", { id: `${shelf}:${id}`, savedAt: now, value }));
 
 /**
- * Deletes whatever is older than an hour (any screen's), then gives what is
- * kept for `id` on each shelf.
+ * What a kept screen does as it opens: starts the service worker that keeps
+ * the intake page's shell for offline use (static/sw.js; browsers offer it
+ * only on https or localhost), deletes whatever is older than an hour (any
+ * screen's), and gives what is kept for `id` on each shelf.
  */
-export const restore = <Draft, Queued>(id: string, now = Date.now()) =>
-  quietly(async (db) => {
+export const restore = <Draft, Queued>(id: string, now = Date.now()) => {
+  navigator.serviceWorker?.register("/static/sw.js", { scope: "/" }).catch(() => {});
+  return quietly(async (db) => {
     const found: { draft?: Draft; outbox?: Queued } = {};
     for (const kept of await db.getAll("kept")) {
       if (now - kept.savedAt > KEEP_MS) await db.delete("kept", kept.id);
@@ -55,9 +58,13 @@ export const restore = <Draft, Queued>(id: string, now = Date.now()) =>
     }
     return found;
   });
+};
 
 export const forget = (shelf: Shelf, id: string) =>
   quietly((db) => db.delete("kept", `${shelf}:${id}`));
+
+/** Both shelves of one screen: the server has its work. */
+export const forgetBoth = (id: string) => Promise.all([forget("draft", id), forget("outbox", id)]);
 
 /** Everything kept: the kiosk session has ended. */
 export const forgetAll = () => quietly((db) => db.clear("kept"));

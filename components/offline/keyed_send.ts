@@ -37,8 +37,8 @@ export async function sendKeyed<T>(request: KeyedRequest): Promise<SendResult<T>
     res = await fetch(request.url, {
       method: request.method,
       credentials: "same-origin",
+      // (Every /api answer is JSON: no Accept header needed.)
       headers: {
-        accept: "application/json",
         "content-type": "application/json",
         "Idempotency-Key": request.key,
       },

@@ -16,7 +16,7 @@ export interface ConsentCall {
  */
 export interface QueuedIntake {
   client: KeyedRequest;
-  consents: Array<{ call: ConsentCall; key: string; done?: boolean }>;
+  consents: Array<{ call: ConsentCall; key: string }>;
   created?: CreatedClient;
 }
 
@@ -43,8 +43,9 @@ export async function sendIntake(
     await save(job);
   }
   const clientId = job.created.client.id;
+  // A consent sent before (its answer lost, or the page reloaded) is sent
+  // again with its key: the server answers it from the key, writing nothing.
   for (const consent of job.consents) {
-    if (consent.done) continue;
     const result = await sendKeyed({
       method: "POST",
       url: "/api/consent",
@@ -53,8 +54,6 @@ export async function sendIntake(
     });
     if (!result.sent && result.again) return result;
     if (!result.sent) console.error(`Failed to record ${consent.call.type} consent`, result.error);
-    consent.done = true;
-    await save(job);
   }
   return { sent: true, value: job.created };
 }

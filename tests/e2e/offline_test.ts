@@ -96,10 +96,18 @@ async function consentsOf(db: DB, lastName: string) {
 }
 
 describe("the intake form through a Wi-Fi drop", () => {
-  it("keeps what was typed offline: after a reload the form is whole, and it submits once", async () => {
+  it("keeps what was typed offline: reloaded offline the form is whole, and back online it submits once", async () => {
+    const { quoteId } = await insertSavedQuote(app.db);
     const context = await newContext(app.baseUrl);
     const { page, problems } = await openPage(context, "/intake");
-    await submit(page).isEnabled();
+    // The first visit starts the service worker, which keeps the page's shell.
+    await waitUntil(
+      () =>
+        page.evaluate(async () =>
+          !!navigator.serviceWorker.controller && !!(await caches.match("/intake"))
+        ),
+      "the service worker keeps the intake page",
+    );
     await field(page, "First Name").fill("Olive");
     await context.setOffline(true);
     await field(page, "Last Name").fill("Offline");
@@ -109,9 +117,10 @@ describe("the intake form through a Wi-Fi drop", () => {
       const draft = await kept(page, "draft:intake") as Record<string, unknown> | undefined;
       return draft?.mobilePhone === "555-222-3333" && draft?.smsConsent === true;
     }, "the draft is kept on the device");
-    // The connection is back; the tab is reloaded (or crashed and reopened).
-    await context.setOffline(false);
-    await page.reload();
+    // Reloaded (or the tab crashed and was reopened) with no connection: the
+    // kept shell, the kept draft.
+    const reloaded = await page.reload();
+    expect(reloaded?.headers()["x-served-offline"]).toBe("1");
     await waitUntil(
       async () => (await field(page, "Mobile Phone").inputValue()) === "555-222-3333",
       "the form comes back as it was",
@@ -120,6 +129,30 @@ describe("the intake form through a Wi-Fi drop", () => {
     await expect(field(page, "Last Name").inputValue()).resolves.toBe("Offline");
     await expect(page.getByRole("checkbox", { name: /Text messages \(SMS\)/ }).isChecked())
       .resolves.toBe(true);
+    const shot = screenshotPath("offline-intake-reloaded-offline");
+    if (shot) await page.screenshot({ path: shot });
+    // Kept: the intake shell and the files it loads; never an API answer or
+    // a page with a client on it.
+    const keptUrls = await page.evaluate(async () => {
+      const urls: string[] = [];
+      for (const name of await caches.keys()) {
+        for (const req of await (await caches.open(name)).keys()) {
+          urls.push(new URL(req.url).pathname);
+        }
+      }
+      return urls;
+    });
+    expect(keptUrls).toContain("/intake");
+    expect(keptUrls.filter((u) => u !== "/intake" && !u.startsWith("/static/"))).toEqual([]);
+    // Any other page asked for offline: a plain offline page, nothing of the client's.
+    const other = await context.newPage();
+    const tablet = await other.goto(`/tablet/${quoteId}`);
+    expect(tablet?.status()).toBe(503);
+    await other.getByRole("heading", { name: "You are offline" }).waitFor();
+    expect(await seriousA11yViolations(other)).toEqual([]);
+    await other.close();
+
+    await context.setOffline(false);
     await submit(page).click();
     await page.getByText(SUCCESS).waitFor();
     expect(await countClients(app.db, "Offline")).toBe(1);
