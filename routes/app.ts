@@ -213,9 +213,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     "/static/build/*",
     serveStatic({ root: staticRoot, rewriteRequestPath, precompressed: true }),
   );
-  app.use(SERVICE_WORKER_PATH, async (c, next) => {
+  app.use("/static/*", async (c, next) => {
     await next();
-    if (!c.res.ok) return;
+    if (c.req.path !== SERVICE_WORKER_PATH || !c.res.ok) return;
     // Served under /static/ but scoped to the whole site; checked for an update
     // on every navigation rather than kept like the other static files.
     c.res.headers.set("Service-Worker-Allowed", "/");
