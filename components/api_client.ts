@@ -45,6 +45,11 @@ export async function apiUpload<T = unknown>(
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
+/** The ApiError a refused answer stands for (its JSON `message` and `errors`). */
+export async function apiErrorOf(res: Response): Promise<ApiError> {
+  return new ApiError(res.status, await errorText(res), await errorFields(res));
+}
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,

@@ -445,6 +445,20 @@ export interface QuoteDeclinesTable {
   userAgent: string | null;
 }
 
+/** A write's stored answer under the Idempotency-Key the browser sent with it (0024). */
+export interface IdempotencyKeysTable {
+  key: string;
+  /** Who sent it: `user:<id>`, `kiosk:<id>` or `ip:<address>`. */
+  caller: string;
+  /** Hex SHA-256 of the request body as sent. */
+  bodySha256: string;
+  /** The HTTP status of the stored answer. */
+  status: number;
+  /** The answer's JSON body as sent the first time. */
+  answer: string;
+  createdAt: Date;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -478,4 +492,5 @@ export interface Database {
   quoteLinks: QuoteLinksTable;
   quoteAcceptances: QuoteAcceptancesTable;
   quoteDeclines: QuoteDeclinesTable;
+  idempotencyKeys: IdempotencyKeysTable;
 }

@@ -1,6 +1,5 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
-import { useQuery } from "@tanstack/react-query";
-import { ApiError, apiRequest } from "../components/api_client.ts";
+import type { ApiError } from "../components/api_client.ts";
 import { toast } from "../components/toast.tsx";
 import { ClientFields } from "../components/ClientFields.tsx";
 import { ConsentOption } from "../components/ConsentOption.tsx";
@@ -15,6 +14,15 @@ import {
 } from "../src/schemas/client_form.ts";
 import type { ConsentTexts, CreatedClient, HeardHowOption } from "../src/clients/views.ts";
 import { type KioskStaff, StaffReturn } from "../components/kiosk/StaffReturn.tsx";
+import { forget, forgetBoth, keep, restore } from "../components/offline/device_store.ts";
+import {
+  type ConsentCall,
+  type QueuedIntake,
+  queueIntake,
+  sendIntake,
+} from "../components/offline/queued_intake.ts";
+import { useResend } from "../components/offline/use_resend.ts";
+import { SAVED_ON_DEVICE } from "../components/offline/messages.ts";
 
 export interface IntakeFormProps {
   consentTexts: ConsentTexts;
@@ -34,12 +42,6 @@ export const OTHER = "other";
 
 /** Long enough to read the success toast before the quote page replaces this one. */
 export const INTAKE_REDIRECT_MS = 1000;
-
-interface ConsentCall {
-  type: "SMS" | "EMAIL";
-  statement: string;
-  target: string;
-}
 
 /**
  * One record per channel the client opted into, and only when there is a
@@ -65,25 +67,22 @@ function checkIntake(values: NewClientFormValues) {
 }
 
 export default function IntakeForm(
-  { consentTexts, heardHowOptions, kiosk = null }: IntakeFormProps,
+  // The server rendered both lists into the page; nothing here changes them.
+  { consentTexts: texts, heardHowOptions: options, kiosk = null }: IntakeFormProps,
 ) {
-  // The server passed both lists; with staleTime Infinity these never refetch.
-  const { data: texts } = useQuery({
-    queryKey: ["/api/settings"],
-    queryFn: () => apiRequest<ConsentTexts>("GET", "/api/settings"),
-    initialData: consentTexts,
-  });
-  const { data: options } = useQuery({
-    queryKey: ["/api/heard-how-options"],
-    queryFn: () => apiRequest<HeardHowOption[]>("GET", "/api/heard-how-options"),
-    initialData: heardHowOptions,
-  });
-
-  const { values, errors, setField, validate, setErrors } = useCheckedForm(
+  const { values, errors, setField, validate, setErrors, reset } = useCheckedForm(
     checkIntake,
     emptyNewClientForm,
   );
-  const [busy, setBusy] = useState(false);
+  // A submitted intake until the server has all of it (kept on the device too).
+  const [queued, setQueued] = useState<QueuedIntake | null>(null);
+  // Its first try got no answer: the form says it is kept here for now.
+  const [waiting, setWaiting] = useState(false);
+  const busy = queued !== null;
+  // The kept draft is read (or there is none) before anything typed is kept,
+  // so the empty first render never overwrites it.
+  const [restored, setRestored] = useState(false);
+  const deviceId = kiosk ? "intake:kiosk" : "intake";
   // Kiosk only: the form is done (submitted here or before), or refused.
   const [done, setDone] = useState(kiosk?.completed ?? false);
   const [refused, setRefused] = useState<string | null>(null);
@@ -92,6 +91,51 @@ export default function IntakeForm(
   // submission carrying personal details, so the button waits for React.
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
+
+  // On load: what was typed or submitted here within the hour comes back, and
+  // a submit that was waiting is sent again at once (useResend).
+  useEffect(() => {
+    let gone = false;
+    (async () => {
+      const { draft, outbox } = await restore<NewClientFormValues, QueuedIntake>(deviceId) ?? {};
+      if (gone) return;
+      if (kiosk?.completed) {
+        // The server has this kiosk's work: nothing of it stays on the device.
+        await forgetBoth(deviceId);
+      } else {
+        // Read within moments of the page opening, before anything is typed.
+        if (draft) reset({ ...emptyNewClientForm, ...draft });
+        if (outbox) setQueued(outbox);
+      }
+      if (!gone) setRestored(true);
+    })();
+    return () => {
+      gone = true;
+    };
+  }, []);
+
+  useEffect(() => {
+    if (restored && !done) void keep("draft", deviceId, values);
+  }, [values, restored]);
+
+  useResend(queued !== null, async () => {
+    if (!queued) return true;
+    const result = await sendIntake(queued, (job) => keep("outbox", deviceId, job));
+    if (!result.sent && result.again) {
+      setWaiting(true);
+      return false;
+    }
+    await forget("outbox", deviceId);
+    setQueued(null);
+    setWaiting(false);
+    if (result.sent) {
+      await forget("draft", deviceId);
+      succeeded(result.value);
+    } else {
+      refusedWith(result.error);
+    }
+    return true;
+  });
   const formRef = useRef<HTMLFormElement>(null);
   const otherRef = useRef<HTMLInputElement>(null);
   const focusOther = useRef(false);
@@ -128,38 +172,29 @@ export default function IntakeForm(
       dob: values.dob.trim() || null,
       heardHowText: values.heardHowId === OTHER ? values.heardHowText : "",
     };
-    setBusy(true);
-    let created: CreatedClient;
-    try {
-      created = await apiRequest<CreatedClient>("POST", "/api/clients", payload);
-    } catch (error) {
-      setBusy(false);
-      if (kiosk && error instanceof ApiError && (error.status === 401 || error.status === 403)) {
-        setRefused(error.detail.replace(/^(Forbidden|Unauthorized): /, ""));
-        return;
-      }
-      if (error instanceof ApiError && error.fields) {
-        setErrors(error.fields);
-        setFocusField(Object.keys(error.fields)[0] ?? null);
-      }
-      toast({
-        title: "Error",
-        description: "Failed to create client. Please try again.",
-        variant: "destructive",
-      });
+    const job = queueIntake(payload, consentCalls(data, texts));
+    // Kept as it is sent: a tab that dies mid-request sends it again on load.
+    setQueued(job);
+    await keep("outbox", deviceId, job);
+  }
+
+  function refusedWith(error: ApiError) {
+    if (kiosk && (error.status === 401 || error.status === 403)) {
+      setRefused(error.detail.replace(/^(Forbidden|Unauthorized): /, ""));
       return;
     }
-    // The client exists whatever happens to a consent record; a failure is
-    // for the logs, not for the person holding the tablet.
-    await Promise.all(
-      consentCalls(data, texts).map((call) =>
-        apiRequest("POST", "/api/consent", {
-          clientId: created.client.id,
-          ...call,
-          consentGiven: true,
-        }).catch((error) => console.error(`Failed to record ${call.type} consent`, error))
-      ),
-    );
+    if (error.fields) {
+      setErrors(error.fields);
+      setFocusField(Object.keys(error.fields)[0] ?? null);
+    }
+    toast({
+      title: "Error",
+      description: "Failed to create client. Please try again.",
+      variant: "destructive",
+    });
+  }
+
+  function succeeded(created: CreatedClient) {
     toast({
       title: "Success",
       description: "Client intake completed successfully!",
@@ -200,8 +235,7 @@ export default function IntakeForm(
         idPrefix="intake"
         values={values}
         errors={errors}
-        onChange={(field, value) =>
-          setField(field, value)}
+        onChange={setField}
         disabled={busy}
       />
 
@@ -290,6 +324,15 @@ export default function IntakeForm(
       </section>
 
       <div className="intake-submit">
+        {waiting && (
+          <p
+            className="notice notice-info intake-saved"
+            role="status"
+            data-testid="saved-on-device"
+          >
+            {SAVED_ON_DEVICE}
+          </p>
+        )}
         <button
           type="submit"
           className="btn btn-primary btn-lg btn-block"

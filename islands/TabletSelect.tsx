@@ -1,16 +1,15 @@
 import { useEffect, useRef, useState } from "react";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { ApiError, apiRequest, isUnauthorized } from "../components/api_client.ts";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { type ApiError, apiRequest, isUnauthorized } from "../components/api_client.ts";
 import { toast } from "../components/toast.tsx";
 import { OptionCard } from "../components/tablet/OptionCard.tsx";
-import {
-  selectionCountText,
-  type TabletBranding,
-  type TabletQuote,
-  tabletQuote,
-} from "../components/tablet/tablet_view.ts";
-import type { QuoteBundle } from "../src/quotes/views.ts";
+import type { TabletBranding, TabletQuote } from "../components/tablet/tablet_view.ts";
+import { selectionCountText } from "../components/tablet/selection_count.ts";
 import { type KioskStaff, StaffReturn } from "../components/kiosk/StaffReturn.tsx";
+import { forget, forgetBoth, keep, restore } from "../components/offline/device_store.ts";
+import { type KeyedRequest, keyedRequest, sendKeyed } from "../components/offline/keyed_send.ts";
+import { useResend } from "../components/offline/use_resend.ts";
+import { SAVED_ON_DEVICE } from "../components/offline/messages.ts";
 
 export interface TabletSelectProps {
   quote: TabletQuote;
@@ -38,12 +37,12 @@ export default function TabletSelect(
   const queryClient = useQueryClient();
   const key = tabletKey(initialQuote.id);
   const quotePath = `/api/quotes/${encodeURIComponent(initialQuote.id)}`;
+  // Staff preview: the quote API's tablet view (`?view=tablet`), so this page
+  // carries no quote rules; a kiosk has its own read.
+  const tabletPath = `${quotePath}?view=tablet`;
   const { data: quote, refetch } = useQuery({
     queryKey: key,
-    queryFn: async () =>
-      kiosk
-        ? await apiRequest<TabletQuote>("GET", "/api/kiosk/quote")
-        : tabletQuote(await apiRequest<QuoteBundle>("GET", quotePath)),
+    queryFn: () => apiRequest<TabletQuote>("GET", kiosk ? "/api/kiosk/quote" : tabletPath),
     initialData: initialQuote,
   });
   const [selected, setSelected] = useState<ReadonlySet<string>>(
@@ -55,41 +54,87 @@ export default function TabletSelect(
   const [changedElsewhere, setChangedElsewhere] = useState(false);
   const thanksRef = useRef<HTMLHeadingElement>(null);
 
-  const save = useMutation({
-    mutationFn: async (payload: SelectionPayload) =>
-      kiosk
-        ? await apiRequest<TabletQuote>("PUT", quotePath, payload)
-        : tabletQuote(await apiRequest<QuoteBundle>("PUT", quotePath, payload)),
-    onSuccess: (saved) => {
-      queryClient.setQueryData(key, saved);
-      setSelected(new Set(saved.options.filter((o) => o.isChosen).map((o) => o.id)));
-      setChangedElsewhere(false);
-      setConfirmed(true);
-      toast({
-        title: "Selection Confirmed",
-        description: "Your choices have been saved successfully!",
-        variant: "success",
-      });
-    },
-    onError: async (error) => {
-      if (kiosk && error instanceof ApiError && (error.status === 401 || error.status === 403)) {
-        setEnded(error.status === 403 ? error.detail.replace(/^Forbidden: /, "") : KIOSK_ENDED);
-        return;
+  // The confirmation until the server has it (kept on the device too).
+  const [queued, setQueued] = useState<KeyedRequest | null>(null);
+  // Its first try got no answer: the screen says it is kept here for now.
+  const [waiting, setWaiting] = useState(false);
+  const [restored, setRestored] = useState(false);
+  const touched = useRef(false);
+  const deviceId = `tablet:${initialQuote.id}`;
+
+  // On load: the taps and a waiting confirmation come back within the hour.
+  useEffect(() => {
+    let gone = false;
+    (async () => {
+      const { draft, outbox } = await restore<string[], KeyedRequest>(deviceId) ?? {};
+      if (gone) return;
+      if (kiosk?.completed) {
+        // The server has this kiosk's work: nothing of it stays on the device.
+        await forgetBoth(deviceId);
+      } else {
+        if (draft && !touched.current) setSelected(new Set(draft));
+        if (outbox) setQueued(outbox);
       }
-      if (isUnauthorized(error)) return;
-      toast({
-        title: "Error",
-        description: "Failed to save your selection. Please try again.",
-        variant: "destructive",
-      });
-      // Staff changed the quote behind the tablet: load the current version so
-      // trying again can work. The client's taps stay as they are.
-      if (error instanceof ApiError && error.status === 409) {
-        const fresh = await refetch();
-        if (fresh.data && !fresh.data.blocker) setChangedElsewhere(true);
-      }
-    },
+      if (!gone) setRestored(true);
+    })();
+    return () => {
+      gone = true;
+    };
+  }, []);
+
+  useEffect(() => {
+    if (restored && !confirmed) void keep("draft", deviceId, [...selected]);
+  }, [selected, restored]);
+
+  useResend(queued !== null, async () => {
+    if (!queued) return true;
+    const result = await sendKeyed<TabletQuote>(queued);
+    if (!result.sent && result.again) {
+      setWaiting(true);
+      return false;
+    }
+    await forget("outbox", deviceId);
+    setQueued(null);
+    setWaiting(false);
+    if (result.sent) {
+      await forget("draft", deviceId);
+      saved(result.value);
+    } else {
+      await refusedWith(result.error);
+    }
+    return true;
   });
+
+  function saved(quote: TabletQuote) {
+    queryClient.setQueryData(key, quote);
+    setSelected(new Set(quote.options.filter((o) => o.isChosen).map((o) => o.id)));
+    setChangedElsewhere(false);
+    setConfirmed(true);
+    toast({
+      title: "Selection Confirmed",
+      description: "Your choices have been saved successfully!",
+      variant: "success",
+    });
+  }
+
+  async function refusedWith(error: ApiError) {
+    if (kiosk && (error.status === 401 || error.status === 403)) {
+      setEnded(error.status === 403 ? error.detail.replace(/^Forbidden: /, "") : KIOSK_ENDED);
+      return;
+    }
+    if (isUnauthorized(error)) return;
+    toast({
+      title: "Error",
+      description: "Failed to save your selection. Please try again.",
+      variant: "destructive",
+    });
+    // Staff changed the quote behind the tablet: load the current version so
+    // trying again can work. The client's taps stay as they are.
+    if (error.status === 409) {
+      const fresh = await refetch();
+      if (fresh.data && !fresh.data.blocker) setChangedElsewhere(true);
+    }
+  }
 
   useEffect(() => {
     if (confirmed) thanksRef.current?.focus();
@@ -97,9 +142,11 @@ export default function TabletSelect(
 
   // Options removed by staff since the page opened no longer count.
   const chosen = quote.options.filter((o) => selected.has(o.id));
-  const locked = confirmed || ended !== null || save.isPending || quote.blocker !== null;
+  const pending = queued !== null;
+  const locked = confirmed || ended !== null || pending || quote.blocker !== null;
 
   function toggle(id: string) {
+    touched.current = true;
     setSelected((prev) => {
       const next = new Set(prev);
       if (next.has(id)) next.delete(id);
@@ -110,10 +157,14 @@ export default function TabletSelect(
 
   function confirm() {
     if (chosen.length === 0 || locked) return;
-    save.mutate({
+    const payload: SelectionPayload = {
       version: quote.version,
       options: quote.options.map((o) => ({ id: o.id, isChosen: selected.has(o.id) })),
-    });
+    };
+    const job = keyedRequest("PUT", kiosk ? quotePath : tabletPath, payload);
+    // Kept as it is sent: a tab that dies mid-request sends it again on load.
+    setQueued(job);
+    void keep("outbox", deviceId, job);
   }
 
   return (
@@ -198,12 +249,21 @@ export default function TabletSelect(
           <button
             type="button"
             className="btn btn-primary tablet-big-btn tablet-confirm"
-            disabled={chosen.length === 0 || save.isPending}
-            aria-busy={save.isPending || undefined}
+            disabled={chosen.length === 0 || pending}
+            aria-busy={pending || undefined}
             onClick={confirm}
           >
-            {save.isPending ? "Saving..." : "Confirm Selection(s)"}
+            {pending ? "Saving..." : "Confirm Selection(s)"}
           </button>
+          {waiting && (
+            <p
+              className="notice notice-info tablet-notice"
+              role="status"
+              data-testid="saved-on-device"
+            >
+              {SAVED_ON_DEVICE}
+            </p>
+          )}
         </div>
       )}
       {kiosk && !confirmed && !ended && <StaffReturn staff={kiosk.staff} open={false} />}

@@ -60,6 +60,7 @@ import { CATALOG_CSV_TOO_LARGE } from "../src/schemas/catalog.ts";
 import { kioskApi } from "./api/kiosk.ts";
 import { renderKioskNotice } from "./pages/kiosk.tsx";
 import { kioskGate } from "../src/kiosk/gate.ts";
+import { type IdempotentRoute, idempotentWrites } from "../src/http/idempotency.ts";
 import { searchApi } from "./api/search.ts";
 import { UPLOAD_CSP, uploadedFiles, uploadsApi } from "./api/uploads.ts";
 import { isUploadPut } from "../src/uploads/upload_url.ts";
@@ -77,7 +78,20 @@ export interface AppDeps {
   metrics?: Metrics;
   /** The database pool's live figures for /metrics. */
   pool?: PoolStats;
+  /** The clock of the Idempotency-Key store (tests move it past a key's expiry). */
+  now?: () => Date;
 }
+
+/**
+ * The writes that honour an Idempotency-Key: the intake and its consents
+ * (signed out, staff and kiosk), and the quote save, which carries the
+ * tablet's selection and the kiosk's confirmation.
+ */
+export const IDEMPOTENT_ROUTES: readonly IdempotentRoute[] = [
+  { method: "POST", path: /^\/api\/clients$/ },
+  { method: "POST", path: /^\/api\/consent$/ },
+  { method: "PUT", path: /^\/api\/quotes\/[^/]+$/ },
+];
 
 /** Paths only signed-in staff may open; visitors are sent to sign in first. */
 export const PROTECTED_PREFIXES = [
@@ -96,6 +110,9 @@ export function isProtectedPath(path: string): boolean {
 }
 
 const staticRoot = fileURLToPath(new URL("../static", import.meta.url));
+
+/** The service worker of the intake and tablet pages (issue 34). */
+export const SERVICE_WORKER_PATH = "/static/sw.js";
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const { db, config, manifest } = deps;
@@ -147,6 +164,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       imgSrc: ["'self'", "data:"],
       fontSrc: ["'self'"],
       connectSrc: ["'self'"],
+      // The tablets' service worker, /static/sw.js (script-src alone would refuse it).
+      workerSrc: ["'self'"],
       objectSrc: ["'none'"],
       baseUri: ["'none'"],
       frameAncestors: ["'none'"],
@@ -197,6 +216,14 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     "/static/build/*",
     serveStatic({ root: staticRoot, rewriteRequestPath, precompressed: true }),
   );
+  app.use("/static/*", async (c, next) => {
+    await next();
+    if (c.req.path !== SERVICE_WORKER_PATH || !c.res.ok) return;
+    // Served under /static/ but scoped to the whole site; checked for an update
+    // on every navigation rather than kept like the other static files.
+    c.res.headers.set("Service-Worker-Allowed", "/");
+    c.res.headers.set("Cache-Control", "no-cache");
+  });
   app.use("/static/*", serveStatic({ root: staticRoot, rewriteRequestPath }));
   app.route("/uploads", uploadedFiles);
 
@@ -225,6 +252,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use(queryGuard);
   app.use(loadSession);
   app.use(kioskGate((c) => renderKioskNotice(c, manifest)));
+  // The writes a tablet may send again after a lost answer (issue 34).
+  app.use("/api/*", idempotentWrites(IDEMPOTENT_ROUTES, deps.now));
 
   // API
   const api = new Hono<AppEnv>();

@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { apiRequest, errorDetail } from "../api_client.ts";
+import { forgetAll } from "../offline/device_store.ts";
 
 /** Who handed the tablet over: their username is filled in on the return form. */
 export interface KioskStaff {
@@ -53,6 +54,8 @@ export function StaffReturn(
         "/api/kiosk/return",
         { username, password },
       );
+      // The kiosk session has ended: nothing the client typed stays on the device.
+      await forgetAll();
       location.assign(answer.returnTo);
     } catch (err) {
       setBusy(false);

@@ -50,8 +50,4 @@ export function tabletQuote(bundle: QuoteBundle): TabletQuote {
   };
 }
 
-/** "1 option selected", "3 options selected", or a nudge when none is. */
-export function selectionCountText(n: number): string {
-  if (n === 0) return "No options selected yet";
-  return `${n} ${n === 1 ? "option" : "options"} selected`;
-}
+export { selectionCountText } from "./selection_count.ts";

@@ -30,6 +30,7 @@ import {
 } from "../../src/quotes/dashboard.ts";
 import { listQuotes } from "../../src/quotes/quote_list.ts";
 import { readQuoteBundle } from "../../src/quotes/quote_bundle.ts";
+import { tabletQuote } from "../../components/tablet/tablet_view.ts";
 import { saveQuote, saveSelection, updateOptionSegOc } from "../../src/quotes/quote_store.ts";
 import { type WriteResult } from "../../src/quotes/quote_writes.ts";
 import { catalogTable, listActiveCatalog } from "../../src/catalog/catalog.ts";
@@ -102,8 +103,15 @@ quotesApi.delete("/quotes/:id", async (c) => {
 /** The JSON of kept bundles (readQuoteBundle): written once per bundle, not per request. */
 const bundleJson = new WeakMap<object, string>();
 
+/**
+ * `?view=tablet`: the staff preview of the tablet reads and saves the client's
+ * view (as a kiosk does), made here, so the tablet page ships no quote rules.
+ */
+const tabletView = (c: Context<AppEnv>) => c.req.query("view") === "tablet";
+
 quotesApi.get("/quotes/:id", async (c) => {
   const bundle = await bundleOrThrow(c, c.req.param("id"));
+  if (tabletView(c)) return c.json(tabletQuote(bundle));
   let json = bundleJson.get(bundle);
   if (json === undefined) bundleJson.set(bundle, json = JSON.stringify(bundle));
   return c.body(json, 200, { "content-type": "application/json" });
@@ -123,7 +131,8 @@ quotesApi.put("/quotes/:id", async (c) => {
   }
   const input = await readJson(c, selectionSchema);
   unwrap(await saveSelection(c.var.db, id, input, auditActor(c)));
-  return c.json({ ...await bundleOrThrow(c, id), idMap: {} });
+  const bundle = await bundleOrThrow(c, id);
+  return c.json(tabletView(c) ? tabletQuote(bundle) : { ...bundle, idMap: {} });
 });
 
 quotesApi.post("/quotes/:id/close", async (c) => {

@@ -35,7 +35,7 @@ export function intakePages(manifest: AssetManifest) {
       },
       heardHowOptions: options.map(({ id, label }) => ({ id, label })),
     };
-    return renderPage(
+    const page = await renderPage(
       c,
       manifest,
       <div className="intake">
@@ -59,6 +59,11 @@ export function intakePages(manifest: AssetManifest) {
       </div>,
       { title: "Client Intake" },
     );
+    // The service worker (static/sw.js) keeps only a page marked so: the
+    // signed-out and kiosk form carry the store's wording and no client's
+    // data; a staff member's has their name in the staff bar.
+    if (!c.var.user) page.headers.set("X-Offline-Shell", "intake");
+    return page;
   });
 
   return app;

@@ -19,6 +19,7 @@ import { type AuditActor, recordAudit } from "../audit/audit_log.ts";
 import { diffFields } from "../audit/describe.ts";
 import { listPrescriptions } from "../prescriptions/prescriptions.ts";
 import { isUuid } from "../db/ids.ts";
+import { inTransaction } from "../db/transaction.ts";
 import { findMeasurements } from "./measurements.ts";
 
 type ClientsEB = ExpressionBuilder<
@@ -232,7 +233,7 @@ export async function insertClientWithQuote(
   createdBy: string | null,
   now = new Date(),
 ): Promise<CreatedClient> {
-  return await db.transaction().execute(async (trx) => {
+  return await inTransaction(db, async (trx) => {
     let heardHowId: string | null = null;
     let heardHowText: string | null = null;
     if (input.heardHowId === "other") {

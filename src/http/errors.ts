@@ -5,7 +5,7 @@ import { formErrors, summaryMessage } from "../schemas/form_errors.ts";
 /** An expected failure with the status and message the caller should see. */
 export class HttpError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 429 | 500 | 503,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 500 | 503,
     message: string,
     readonly errors?: Record<string, string>,
     readonly headers?: Record<string, string>,

@@ -4,6 +4,7 @@
 import { sql } from "kysely";
 import type { DB } from "../db/database.ts";
 import { isUuid } from "../db/ids.ts";
+import { inTransaction } from "../db/transaction.ts";
 import type { SaveQuoteInput, SelectionInput } from "../schemas/quote.ts";
 import {
   editBlocker,
@@ -91,7 +92,7 @@ export async function saveQuote(
   if (!isUuid(id)) return notFound;
   const problems = saveProblems(input);
   if (problems.length) return { ok: false, status: 400, message: problems[0].message, problems };
-  return await db.transaction().execute(async (trx) => {
+  return await inTransaction(db, async (trx) => {
     const quote = await lockQuote(trx, id);
     if (!quote) return notFound;
     if (quote.version !== input.version) return { ok: false, status: 409, message: STALE_MESSAGE };
@@ -197,7 +198,7 @@ export async function saveSelection(
   actor: AuditActor,
 ): Promise<WriteResult<null>> {
   if (!isUuid(id)) return notFound;
-  return await db.transaction().execute(async (trx) => {
+  return await inTransaction(db, async (trx) => {
     const quote = await lockQuote(trx, id);
     if (!quote) return notFound;
     if (input.version !== quote.version) return { ok: false, status: 409, message: STALE_MESSAGE };

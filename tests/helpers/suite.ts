@@ -17,6 +17,8 @@ export interface SuiteOptions {
   env?: Record<string, string>;
   /** Where the app's log lines go (silent when not given). */
   logger?: Logger;
+  /** The app's clock, for tests that move time on. */
+  now?: () => Date;
   /** Start a loopback SMTP server too (`started.smtp`). */
   smtp?: boolean;
 }
@@ -29,7 +31,7 @@ export interface Started {
 
 async function start(options: SuiteOptions): Promise<Started> {
   const [app, smtp] = await Promise.all([
-    startTestApp(options.env, { logger: options.logger }),
+    startTestApp(options.env, { logger: options.logger, now: options.now }),
     options.smtp ? startSmtpServer() : undefined,
   ]);
   return {

@@ -1,0 +1,146 @@
+// The store tablets' service worker (issue 34), served from /static/sw.js
+// with Service-Worker-Allowed: / so that it covers every page.
+//
+// - The signed-out and kiosk intake page (which the server marks with
+//   X-Offline-Shell: it carries the form and the store's wording, no client's
+//   data) is kept with the JS, CSS and images it loads, so opening or
+//   reloading /intake offline still shows the form; what was typed comes back
+//   from IndexedDB (components/offline/device_store.ts).
+// - Any other page asked for offline gets a plain offline page.
+// - Nothing else is touched: API calls and every other page go to the network
+//   as before and are never kept.
+
+const SHELL_CACHE = "lensdesk-shell-v1";
+const SHELL_PAGES = ["/intake"];
+const STATIC_IMPORT = /(?:\bfrom\s*|\bimport\s*)["']\.\/([\w.-]+\.js)["']/g;
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(precache().catch(() => {}).then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) {
+      if (name !== SHELL_CACHE) await caches.delete(name);
+    }
+    await self.clients.claim();
+  })());
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (request.mode === "navigate") {
+    event.respondWith(page(event, request, url));
+  } else if (url.pathname.startsWith("/static/") || url.pathname.startsWith("/uploads/")) {
+    event.respondWith(asset(request, url));
+  }
+});
+
+async function precache() {
+  const cache = await caches.open(SHELL_CACHE);
+  for (const path of SHELL_PAGES) {
+    const res = await fetch(path, { credentials: "same-origin", cache: "no-store" });
+    await keepIfShell(cache, path, res);
+  }
+}
+
+/** Keeps a page the server marked as a shell, and what it loads; drops a kept one it no longer is. */
+async function keepIfShell(cache, path, res) {
+  if (!res.ok || !res.headers.has("X-Offline-Shell")) {
+    // Signed in now (staff): the page has a person's name on it, so nothing is kept.
+    if (res.ok) await cache.delete(path);
+    return;
+  }
+  const html = await res.clone().text();
+  await cache.put(path, res);
+  const found = new Set();
+  for (const m of html.matchAll(/(?:src|href)="(\/(?:static|uploads)\/[^"?#]+)"/g)) {
+    found.add(m[1]);
+  }
+  const islands = [...html.matchAll(/data-island="([A-Za-z0-9]+)"/g)].map((m) => m[1]);
+  if (islands.length) {
+    const manifest = await (await fetch("/static/build/manifest.json")).json();
+    for (const name of islands) if (manifest.islands[name]) found.add(manifest.islands[name]);
+  }
+  const queue = [...found];
+  while (queue.length) {
+    const path = queue.pop();
+    // Built files carry a content hash: one kept is never stale.
+    if (path.startsWith("/static/build/") && await cache.match(path)) continue;
+    const asset = await fetch(path);
+    if (!asset.ok) continue;
+    if (path.endsWith(".js")) {
+      const text = await asset.clone().text();
+      for (const m of text.matchAll(STATIC_IMPORT)) {
+        const dep = new URL(m[1], self.location.origin + path).pathname;
+        if (!found.has(dep)) {
+          found.add(dep);
+          queue.push(dep);
+        }
+      }
+    }
+    await cache.put(path, asset);
+  }
+}
+
+async function page(event, request, url) {
+  const shell = SHELL_PAGES.includes(url.pathname);
+  try {
+    const res = await fetch(request);
+    if (shell) {
+      const cache = await caches.open(SHELL_CACHE);
+      event.waitUntil(keepIfShell(cache, url.pathname, res.clone()).catch(() => {}));
+    }
+    return res;
+  } catch {
+    const kept = shell && await (await caches.open(SHELL_CACHE)).match(url.pathname);
+    if (!kept) return offlinePage();
+    const headers = new Headers(kept.headers);
+    headers.set("X-Served-Offline", "1");
+    return new Response(kept.body, { status: kept.status, headers });
+  }
+}
+
+async function asset(request, url) {
+  const cache = await caches.open(SHELL_CACHE);
+  if (url.pathname.startsWith("/static/build/")) {
+    return (await cache.match(url.pathname)) ?? fetch(request);
+  }
+  try {
+    return await fetch(request);
+  } catch (err) {
+    const kept = await cache.match(url.pathname);
+    if (kept) return kept;
+    throw err;
+  }
+}
+
+function offlinePage() {
+  const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Offline</title>
+</head>
+<body>
+<main>
+<h1>You are offline</h1>
+<p>This page needs the store's connection. Please try again once the tablet is back on the Wi-Fi.</p>
+<p><a href="">Try again</a></p>
+</main>
+</body>
+</html>`;
+  return new Response(html, {
+    status: 503,
+    headers: {
+      "Content-Type": "text/html; charset=utf-8",
+      "Cache-Control": "no-store",
+      "Content-Security-Policy": "default-src 'none'",
+      "X-Served-Offline": "1",
+    },
+  });
+}
