@@ -70,6 +70,10 @@ async function renderPrint(
           </p>
         </div>
         <Island name="PrintControls" component={PrintControls} props={controls} />
+        {c.var.user && !c.var.kiosk && (
+          // Staff came from the builder: one step back to it, without the browser's Back.
+          <a className="btn btn-outline print-back" href={`/quote/${id}`}>Back to Quote</a>
+        )}
         {c.var.kiosk && (
           // A tablet in client mode has no other way back to its page.
           <a className="btn btn-outline print-kiosk-back" href={`/tablet/${id}`}>

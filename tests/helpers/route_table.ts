@@ -1165,6 +1165,22 @@ export const ROUTES: RouteEntry[] = [
     request: () => Promise.resolve({ path: "/forgot-password", headers: html }),
   },
   {
+    // The forgotten-password form without JavaScript: the same answer for any address.
+    method: "POST",
+    pattern: "/forgot-password",
+    page: true,
+    access: "public",
+    ok: { status: 200, text: "Check Your Email" },
+    request: () =>
+      Promise.resolve({
+        path: "/forgot-password",
+        // A fresh address each time, so the per-address limit never answers instead.
+        body: new URLSearchParams({ email: `rt-${crypto.randomUUID().slice(0, 8)}@nowhere.test` })
+          .toString(),
+        headers: { ...html, "content-type": "application/x-www-form-urlencoded" },
+      }),
+  },
+  {
     method: "GET",
     pattern: "/reset-password",
     page: true,
