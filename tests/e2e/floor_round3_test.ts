@@ -605,11 +605,72 @@ describe("round 3, the tablet after staff picks, and the client copy after a cho
             const pages = await printedPages(print.page, "chosen-only");
             expect(pages.length).toBe(1);
             expect(pages[0]).toContain("Your choice");
-            expect(pages[0]).toContain("Reading");
+            // The printed copy keeps staff's titles (the frame SKU first).
+            expect(pages[0]).toContain("ZZ-1000");
             expect(pages[0]).toContain("Page 1 of 1");
           } finally {
             await print.close();
           }
+        }
+      } finally {
+        await close();
+      }
+    }
+  });
+});
+
+describe("round 3, lists at tablet width (point 5, the dashboard)", () => {
+  it("Recent Quotes give total, optician and date; the Expired card's rows line up", async () => {
+    for (const days of [3, 40, 400]) {
+      await insertSavedQuote(app.db, {
+        firstName: `Expired${days}`,
+        expiresAt: new Date(Date.now() - days * 86_400_000),
+        options: [{ label: "One", sku: "S-1", price: days === 400 ? "12345.67" : "9.50" }],
+      });
+    }
+    for (const viewport of SIZES) {
+      const { page, close } = await open("/dashboard", viewport);
+      const size = sizeName(viewport);
+      try {
+        const recent = page.getByRole("region", { name: "Recent Quotes" }).locator(".quote-row");
+        const first = await recent.first().textContent();
+        expect(first).toContain("Dr. Hidden Opticianson");
+        expect(first).toMatch(/\$[\d,]+\.\d\d/);
+        expect(first).toMatch(/[A-Z][a-z]{2} \d{1,2}, \d{4}/);
+        for (const region of ["Recent Quotes", "Expired Quotes - Follow Up Needed"]) {
+          const rows = page.getByRole("region", { name: region }).locator(".quote-row");
+          const edges = await rows.evaluateAll((els) =>
+            els.map((el) => {
+              const total = el.querySelector(".quote-total")!.getBoundingClientRect();
+              const badge = el.querySelector(".badge")!.getBoundingClientRect();
+              return {
+                total: Math.round(total.right),
+                badge: Math.round(badge.right),
+                overflow: el.scrollWidth - el.clientWidth,
+              };
+            })
+          );
+          expect(edges.length).toBeGreaterThan(1);
+          expect([size, region, new Set(edges.map((e) => e.total)).size]).toEqual([
+            size,
+            region,
+            1,
+          ]);
+          expect([size, region, new Set(edges.map((e) => e.badge)).size]).toEqual([
+            size,
+            region,
+            1,
+          ]);
+          expect([size, region, edges.filter((e) => e.overflow > 0)]).toEqual([size, region, []]);
+        }
+        expect(
+          await page.evaluate(() =>
+            document.documentElement.scrollWidth - document.documentElement.clientWidth
+          ),
+        ).toBe(0);
+        if (viewport === TABLET_LANDSCAPE) {
+          expect(await seriousA11yViolations(page)).toEqual([]);
+          await shoot(page, `dashboard-${size}`);
         }
       } finally {
         await close();
