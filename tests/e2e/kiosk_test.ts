@@ -169,8 +169,8 @@ describe("Hand to client: a quote", () => {
     await page.waitForURL(`**/tablet/${quoteId}`);
     await hydrated(page);
 
-    await page.getByRole("checkbox", { name: "RB5154-2000" }).tap();
-    await page.getByRole("checkbox", { name: "HB-77" }).tap();
+    await page.getByRole("checkbox", { name: "Everyday" }).tap();
+    await page.getByRole("checkbox", { name: "Reading" }).tap();
     await page.getByRole("button", { name: "Confirm Selection(s)" }).tap();
     await page.getByRole("heading", { name: "Thank You!" }).waitFor();
     await page.getByText("Please hand the tablet back to your optician.", { exact: false })
@@ -387,7 +387,7 @@ describe("the kiosk pages on a tablet", () => {
       await measure(tablet.page, "tablet");
       await tablet.page.getByRole("button", { name: "Staff: return to staff work" }).tap();
       await measure(tablet.page, "tablet-staff-open");
-      await tablet.page.getByRole("checkbox", { name: "OK-9102" }).tap();
+      await tablet.page.getByRole("checkbox", { name: "Sport Pair" }).tap();
       await tablet.page.getByRole("button", { name: "Confirm Selection(s)" }).tap();
       await tablet.page.getByRole("heading", { name: "Thank You!" }).waitFor();
       // The confirmation toast (and its close button) is on screen too.
