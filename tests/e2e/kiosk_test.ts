@@ -204,11 +204,14 @@ describe("Hand to client: a quote", () => {
     expect(await linksOut(page, [`/tablet/${quoteId}`])).toEqual([]);
     await shoot(page, "notice-landscape");
 
-    // The client copy of this quote prints; its only way out is back.
+    // The client copy of this quote prints; its only ways out are back, and the
+    // same copy of the client's chosen options alone (issue 36).
     await page.goto(`/quote/${quoteId}/client-print?noprint=1`);
     await hydrated(page);
     await page.getByRole("heading", { name: "Your Quote" }).waitFor();
-    expect(await linksOut(page, [`/tablet/${quoteId}`])).toEqual([]);
+    expect(
+      await linksOut(page, [`/tablet/${quoteId}`, `/quote/${quoteId}/client-print?chosen=only`]),
+    ).toEqual([]);
     await page.getByRole("link", { name: "Back to your options" }).tap();
 
     // Back on the tablet: still confirmed, nothing more can be changed.
