@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { fitAllSheets } from "../components/print/fit_sheets.ts";
 
 export type PrintCopy = "client" | "internal";
 
@@ -12,6 +13,8 @@ export interface PrintControlsProps {
   copies?: Record<PrintCopy, string>;
   /** Open the print dialog as soon as the page (logo included) has loaded. */
   autoPrint?: boolean;
+  /** The client copy of the client's chosen options alone, when they chose some but not all. */
+  printChosenHref?: string;
 }
 
 const COPY_LABELS: Record<PrintCopy, string> = {
@@ -27,8 +30,22 @@ let autoPrinted = false;
  * The only script on the print page. Both copies are already in the HTML, so
  * switching is a matter of which one is hidden; no request is made.
  */
-export default function PrintControls({ initialCopy, copies, autoPrint }: PrintControlsProps) {
+export default function PrintControls(
+  { initialCopy, copies, autoPrint, printChosenHref }: PrintControlsProps,
+) {
   const [copy, setCopy] = useState<PrintCopy>(initialCopy);
+
+  // First of the effects, so the sheets are fitted before an automatic print.
+  useEffect(() => {
+    const fit = () => {
+      fitAllSheets();
+      document.documentElement.dataset.sheetsFitted = "true";
+    };
+    fit();
+    // Again just before printing, should anything have changed the layout since.
+    addEventListener("beforeprint", fit);
+    return () => removeEventListener("beforeprint", fit);
+  }, []);
 
   useEffect(() => {
     if (!copies) return;
@@ -72,6 +89,9 @@ export default function PrintControls({ initialCopy, copies, autoPrint }: PrintC
       <button type="button" className="btn btn-primary" onClick={() => globalThis.print()}>
         Print
       </button>
+      {printChosenHref && copy === "client" && (
+        <a className="btn btn-outline" href={printChosenHref}>Print chosen only</a>
+      )}
     </div>
   );
 }

@@ -331,6 +331,32 @@ export default function QuoteBuilder(
             </a>
           </p>
         </div>
+        {
+          /* In the header, not a card of its own: the first option's editor
+            then starts on the first screen of a 1024×768 tablet. */
+        }
+        <div className="field qb-optician">
+          <label htmlFor="qb-optician">
+            Optician's Name<span className="required" aria-hidden="true">*</span>
+          </label>
+          <input
+            id="qb-optician"
+            data-field="opticianName"
+            value={draft.opticianName}
+            maxLength={100}
+            autoComplete="off"
+            required
+            disabled={readOnly}
+            onChange={(e) => {
+              const opticianName = e.target.value;
+              dispatch({ type: "draft", update: (d) => ({ ...d, opticianName }) });
+            }}
+            {...invalidProps("qb-optician", errors.opticianName)}
+          />
+          {errors.opticianName && (
+            <p id="qb-optician-error" className="field-error">{errors.opticianName}</p>
+          )}
+        </div>
         <div className="qb-head-meta">
           <span className="qb-number">
             Quote <strong data-testid="quote-number">{quoteNumber}</strong>
@@ -358,31 +384,6 @@ export default function QuoteBuilder(
             onReactivate={reactivate}
             onEditMeasurements={() => setDialog({ kind: "measurements" })}
           />
-
-          <section className="card qb-card" aria-label="Quote details">
-            <div className="field qb-optician">
-              <label htmlFor="qb-optician">
-                Optician's Name<span className="required" aria-hidden="true">*</span>
-              </label>
-              <input
-                id="qb-optician"
-                data-field="opticianName"
-                value={draft.opticianName}
-                maxLength={100}
-                autoComplete="off"
-                required
-                disabled={readOnly}
-                onChange={(e) => {
-                  const opticianName = e.target.value;
-                  dispatch({ type: "draft", update: (d) => ({ ...d, opticianName }) });
-                }}
-                {...invalidProps("qb-optician", errors.opticianName)}
-              />
-              {errors.opticianName && (
-                <p id="qb-optician-error" className="field-error">{errors.opticianName}</p>
-              )}
-            </div>
-          </section>
 
           <section className="card qb-card qb-options" aria-labelledby="qb-options-title">
             <div className="qb-options-head">

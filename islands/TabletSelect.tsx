@@ -45,10 +45,18 @@ export default function TabletSelect(
     queryFn: () => apiRequest<TabletQuote>("GET", kiosk ? "/api/kiosk/quote" : tabletPath),
     initialData: initialQuote,
   });
-  const [selected, setSelected] = useState<ReadonlySet<string>>(
-    () => new Set(initialQuote.options.filter((o) => o.isChosen).map((o) => o.id)),
-  );
   const [confirmed, setConfirmed] = useState(kiosk?.completed ?? false);
+  // The page asks the client to tap what they want: options staff ticked for
+  // the internal print are not the client's choice, so nothing starts selected
+  // (a finished kiosk session, or a quote closed or finalized, shows what was chosen).
+  const [selected, setSelected] = useState<ReadonlySet<string>>(
+    () =>
+      new Set(
+        kiosk?.completed || initialQuote.blocker !== null
+          ? initialQuote.options.filter((o) => o.isChosen).map((o) => o.id)
+          : [],
+      ),
+  );
   // A kiosk whose session has run out or was already used: why nothing saves.
   const [ended, setEnded] = useState<string | null>(null);
   const [changedElsewhere, setChangedElsewhere] = useState(false);

@@ -28,12 +28,6 @@ export default function TwoFactorStep({ step }: TwoFactorStepProps) {
     setTimeout(() => location.assign(target), LOGIN_REDIRECT_MS);
   }
   if (step === "verify") return <TwoFactorVerify onDone={signedIn} />;
-  return (
-    <div className="stack">
-      <p className="notice notice-info">
-        This store requires two-factor sign-in for admins and owners. Set it up now to continue.
-      </p>
-      <TwoFactorEnrol doneLabel="Continue" onDone={(r) => signedIn(r.returnTo)} />
-    </div>
-  );
+  // The page's subtitle says why; the form below says how (scan, then enter the code).
+  return <TwoFactorEnrol doneLabel="Continue" onDone={(r) => signedIn(r.returnTo)} />;
 }

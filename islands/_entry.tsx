@@ -1,6 +1,8 @@
 // The one browser entry: hydrates every island on the page with a shared
 // QueryClient and mounts the toaster. Each island's code is its own chunk,
 // loaded only on pages that render it.
+// First, before any island chunk can load zod: zod validates without `new Function`.
+import "../components/zod_jitless.ts";
 import type { ComponentType } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { makeQueryClient } from "../components/query_client.ts";
@@ -17,7 +19,6 @@ export const islands: Record<string, () => Promise<IslandModule>> = {
   CatalogAdmin: () => import("./CatalogAdmin.tsx"),
   ChangePassword: () => import("./ChangePassword.tsx"),
   ClientManager: () => import("./ClientManager.tsx"),
-  ForgotPassword: () => import("./ForgotPassword.tsx"),
   HandToClient: () => import("./HandToClient.tsx"),
   IntakeForm: () => import("./IntakeForm.tsx"),
   KioskReturn: () => import("./KioskReturn.tsx"),

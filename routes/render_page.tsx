@@ -15,7 +15,7 @@ import type { AssetManifest } from "../src/assets/manifest.ts";
 
 export interface PageOptions {
   title: string;
-  status?: 200 | 400 | 404 | 403 | 410 | 500;
+  status?: 200 | 400 | 403 | 404 | 410 | 429 | 500;
   /** Show the staff bar when someone is signed in (default true). */
   chrome?: boolean;
   /** Extra class on <body>, e.g. for full-bleed tablet pages. */

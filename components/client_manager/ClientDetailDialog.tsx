@@ -145,17 +145,17 @@ function ClientDetailBody({ client }: { client: ClientDetail }) {
         {client.quotes.length === 0
           ? <p className="muted">No quotes yet.</p>
           : (
-            <ul className="quote-rows">
+            <ul className="client-quote-rows">
               {client.quotes.map((quote) => (
-                <li key={quote.id} className="quote-row">
-                  <span className="quote-row-id">
+                <li key={quote.id} className="client-quote-row">
+                  <span className="client-quote-row-id">
                     <code title={quote.id}>{shortId(quote.id)}</code>
                     {quote.quoteNumber && <span className="muted">{quote.quoteNumber}</span>}
                   </span>
                   <Badge variant={QUOTE_STATUS_VARIANTS[quote.status] ?? "secondary"}>
                     {QUOTE_STATUS_LABELS[quote.status] ?? quote.status}
                   </Badge>
-                  <span className="quote-row-date">
+                  <span className="client-quote-row-date">
                     <DateText iso={quote.createdAt} />
                   </span>
                   <a

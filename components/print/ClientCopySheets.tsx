@@ -15,7 +15,12 @@ function Header(
       </div>
       <div className="print-title-block">
         <h2 className="print-title">EYEWEAR QUOTE</h2>
-        {page && <p className="print-option-name">{optionName ?? page.optionName}</p>}
+        {page && (
+          <p className="print-option-name">
+            {optionName ?? page.optionName}
+            {page.isChoice && <span className="print-choice">Your choice</span>}
+          </p>
+        )}
         <p className="print-meta">
           <span>Quote # {header.quoteNumber}</span>
           <span>{header.date}</span>
@@ -66,6 +71,7 @@ export function ClientCopySheets({ copy }: { copy: ClientCopy }) {
           <article
             key={page.optionId}
             className={`print-sheet print-sheet-client ${fit.density.className}`}
+            data-fit="client"
             aria-label={`Client copy, page ${page.pageNumber} of ${page.pageCount}`}
           >
             <Header copy={copy} page={page} optionName={fit.optionName} />
@@ -95,7 +101,9 @@ export function ClientCopySheets({ copy }: { copy: ClientCopy }) {
             </div>
             <OptionNotesAndPrices
               notes={fit.notes}
+              fullNotes={page.notes}
               table={fit.table}
+              fullPrices={page.prices}
               optionName={page.optionName}
             />
             <Footer footer={copy.footer} message={fit.footerMessage} />

@@ -27,7 +27,15 @@ export function AddressLines({ lines }: { lines: string[] }) {
   );
 }
 
-/** Free text written by staff: line breaks kept, N/A when there is none. */
-export function Notes({ text }: { text: string }) {
-  return <p className="print-notes">{text.trim() || NA}</p>;
+/**
+ * Free text written by staff: line breaks kept, N/A when there is none.
+ * `full` is the whole text when `text` was shortened for the sheet: the print
+ * page's script (fit_sheets.ts) measures the sheet and gives back what fits.
+ */
+export function Notes({ text, full }: { text: string; full?: string }) {
+  return (
+    <p className="print-notes" data-full={full?.trim() ? full : undefined}>
+      {text.trim() || NA}
+    </p>
+  );
 }

@@ -101,6 +101,7 @@ export function InternalCopySheets({ copy }: { copy: InternalCopy }) {
           <article
             key={page.optionId}
             className={`print-sheet print-sheet-internal ${fit.density.className}`}
+            data-fit="internal"
             aria-label={`Internal copy, page ${page.pageNumber} of ${page.pageCount}`}
           >
             <Header copy={copy} page={page} optionName={fit.optionName} />
@@ -138,13 +139,15 @@ export function InternalCopySheets({ copy }: { copy: InternalCopy }) {
                 </section>
                 <section className="print-section print-section-notes">
                   <h3 className="print-section-title">Internal Notes</h3>
-                  <Notes text={fit.internalNotes} />
+                  <Notes text={fit.internalNotes} full={copy.internalNotes} />
                 </section>
               </div>
               <div className="print-column">
                 <OptionNotesAndPrices
                   notes={fit.notes}
+                  fullNotes={page.notes}
                   table={fit.table}
+                  fullPrices={page.prices}
                   optionName={page.optionName}
                 />
               </div>

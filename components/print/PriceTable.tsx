@@ -3,7 +3,13 @@ import { formatMoney } from "../../src/quotes/money.ts";
 
 /** The priced lines of one option, then subtotal, shipping, adjustment and total. */
 export function PriceTable(
-  { prices, caption, note = "" }: { prices: PriceBreakdown; caption: string; note?: string },
+  { prices, fullPrices, caption, note = "" }: {
+    prices: PriceBreakdown;
+    /** The same lines with their names whole (the fit may shorten names, never drop lines). */
+    fullPrices?: PriceBreakdown;
+    caption: string;
+    note?: string;
+  },
 ) {
   const { adjustment } = prices;
   return (
@@ -15,7 +21,9 @@ export function PriceTable(
             <tr key={i}>
               <td className="print-kind">{line.kindLabel}</td>
               <th scope="row">
-                {line.name}
+                <span className="print-line-name" data-full={fullPrices?.lines[i]?.name}>
+                  {line.name}
+                </span>
                 {line.qty > 1 && <span className="print-qty">{` × ${line.qty}`}</span>}
               </th>
               <td className="print-amount">{formatMoney(line.cents)}</td>
@@ -52,7 +60,8 @@ export function PriceTable(
           </tr>
         </tfoot>
       </table>
-      {note && <p className="print-continued">{note}</p>}
+      {/* Always there, so the page's script can say what its own fit shortened. */}
+      <p className="print-continued" data-table-note hidden={!note}>{note}</p>
     </>
   );
 }

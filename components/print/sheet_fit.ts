@@ -34,6 +34,8 @@ export const DENSITIES: Density[] = [
   { font: 11.5, leading: 1.35, className: "print-density-1" },
   { font: 10, leading: 1.3, className: "print-density-2" },
   { font: 8.5, leading: 1.25, className: "print-density-3" },
+  // Smaller type and tighter rows (print.css) before anything is cut.
+  { font: 7.5, leading: 1.2, className: "print-density-4" },
 ];
 const TIGHTEST = DENSITIES[DENSITIES.length - 1];
 
@@ -88,8 +90,12 @@ function tableHeight(d: Density, prices: PriceBreakdown, width: number, note: st
 
 const qtyName = (l: { name: string; qty: number }) => l.qty > 1 ? `${l.name} × ${l.qty}` : l.name;
 
-/** Price lines in at most `room` px: names on one line each, the rest counted in the note. */
-function clipPrices(d: Density, prices: PriceBreakdown, width: number, room: number) {
+/**
+ * Price lines with their names on one line each. Every line stays: staff
+ * order from the sheet, so a price line is never left off (the page's script,
+ * fit_sheets.ts, measures the real sheet and gives names back their room).
+ */
+function clipPrices(d: Density, prices: PriceBreakdown, width: number) {
   const nameChars = Math.floor(tableWidths(d, width).name / (d.font * CHAR_EM)) - 8;
   let shortened = false;
   const lines = prices.lines.map((line) => {
@@ -100,15 +106,9 @@ function clipPrices(d: Density, prices: PriceBreakdown, width: number, room: num
   const adjustment = prices.adjustment &&
     { ...prices.adjustment, label: shortenName(prices.adjustment.label, 60) };
   if (adjustment && adjustment.label !== prices.adjustment?.label) shortened = true;
-  let shown = lines.length;
-  const fitted = (n: number) => {
-    const cut = { ...prices, lines: lines.slice(0, n), adjustment };
-    const note = priceTableNote(lines.length - n, shortened);
-    return { prices: cut, note, height: tableHeight(d, cut, width, note) };
-  };
-  let result = fitted(shown);
-  while (shown > 1 && result.height > room) result = fitted(--shown);
-  return result;
+  const cut = { ...prices, lines, adjustment };
+  const note = priceTableNote(0, shortened);
+  return { prices: cut, note, height: tableHeight(d, cut, width, note) };
 }
 
 // ---- The flexible parts of a column ----
@@ -136,17 +136,15 @@ function columnAsIs(d: Density, col: Flexible): FittedColumn {
 }
 
 /**
- * The densest level's column: the price table gets the room it needs up to
- * two thirds of what is left, the notes the rest, each cut to its room.
+ * The densest level's column: the price table keeps every line (names on one
+ * line), the notes get what is left, cut to it.
  */
 function columnClipped(d: Density, col: Flexible, boxHeight: number): FittedColumn {
   const room = boxHeight - col.fixed;
   let table: FittedPrices | undefined;
   let tableH = 0;
   if (col.prices) {
-    const notesNeed = wrappedLines(col.notes, col.notesWidth, d.font) * lineHeight(d);
-    const tableRoom = Math.max(room - notesNeed, room * (col.notes ? 2 / 3 : 1));
-    const clipped = clipPrices(d, col.prices, col.notesWidth, tableRoom);
+    const clipped = clipPrices(d, col.prices, col.notesWidth);
     table = { prices: clipped.prices, note: clipped.note };
     tableH = clipped.height;
   }

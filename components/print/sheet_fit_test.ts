@@ -76,9 +76,13 @@ describe("one printed sheet per option", () => {
     expect(fit.density).toBe(DENSITIES[DENSITIES.length - 1]);
     expect(fit.notes).toContain(`(${CONTINUED_IN_SYSTEM})`);
     expect(fit.notes.length).toBeLessThan(page.notes.length);
-    const hidden = page.prices.lines.length - fit.table.prices.lines.length;
-    expect(hidden).toBeGreaterThan(0);
-    expect(fit.table.note).toContain(`${hidden} more items ${CONTINUED_IN_SYSTEM}`);
+    // Every price line stays (staff order from the sheet); only free text is cut.
+    expect(fit.table.prices.lines.length).toBe(page.prices.lines.length);
+    expect(fit.table.note).toBe(`Shortened descriptions are ${CONTINUED_IN_SYSTEM}.`);
+    fit.table.prices.lines.forEach((line, i) => {
+      expect(line.cents).toBe(page.prices.lines[i].cents);
+      expect(page.prices.lines[i].name.startsWith(line.name.replace(/…$/, ""))).toBe(true);
+    });
     expect(fit.table.prices.totalCents).toBe(page.prices.totalCents);
     expect(fit.table.prices.subtotalCents).toBe(page.prices.subtotalCents);
 
@@ -87,9 +91,14 @@ describe("one printed sheet per option", () => {
       branding,
     );
     const inFit = fitInternalSheet(internal, internal.pages[0]);
-    expect(inFit.internalNotes).toContain(`(${CONTINUED_IN_SYSTEM})`);
+    // Whole at the smallest type, or cut with the mark.
+    expect(
+      inFit.internalNotes === internal.internalNotes ||
+        inFit.internalNotes.endsWith(`(${CONTINUED_IN_SYSTEM})`),
+    ).toBe(true);
     expect(inFit.notes).toContain(`(${CONTINUED_IN_SYSTEM})`);
     expect(inFit.table.prices.totalCents).toBe(internal.pages[0].prices.totalCents);
+    expect(inFit.table.prices.lines.length).toBe(internal.pages[0].prices.lines.length);
   });
 
   it("many measurement extras are counted, not listed, at the densest level", () => {

@@ -41,6 +41,14 @@ export function OptionCard({ option, selected, locked, onToggle }: OptionCardPro
           </button>
         </h2>
         {selected && <Badge variant="default">Selected</Badge>}
+        {
+          /* The total beside the title as well: the Confirm bar along the bottom of
+            the screen can sit over the table's last row, never over a card's head.
+            (Screen readers hear the total row, which describes the toggle.) */
+        }
+        <span className="tablet-card-total" aria-hidden="true">
+          {formatMoney(option.totalCents)}
+        </span>
         <span className="tablet-check" aria-hidden="true">
           <svg viewBox="0 0 24 24" width="24" height="24">
             <path d="M5 12.5l4.5 4.5L19 7.5" />

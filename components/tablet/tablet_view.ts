@@ -2,7 +2,7 @@
 // The island receives only this, so internal notes, contact details and item
 // notes never reach the page the client holds, not even in its JSON.
 import type { QuoteBundle } from "../../src/quotes/views.ts";
-import { editBlocker, expiredBlocker, optionTitle } from "../../src/quotes/rules.ts";
+import { clientOptionTitle, editBlocker, expiredBlocker } from "../../src/quotes/rules.ts";
 import { priceBreakdown, type PriceLine } from "../../src/quotes/price_breakdown.ts";
 
 export type TabletLine = PriceLine;
@@ -43,7 +43,7 @@ export function tabletQuote(bundle: QuoteBundle): TabletQuote {
     blocker: editBlocker(bundle.quote.status) ?? expiredBlocker(bundle.quote, "confirm"),
     options: bundle.options.map((option, index) => ({
       id: option.id,
-      title: optionTitle(option, index),
+      title: clientOptionTitle(option, index),
       isChosen: option.isChosen,
       ...priceBreakdown(option),
     })),

@@ -74,13 +74,13 @@ function bundle(options: QuoteOptionView[], status: QuoteBundle["quote"]["status
 }
 
 describe("tablet view of a quote", () => {
-  it("titles options by frame SKU, else label, else Option N", () => {
+  it("titles options by label, else Option N, never by the frame SKU", () => {
     const view = tabletQuote(bundle([
       option({ label: "Everyday", items: [item({ kind: "FRAME", sku: "RB5154" })] }),
       option({ label: "Sport", items: [item({ kind: "FRAME", sku: " " })] }),
       option({ items: [] }),
     ]));
-    expect(view.options.map((o) => o.title)).toEqual(["RB5154", "Sport", "Option 3"]);
+    expect(view.options.map((o) => o.title)).toEqual(["Everyday", "Sport", "Option 3"]);
     expect(view.clientName).toBe("Jane Doe");
     expect(view.version).toBe(4);
     expect(view.blocker).toBeNull();

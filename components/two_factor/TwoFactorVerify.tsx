@@ -36,7 +36,7 @@ export function TwoFactorVerify({ onDone }: { onDone: (returnTo: string) => void
 
   return (
     <form className="stack" onSubmit={onSubmit} noValidate>
-      <p>Enter the 6-digit code from your authenticator app, or one of your recovery codes.</p>
+      {/* The page's subtitle says what to enter: once is enough. */}
       <div className="field">
         <label htmlFor="totp-code">Authentication Code</label>
         <input

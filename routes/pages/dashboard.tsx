@@ -83,9 +83,18 @@ function dashboardContent(
                     <a href={`/quote/${q.id}`} className="quote-row">
                       <span className="quote-row-main">
                         <span className="quote-client">{q.clientName}</span>
-                        <span className="muted quote-number">{quoteNumber(q)}</span>
+                        <span className="muted quote-number">
+                          {quoteNumber(q)}
+                          {q.opticianName.trim() && (
+                            <span className="quote-optician">{` · ${q.opticianName}`}</span>
+                          )}
+                          {` · ${dateFormat.format(new Date(q.createdAt))}`}
+                        </span>
                       </span>
-                      <StatusBadge status={q.status} />
+                      <span className="quote-row-side">
+                        <StatusBadge status={q.status} />
+                        <span className="quote-total">{formatDecimal(q.total)}</span>
+                      </span>
                     </a>
                   </li>
                 ))}
@@ -109,14 +118,18 @@ function dashboardContent(
                       <a href={`/quote/${q.id}`} className="quote-row">
                         <span className="quote-row-main">
                           <span className="quote-client">{q.clientName}</span>
-                          <span className="muted quote-number">{quoteNumber(q)}</span>
+                          <span className="muted quote-number">
+                            {quoteNumber(q)}
+                            {q.expiresAt && (
+                              <span className="quote-date">
+                                {` · expired ${dateFormat.format(new Date(q.expiresAt))}`}
+                              </span>
+                            )}
+                          </span>
                         </span>
                         <span className="quote-row-side">
                           <Badge variant="destructive">Expired</Badge>
                           <span className="quote-total">{formatDecimal(q.total)}</span>
-                          <span className="muted quote-date">
-                            {q.expiresAt ? dateFormat.format(new Date(q.expiresAt)) : ""}
-                          </span>
                         </span>
                       </a>
                     </li>

@@ -5,7 +5,10 @@ import type { AssetManifest } from "../../src/assets/manifest.ts";
 import { renderPage } from "../render_page.tsx";
 import { findBranding } from "../../src/settings/settings.ts";
 import { Island } from "../../components/Island.tsx";
-import ForgotPassword from "../../islands/ForgotPassword.tsx";
+import { ForgotPasswordForm, ForgotPasswordSent } from "../../components/ForgotPasswordForm.tsx";
+import { requestPasswordReset } from "../../src/auth/forgot_password.ts";
+import { HttpError } from "../../src/http/errors.ts";
+import { EMAIL_REQUIRED, forgotPasswordSchema } from "../../src/schemas/password_recovery.ts";
 import ResetPassword from "../../islands/ResetPassword.tsx";
 import ChangePassword from "../../islands/ChangePassword.tsx";
 import { hasForbiddenChars } from "../../src/schemas/text.ts";
@@ -51,18 +54,49 @@ function providerName(issuer: string | undefined): string {
 export function passwordRecoveryPages(manifest: AssetManifest) {
   const app = new Hono<AppEnv>();
 
-  app.get("/forgot-password", async (c) =>
-    renderPage(
+  /** The forgotten-password card: the form (fresh or refused) or, once accepted, the answer. */
+  async function forgotPasswordPage(
+    c: Context<AppEnv>,
+    body: ReactNode,
+    status: 200 | 400 | 429 = 200,
+  ) {
+    return renderPage(
       c,
       manifest,
       await authCard(
         c,
         "Forgot Password",
         "Enter the e-mail address of your staff account and we will send you a link to choose a new password.",
-        <Island name="ForgotPassword" component={ForgotPassword} props={{}} />,
+        body,
       ),
-      { title: "Forgot Password", chrome: false },
-    ));
+      // No island: the form works as plain HTML; its one small script only enhances it.
+      { title: "Forgot Password", chrome: false, status, scripts: ["forgotPassword"] },
+    );
+  }
+
+  app.get("/forgot-password", (c) => forgotPasswordPage(c, <ForgotPasswordForm />));
+
+  // The same request without JavaScript (POST /api/auth/forgot-password's rules and answer).
+  app.post("/forgot-password", async (c) => {
+    const email = await readFormField(c, "email");
+    const parsed = forgotPasswordSchema.safeParse({ email: email ?? "" });
+    if (!parsed.success) {
+      const fieldError = parsed.error.issues[0]?.message ?? EMAIL_REQUIRED;
+      return forgotPasswordPage(
+        c,
+        <ForgotPasswordForm email={email} fieldError={fieldError} />,
+        400,
+      );
+    }
+    try {
+      await requestPasswordReset(c, parsed.data.email);
+    } catch (err) {
+      if (!(err instanceof HttpError) || err.status !== 429) throw err;
+      for (const [name, value] of Object.entries(err.headers ?? {})) c.header(name, value);
+      return forgotPasswordPage(c, <ForgotPasswordForm email={email} error={err.message} />, 429);
+    }
+    return forgotPasswordPage(c, <ForgotPasswordSent />);
+  });
 
   app.get("/reset-password", async (c) => {
     // The query guard has already refused control characters; the API checks the rest.
@@ -123,7 +157,7 @@ export function passwordRecoveryPages(manifest: AssetManifest) {
         "Two-Factor Sign-In",
         step === "verify"
           ? "Enter the 6-digit code from your authenticator app, or one of your recovery codes."
-          : "Scan the QR code with an authenticator app, then enter the code it shows.",
+          : "This store requires two-factor sign-in for admins and owners. Set it up now to continue.",
         <Island name="TwoFactorStep" component={TwoFactorStep} props={{ step }} />,
       ),
       { title: "Two-Factor Sign-In", chrome: false },
@@ -175,4 +209,16 @@ export function passwordRecoveryPages(manifest: AssetManifest) {
   });
 
   return app;
+}
+
+/** One posted text field (a file, a repeat or a body that is not a form counts as missing). */
+async function readFormField(c: Context<AppEnv>, name: string): Promise<string | undefined> {
+  const type = c.req.header("content-type") ?? "";
+  if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(type)) return undefined;
+  try {
+    const values = (await c.req.formData()).getAll(name);
+    return values.length === 1 && typeof values[0] === "string" ? values[0] : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -3,9 +3,9 @@ import type { AppEnv } from "../../src/http/app_env.ts";
 import type { AssetManifest } from "../../src/assets/manifest.ts";
 import { renderPage } from "../render_page.tsx";
 import { findBranding } from "../../src/settings/settings.ts";
-import { findQuoteBundle } from "../../src/quotes/quote_bundle.ts";
+import { clientHasChosen, findQuoteBundle } from "../../src/quotes/quote_bundle.ts";
 import { findLatestPrescription } from "../../src/prescriptions/prescriptions.ts";
-import { clientCopy, internalCopy } from "../../src/print/print_model.ts";
+import { chosenOnly, clientCopy, internalCopy } from "../../src/print/print_model.ts";
 import { Island } from "../../components/Island.tsx";
 import { ClientCopySheets } from "../../components/print/ClientCopySheets.tsx";
 import { InternalCopySheets } from "../../components/print/InternalCopySheets.tsx";
@@ -46,17 +46,31 @@ async function renderPrint(
   clientOnly: boolean,
 ) {
   const db = c.var.db;
-  const [bundle, branding] = await Promise.all([findQuoteBundle(db, id), findBranding(db)]);
+  const [bundle, branding, clientChose] = await Promise.all([
+    findQuoteBundle(db, id),
+    findBranding(db),
+    clientHasChosen(db, id),
+  ]);
   if (!bundle) return renderNoData(c, manifest);
 
-  const client = clientCopy(bundle, branding);
+  const everyOption = clientCopy(bundle, branding, { clientChose });
+  const choices = everyOption.pages.filter((page) => page.isChoice).length;
+  // "Print chosen only": the client copy of the client's choices, numbered anew, printed at once.
+  const onlyChosen = c.req.query("chosen") === "only" && choices > 0;
+  if (onlyChosen) clientOnly = true;
+  const client = onlyChosen ? chosenOnly(everyOption) : everyOption;
   const shown: PrintCopy = !clientOnly && c.req.query("copy") === "internal"
     ? "internal"
     : "client";
   const { quoteNumber, clientName } = client.header;
+  const chosenParams = new URLSearchParams({ chosen: "only" });
+  if (isTrue(c.req.query("external"))) chosenParams.set("external", "true");
+  const printChosenHref = !onlyChosen && choices > 0 && choices < everyOption.pages.length
+    ? `${c.req.path}?${chosenParams}`
+    : undefined;
   const controls = clientOnly
-    ? { initialCopy: shown, autoPrint: !isTrue(c.req.query("noprint")) }
-    : { initialCopy: shown, copies: COPY_IDS };
+    ? { initialCopy: shown, autoPrint: !isTrue(c.req.query("noprint")), printChosenHref }
+    : { initialCopy: shown, copies: COPY_IDS, printChosenHref };
 
   return renderPage(
     c,
@@ -70,6 +84,10 @@ async function renderPrint(
           </p>
         </div>
         <Island name="PrintControls" component={PrintControls} props={controls} />
+        {c.var.user && !c.var.kiosk && (
+          // Staff came from the builder: one step back to it, without the browser's Back.
+          <a className="btn btn-outline print-back" href={`/quote/${id}`}>Back to Quote</a>
+        )}
         {c.var.kiosk && (
           // A tablet in client mode has no other way back to its page.
           <a className="btn btn-outline print-kiosk-back" href={`/tablet/${id}`}>

@@ -16,7 +16,10 @@ const EXTRA_FILES = ["static/app.css", "deno.json", "deno.lock", "src/assets/bui
  * (renderPage's `scripts`), sharing no React. The staff sign-in ships only
  * this, so its page stays a few kilobytes.
  */
-const PAGE_SCRIPTS: Record<string, string> = { signIn: "_sign_in.ts" };
+const PAGE_SCRIPTS: Record<string, string> = {
+  signIn: "_sign_in.ts",
+  forgotPassword: "_forgot_password.ts",
+};
 const BROWSER_ENTRIES = ["_entry.tsx", ...Object.values(PAGE_SCRIPTS)];
 
 /** Every local file the browser entries reach, as Deno's module graph lists it. */

@@ -256,6 +256,7 @@ function stylesFor(d: Density) {
       marginBottom: 4,
     },
     footerStore: { fontWeight: 700, color: COLOR.text },
+    footerParts: { flexDirection: "row", flexWrap: "wrap", justifyContent: "center" },
     // The room a sheet has for its content, which makes the page a sheet
     // tall, and the content, positioned absolutely in it (see Measuring).
     room: { height: CONTENT_HEIGHT },

@@ -243,10 +243,15 @@ export function Footer({ s, d, copy }: { s: Styles; d: Density; copy: ClientCopy
   return (
     <View style={s.footer}>
       {message !== "" && <Text style={s.footerMessage}>{message}</Text>}
-      <Text>
+      {
+        /* Each part is its own box in a wrapping row, so a long line wraps
+          between parts: a break inside one would split the e-mail or web
+          address with a hyphen that is not in it. */
+      }
+      <View style={s.footerParts}>
         <Text style={s.footerStore}>{header.storeName}</Text>
-        {contact.length > 0 && `  ·  ${contact.join("  ·  ")}`}
-      </Text>
+        {contact.map((part, i) => <Text key={i}>{`  ·  ${part}`}</Text>)}
+      </View>
     </View>
   );
 }

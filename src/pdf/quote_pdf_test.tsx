@@ -205,6 +205,30 @@ describe("renderClientCopyPdf", () => {
     expect(doc.getTitle()).toBe("Quote Q-001234");
   });
 
+  it("wraps the footer between its parts, never inside the store's e-mail or web address", async () => {
+    const long: Branding = {
+      ...branding,
+      storeAddress: "Suite 1400, 2501 North Lamar Boulevard, Riverside Commons, Austin, TX 78705",
+      storePhone: "(555) 010-0100 ext. 2201",
+      storeEmail: "appointments@northside-eyewear.test",
+      storeWebsite: "www.northside-eyewear.test/book",
+    };
+    const short = { ...maximalOption(1), notes: "", items: maximalOption(1).items.slice(0, 2) };
+    const pdf = await renderQuotePdf(bundleFrom(maximalClient(), [short], "Thanks"), long);
+    for (const words of await pdfPageWords(pdf)) {
+      const texts = words.map((word) => word.text);
+      expect(texts).toContain(long.storeEmail);
+      expect(texts).toContain(long.storeWebsite);
+      // The contact line is long enough to wrap (store name and address on
+      // the first line): the rest goes to the next line whole.
+      const name = words.findLast((word) => word.text === "Northside")!;
+      const email = words.find((word) => word.text === long.storeEmail)!;
+      expect(email.yMin).toBeGreaterThan(name.yMax - 1);
+      const footer = words.filter((word) => word.yMin >= name.yMin - 1).map((word) => word.text);
+      expect(footer.filter((text) => text.endsWith("-") && text !== "-")).toEqual([]);
+    }
+  });
+
   it("lays prices out in one right-aligned column, rows apart, inside the margins", async () => {
     const pdf = await renderQuotePdf(bundleWith(threeOptions()), branding);
     for (const words of await pdfPageWords(pdf)) {

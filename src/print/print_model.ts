@@ -44,6 +44,8 @@ export interface PrintHeader {
 export interface ClientCopyPage {
   optionId: string;
   optionName: string;
+  /** The client chose this option (on the tablet): the sheet says "Your choice". */
+  isChoice?: boolean;
   pageNumber: number;
   pageCount: number;
   notes: string;
@@ -104,8 +106,16 @@ const phoneOf = (c: QuoteBundle["client"]) => orNA(c.mobilePhone || c.homePhone)
 export const validityText = (expiresAt: string | null) =>
   expiresAt ? `Valid until ${formatDate(expiresAt)}` : "";
 
-/** The client copy: one page per option, for the client's eyes. */
-export function clientCopy(bundle: QuoteBundle, branding: Branding): ClientCopy {
+/**
+ * The client copy: one page per option, for the client's eyes. `clientChose`:
+ * the client has confirmed a choice on the tablet, so the options marked
+ * chosen are theirs (before that the mark is staff's, for the internal copy).
+ */
+export function clientCopy(
+  bundle: QuoteBundle,
+  branding: Branding,
+  { clientChose = false }: { clientChose?: boolean } = {},
+): ClientCopy {
   const { quote, client, options } = bundle;
   return {
     header: header(bundle, branding),
@@ -119,6 +129,7 @@ export function clientCopy(bundle: QuoteBundle, branding: Branding): ClientCopy 
     pages: options.map((option, index) => ({
       optionId: option.id,
       optionName: optionTitle(option, index),
+      isChoice: clientChose && option.isChosen,
       pageNumber: index + 1,
       pageCount: options.length,
       notes: option.notes.trim(),
@@ -251,52 +262,18 @@ export function internalCopy(
 }
 
 // ---- One sheet per option ----
-// Each option prints on exactly one sheet, on paper and in the PDF, however
-// long its notes, names and lists are. What does not fit is shortened or left
-// off, and the sheet says so in the words below, so a reader knows the rest
-// is in the system rather than missing. The print pages and the PDF share
-// these rules; each decides from its own layout how much fits.
+// The clip rules (clipText, shortenName, the "continued in the system" mark)
+// live in clip_text.ts, which the print page's script uses too.
+import { clipText, CONTINUED_IN_SYSTEM, priceTableNote, shortenName } from "./clip_text.ts";
+export { clipText, CONTINUED_IN_SYSTEM, priceTableNote, shortenName };
 
-/** The words that mark text or lines a sheet left off. */
-export const CONTINUED_IN_SYSTEM = "continued in the system";
-
-/**
- * Text cut to at most `limit` characters at a word boundary, ending with a
- * mark that the rest is in the system; unchanged when it fits. The mark is
- * extra: the result can be up to 30 characters longer than `limit`.
- */
-export function clipText(text: string, limit: number): string {
-  if (text.length <= limit) return text;
-  const cut = text.slice(0, limit);
-  // At a word boundary unless that would throw away most of the text.
-  const atWord = cut.replace(/\s+\S*$/, "");
-  const kept = (atWord.length >= limit * 0.6 ? atWord : cut).trimEnd();
-  return `${kept}… (${CONTINUED_IN_SYSTEM})`;
-}
-
-/** A line's description cut to at most `limit` characters (ellipsis included); unchanged when it fits. */
-export function shortenName(name: string, limit: number): string {
-  if (name.length <= limit) return name;
-  const cut = name.slice(0, limit - 1);
-  const atWord = cut.replace(/\s+\S*$/, "");
-  return `${(atWord.length >= limit * 0.6 ? atWord : cut).trimEnd()}…`;
-}
-
-/**
- * What a sheet says under a price table it could not show whole: how many
- * lines it left off (the total still counts them), and that shortened
- * descriptions are in full in the system. Empty when nothing was left off.
- */
-export function priceTableNote(hiddenLines: number, shortenedNames: boolean): string {
-  const parts: string[] = [];
-  if (hiddenLines > 0) {
-    parts.push(
-      `${hiddenLines} more item${hiddenLines === 1 ? "" : "s"} ${CONTINUED_IN_SYSTEM}; ` +
-        "the total includes them all.",
-    );
-  }
-  if (shortenedNames) parts.push(`Shortened descriptions are ${CONTINUED_IN_SYSTEM}.`);
-  return parts.join(" ");
+/** The client copy of the chosen options only ("Print chosen only"), numbered anew. */
+export function chosenOnly(copy: ClientCopy): ClientCopy {
+  const pages = copy.pages.filter((page) => page.isChoice);
+  return {
+    ...copy,
+    pages: pages.map((page, i) => ({ ...page, pageNumber: i + 1, pageCount: pages.length })),
+  };
 }
 
 const signedAtFormat = new Intl.DateTimeFormat("en-US", {

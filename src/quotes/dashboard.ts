@@ -27,6 +27,7 @@ function summaries(db: DB) {
     "quotes.quoteNumber",
     "quotes.status",
     quoteTotal.as("total"),
+    "quotes.opticianName",
     "quotes.createdAt",
     "quotes.expiresAt",
   ]);

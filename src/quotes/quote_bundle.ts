@@ -198,3 +198,15 @@ export function readQuoteBundle(db: DB, id: string): Promise<QuoteBundle | undef
     load: () => findQuoteBundle(db, id),
   });
 }
+
+/**
+ * Whether the client has confirmed a choice on the tablet (the quote's first
+ * confirmation is kept in accepted_at): then the options marked chosen are the
+ * client's, and their client copy says so.
+ */
+export async function clientHasChosen(db: DB, id: string): Promise<boolean> {
+  if (!isUuid(id)) return false;
+  const row = await db.selectFrom("quotes").select("acceptedAt").where("id", "=", id)
+    .executeTakeFirst();
+  return row?.acceptedAt != null;
+}

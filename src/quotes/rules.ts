@@ -294,6 +294,14 @@ export function optionTabLabel(option: Pick<DraftOption, "label" | "items">, ind
 }
 
 /** Tablet and print titles: the frame SKU, else the label, else "Option N". */
+/**
+ * An option's title for the client holding the tablet: its label, else
+ * "Option N" (a frame SKU, the staff's title, means nothing to a client).
+ */
+export function clientOptionTitle(option: Pick<DraftOption, "label">, index: number) {
+  return option.label.trim() || `Option ${index + 1}`;
+}
+
 export function optionTitle(option: Pick<DraftOption, "label" | "items">, index: number) {
   return frameSku(option.items) || option.label.trim() || `Option ${index + 1}`;
 }

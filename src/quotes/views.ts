@@ -84,6 +84,7 @@ export interface QuoteSummary {
   quoteNumber: string;
   status: QuoteStatus;
   total: string;
+  opticianName: string;
   createdAt: string;
   expiresAt: string | null;
 }

@@ -2,7 +2,9 @@ import * as z from "zod";
 import { safeText } from "./text.ts";
 import { passwordField } from "./users.ts";
 
-export const EMAIL_REQUIRED = "Please enter your email address";
+import { EMAIL_REQUIRED } from "./password_recovery_messages.ts";
+
+export { EMAIL_REQUIRED, FORGOT_PASSWORD_ANSWER } from "./password_recovery_messages.ts";
 
 export const forgotPasswordSchema = z.object({
   email: safeText({ error: EMAIL_REQUIRED, trim: true }).min(1, EMAIL_REQUIRED).max(254)
@@ -16,7 +18,4 @@ export const resetPasswordWithTokenSchema = z.object({
   newPassword: passwordField("Password must be at least 6 characters long"),
 });
 
-/** The spec's answer to every accepted forgotten-password request. */
-export const FORGOT_PASSWORD_ANSWER =
-  "If an account with that email exists, we've sent you instructions to reset your password.";
 export const RESET_DONE = "Password reset successful. You can now log in with your new password.";

@@ -362,7 +362,7 @@ describe("client management: details and measurements", () => {
     await expect(measurements.locator(".badge-warning").textContent()).resolves.toBe("Incomplete");
     await expect(measurements.textContent()).resolves.toContain("Not measured");
 
-    const rows = details.locator(".quote-row");
+    const rows = details.locator(".client-quote-row");
     await expectCount(rows, 2);
     await expect(rows.nth(0).locator("code").textContent()).resolves.toBe(newer.id.slice(-8));
     await expect(rows.nth(0).locator(".badge-secondary").textContent()).resolves.toBe("Draft");
@@ -401,10 +401,10 @@ describe("client management: details and measurements", () => {
     await details.getByRole("heading", { name: "Baseline Measurements" }).waitFor();
     await expect(details.isVisible()).resolves.toBe(true);
     expect(apiCalls).toEqual([]);
-    await expect(details.locator(".quote-row code").textContent()).resolves.toBe(
+    await expect(details.locator(".client-quote-row code").textContent()).resolves.toBe(
       quote.id.slice(-8),
     );
-    await expect(details.locator(".quote-row .badge-warning").textContent()).resolves.toBe(
+    await expect(details.locator(".client-quote-row .badge-warning").textContent()).resolves.toBe(
       "Pending Measurements",
     );
     await details.getByRole("button", { name: "Close" }).first().click();
@@ -468,7 +468,8 @@ describe("client management: details and measurements", () => {
     expect(Number(row.pdNear)).toBe(60);
     expect(row.measurementsComplete).toBe(true);
     // The quote waiting on measurements moved on, and the dialog says so.
-    await section.page().locator(".quote-row .badge-default", { hasText: "Active" }).waitFor();
+    await section.page().locator(".client-quote-row .badge-default", { hasText: "Active" })
+      .waitFor();
     const saved = await app.db.selectFrom("quotes").select("status").where("id", "=", quote.id)
       .executeTakeFirstOrThrow();
     expect(saved.status).toBe("ACTIVE");

@@ -133,7 +133,7 @@ describe("tap targets on the tablet pages", () => {
         await tablet.page.goto(`/tablet/${quoteId}`);
         await hydrated(tablet.page);
         await measure(tablet.page, "tablet");
-        await tablet.page.getByRole("checkbox", { name: "OK-9102" }).tap();
+        await tablet.page.getByRole("checkbox", { name: "Sport Pair" }).tap();
         await measure(tablet.page, "tablet-selected");
         expect(tablet.problems).toEqual([]);
         await tablet.context.close();

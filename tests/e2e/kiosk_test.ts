@@ -158,8 +158,8 @@ describe("Hand to client: a quote", () => {
     await page.waitForURL(`**/tablet/${quoteId}`);
     await hydrated(page);
 
-    await page.getByRole("checkbox", { name: "RB5154-2000" }).tap();
-    await page.getByRole("checkbox", { name: "HB-77" }).tap();
+    await page.getByRole("checkbox", { name: "Everyday" }).tap();
+    await page.getByRole("checkbox", { name: "Reading" }).tap();
     await page.getByRole("button", { name: "Confirm Selection(s)" }).tap();
     await page.getByRole("heading", { name: "Thank You!" }).waitFor();
     await page.getByText("Please hand the tablet back to your optician.", { exact: false })
@@ -193,11 +193,14 @@ describe("Hand to client: a quote", () => {
     expect(await linksOut(page, [`/tablet/${quoteId}`])).toEqual([]);
     await shoot(page, "notice-landscape");
 
-    // The client copy of this quote prints; its only way out is back.
+    // The client copy of this quote prints; its only ways out are back, and the
+    // same copy of the client's chosen options alone (issue 36).
     await page.goto(`/quote/${quoteId}/client-print?noprint=1`);
     await hydrated(page);
     await page.getByRole("heading", { name: "Your Quote" }).waitFor();
-    expect(await linksOut(page, [`/tablet/${quoteId}`])).toEqual([]);
+    expect(
+      await linksOut(page, [`/tablet/${quoteId}`, `/quote/${quoteId}/client-print?chosen=only`]),
+    ).toEqual([]);
     await page.getByRole("link", { name: "Back to your options" }).tap();
 
     // Back on the tablet: still confirmed, nothing more can be changed.
@@ -376,7 +379,7 @@ describe("the kiosk pages on a tablet", () => {
       await measure(tablet.page, "tablet");
       await tablet.page.getByRole("button", { name: "Staff: return to staff work" }).tap();
       await measure(tablet.page, "tablet-staff-open");
-      await tablet.page.getByRole("checkbox", { name: "OK-9102" }).tap();
+      await tablet.page.getByRole("checkbox", { name: "Sport Pair" }).tap();
       await tablet.page.getByRole("button", { name: "Confirm Selection(s)" }).tap();
       await tablet.page.getByRole("heading", { name: "Thank You!" }).waitFor();
       // The confirmation toast (and its close button) is on screen too.

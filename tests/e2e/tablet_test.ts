@@ -55,7 +55,8 @@ interface OptionInit {
 /** Three options the way the builder would have saved them. */
 const THREE_OPTIONS: OptionInit[] = [
   {
-    // Titled by its frame SKU, a catalog package and an add-on, a named discount.
+    // Titled by its label (not its frame SKU, which means nothing to a client), a catalog
+    // package and an add-on, a named discount.
     label: "Everyday",
     adjustmentAmount: "-25.00",
     adjustmentReason: "Spring sale",
@@ -73,7 +74,7 @@ const THREE_OPTIONS: OptionInit[] = [
     ],
   },
   {
-    // No SKU: titled by its label; a custom package, shipping, an unnamed discount.
+    // Titled by its label; a custom package, shipping, an unnamed discount.
     label: "Sport Pair",
     shipping: "15.00",
     adjustmentAmount: "-10.00",
@@ -231,15 +232,15 @@ describe("tablet option selection", () => {
     );
     // The client holds the tablet: no staff bar.
     await expectCount(page.locator(".topbar"), 0);
-    // Titles: frame SKU, else label, else "Option N".
+    // Titles: the option's label, else "Option N".
     await expect(page.getByRole("checkbox").evaluateAll((els) => els.map((e) => e.textContent)))
-      .resolves.toEqual(["RB5154-2000", "Sport Pair", "Option 3"]);
+      .resolves.toEqual(["Everyday", "Sport Pair", "Option 3"]);
     await shoot(page, "tablet-landscape-before");
 
-    await card(page, "RB5154-2000").tap();
+    await card(page, "Everyday").tap();
     await card(page, "Option 3").tap();
     await expect(countBanner(page).textContent()).resolves.toBe("2 options selected");
-    await expect(card(page, "RB5154-2000").getByText("Selected", { exact: true }).isVisible())
+    await expect(card(page, "Everyday").getByText("Selected", { exact: true }).isVisible())
       .resolves.toBe(true);
     await expect(card(page, "Sport Pair").getByText("Selected", { exact: true }).count())
       .resolves.toBe(0);
@@ -290,7 +291,7 @@ describe("tablet option selection", () => {
             .join(" | ")
         )
       );
-    await expect(rows("RB5154-2000")).resolves.toEqual([
+    await expect(rows("Everyday")).resolves.toEqual([
       "FRAME Ray-Ban | $189.00",
       "LENS PACKAGE Premium Progressive | $389.00",
       "ADD-ON Transitions | $120.00",
@@ -318,7 +319,7 @@ describe("tablet option selection", () => {
     const totalWeight = await card(page, "Option 3").locator(".tablet-total td")
       .evaluate((el) => getComputedStyle(el).fontWeight);
     expect(Number(totalWeight)).toBeGreaterThanOrEqual(700);
-    const discountColor = await card(page, "RB5154-2000").locator(".tablet-discount td")
+    const discountColor = await card(page, "Everyday").locator(".tablet-discount td")
       .evaluate((el) => getComputedStyle(el).color);
     expect(discountColor).toBe("rgb(23, 102, 58)");
     await page.context().close();
@@ -336,7 +337,7 @@ describe("tablet option selection", () => {
     await expect(confirmButton(page).isEnabled()).resolves.toBe(true);
 
     // A tap anywhere on the card, here low down on its price table, toggles it.
-    const first = card(page, "RB5154-2000");
+    const first = card(page, "Everyday");
     const box = (await first.boundingBox())!;
     await first.tap({ position: { x: box.width / 2, y: box.height - 30 } });
     await expect(countBanner(page).textContent()).resolves.toBe("2 options selected");
@@ -353,32 +354,36 @@ describe("tablet option selection", () => {
     await page.keyboard.press("Enter");
     await expect(checked(page, "Option 3")).resolves.toBe("false");
 
-    await card(page, "RB5154-2000").tap();
+    await card(page, "Everyday").tap();
     await expect(countBanner(page).textContent()).resolves.toBe("No options selected yet");
     await expect(confirmButton(page).isDisabled()).resolves.toBe(true);
     expect(problems).toEqual([]);
     await page.context().close();
   });
 
-  it("opens with the options already chosen, and locks the cards after confirming", async () => {
-    const options = THREE_OPTIONS.map((o, i) => ({ ...o, isChosen: i === 1 }));
+  it("opens with nothing selected whatever staff ticked for the internal print, and locks the cards after confirming", async () => {
+    const options = THREE_OPTIONS.map((o, i) => ({ ...o, isChosen: i !== 1 }));
     const { quoteId, optionIds } = await insertQuote({ options });
     const { page, apiCalls } = await openTablet(`/tablet/${quoteId}`);
-    await expect(checked(page, "Sport Pair")).resolves.toBe("true");
-    await expect(checked(page, "RB5154-2000")).resolves.toBe("false");
+    // The page says "Tap an option to select it": the choice starts with the client.
+    for (const title of ["Everyday", "Sport Pair", "Option 3"]) {
+      await expect(checked(page, title)).resolves.toBe("false");
+    }
+    await expect(countBanner(page).textContent()).resolves.toBe("No options selected yet");
+    await card(page, "Sport Pair").tap();
     await expect(countBanner(page).textContent()).resolves.toBe("1 option selected");
 
     await confirmButton(page).tap();
     await page.getByRole("heading", { name: "Thank You!" }).waitFor();
     const callsAfterConfirm = apiCalls.length;
-    for (const title of ["RB5154-2000", "Sport Pair"]) {
+    for (const title of ["Everyday", "Sport Pair"]) {
       await card(page, title).tap();
       await card(page, title).click();
     }
     await toggle(page, "Option 3").focus();
     await page.keyboard.press("Space");
     await expect(checked(page, "Sport Pair")).resolves.toBe("true");
-    await expect(checked(page, "RB5154-2000")).resolves.toBe("false");
+    await expect(checked(page, "Everyday")).resolves.toBe("false");
     await expect(checked(page, "Option 3")).resolves.toBe("false");
     await expect(toggle(page, "Sport Pair").getAttribute("aria-disabled")).resolves.toBe("true");
     expect(apiCalls.length).toBe(callsAfterConfirm);
@@ -433,7 +438,7 @@ describe("tablet option selection", () => {
     await expectCount(confirmButton(page), 0);
     await card(page, "Sport Pair").tap();
     await expect(checked(page, "Sport Pair")).resolves.toBe("false");
-    await expect(checked(page, "RB5154-2000")).resolves.toBe("true");
+    await expect(checked(page, "Everyday")).resolves.toBe("true");
     await shoot(page, "tablet-portrait-closed");
     expect(problems).toEqual([]);
     await page.context().close();

@@ -115,6 +115,9 @@ describe("two-factor sign-in", () => {
     try {
       await typePassword(page, owner);
       await page.getByLabel("Authentication Code").waitFor();
+      // The instruction is said once (the page's subtitle), not again above the field.
+      expect(await page.getByText("Enter the 6-digit code from your authenticator app").count())
+        .toBe(1);
       // The password alone gave no session.
       const cookies = await page.context().cookies();
       expect(cookies.some((c) => c.name === "lensdesk_session")).toBe(false);
@@ -223,8 +226,10 @@ describe("two-factor sign-in", () => {
     try {
       await typePassword(page, admin);
       await page.getByText("This store requires two-factor sign-in").waitFor();
+      expect(await page.getByText("This store requires two-factor sign-in").count()).toBe(1);
       await page.getByRole("button", { name: "Set Up Two-Factor Sign-In" }).click();
       const adminKey = await keyOnPage(page);
+      expect(await page.getByText(/Scan (this|the) QR code/).count()).toBe(1);
       await page.getByLabel("6-digit code").fill(await nextCode(adminKey, admin.id));
       await page.getByRole("button", { name: "Turn On" }).click();
       await page.getByRole("heading", { name: "Save Your Recovery Codes" }).waitFor();

@@ -1097,6 +1097,22 @@ export const ROUTES: RouteEntry[] = [
     },
   },
   page("/forgot-password", "public", { status: 200, text: "Send Reset Instructions" }),
+  {
+    // The forgotten-password form without JavaScript: the same answer for any address.
+    method: "POST",
+    pattern: "/forgot-password",
+    page: true,
+    access: "public",
+    ok: { status: 200, text: "Check Your Email" },
+    request: () =>
+      Promise.resolve({
+        path: "/forgot-password",
+        // A fresh address each time, so the per-address limit never answers instead.
+        body: new URLSearchParams({ email: `rt-${crypto.randomUUID().slice(0, 8)}@nowhere.test` })
+          .toString(),
+        headers: { ...html, "content-type": "application/x-www-form-urlencoded" },
+      }),
+  },
   page("/reset-password", "public", { status: 200, text: "Confirm New Password" }, {
     query: ["token"],
     path: "/reset-password?token=abc",

@@ -114,6 +114,15 @@ describe("JavaScript per page, gzip-compressed as served", () => {
     expect(page.gzip).toBeLessThanOrEqual(BUDGET.tablet);
   });
 
+  it("the forgotten-password page, one field, ships no React and no zod, within 20 KB", async () => {
+    const page = await pageScripts(await html("/forgot-password"), manifest);
+    console.log(`forgot-password: ${page.gzip} B gzip in ${page.files.length} files`);
+    expect(page.islands).toEqual([]);
+    expect(page.files).toContain(fileOf(manifest.scripts.forgotPassword));
+    expect(page.files).not.toContain(fileOf(manifest.entry));
+    expect(page.gzip).toBeLessThanOrEqual(BUDGET.signIn);
+  });
+
   it("the tablet pages (intake and tablet selection) within 90 KB, none with zod", async () => {
     const zod = await zodChunks();
     expect(zod.size).toBeGreaterThan(0);
