@@ -1,4 +1,5 @@
 import type { OnlineOption } from "./online_view.ts";
+import { CheckMark, PriceTable } from "../tablet/PriceTable.tsx";
 
 export interface OnlineOptionCardProps {
   option: OnlineOption;
@@ -36,53 +37,14 @@ export function OnlineOptionCard({ option, selected, locked, onToggle }: OnlineO
           </button>
         </h2>
         {selected && <span className="badge badge-default">Selected</span>}
-        <span className="tablet-check" aria-hidden="true">
-          <svg viewBox="0 0 24 24" width="24" height="24">
-            <path d="M5 12.5l4.5 4.5L19 7.5" />
-          </svg>
-        </span>
+        <CheckMark />
       </div>
-      <table className="tablet-prices">
-        <caption className="sr-only">{`Price breakdown for ${option.title}`}</caption>
-        <tbody>
-          {option.lines.map((line, i) => (
-            <tr key={i}>
-              <th scope="row">
-                <span className="tablet-kind">{line.kindLabel}</span>
-                <span className="tablet-name">
-                  {line.name}
-                  {line.qty > 1 && <span className="tablet-qty">{` × ${line.qty}`}</span>}
-                </span>
-              </th>
-              <td>{line.amount}</td>
-            </tr>
-          ))}
-        </tbody>
-        <tfoot>
-          {option.subtotal && (
-            <tr className="tablet-sum">
-              <th scope="row">Subtotal</th>
-              <td>{option.subtotal}</td>
-            </tr>
-          )}
-          {option.shipping && (
-            <tr>
-              <th scope="row">Shipping</th>
-              <td>{option.shipping}</td>
-            </tr>
-          )}
-          {option.adjustment && (
-            <tr className={option.adjustment.discount ? "tablet-discount" : "tablet-surcharge"}>
-              <th scope="row">{option.adjustment.label}</th>
-              <td>{option.adjustment.amount}</td>
-            </tr>
-          )}
-          <tr className="tablet-total" id={totalId}>
-            <th scope="row">Total</th>
-            <td>{option.total}</td>
-          </tr>
-        </tfoot>
-      </table>
+      <PriceTable
+        title={option.title}
+        lines={option.lines}
+        foot={option}
+        totalId={totalId}
+      />
     </li>
   );
 }

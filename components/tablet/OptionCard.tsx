@@ -1,5 +1,6 @@
 import { formatMoney } from "../../src/quotes/money.ts";
 import { Badge } from "../Badge.tsx";
+import { CheckMark, PriceTable } from "./PriceTable.tsx";
 import type { TabletOption } from "./tablet_view.ts";
 
 export interface OptionCardProps {
@@ -49,64 +50,26 @@ export function OptionCard({ option, selected, locked, onToggle }: OptionCardPro
         <span className="tablet-card-total" aria-hidden="true">
           {formatMoney(option.totalCents)}
         </span>
-        <span className="tablet-check" aria-hidden="true">
-          <svg viewBox="0 0 24 24" width="24" height="24">
-            <path d="M5 12.5l4.5 4.5L19 7.5" />
-          </svg>
-        </span>
+        <CheckMark />
       </div>
-      <table className="tablet-prices">
-        <caption className="sr-only">{`Price breakdown for ${option.title}`}</caption>
-        <tbody>
-          {option.lines.map((line, i) => (
-            <tr key={i}>
-              <th scope="row">
-                <span className="tablet-kind">{line.kindLabel}</span>
-                <span className="tablet-name">
-                  {line.name}
-                  {line.qty > 1 && <span className="tablet-qty">{` × ${line.qty}`}</span>}
-                </span>
-              </th>
-              <td>{formatMoney(line.cents)}</td>
-            </tr>
-          ))}
-          {option.lines.length === 0 && (
-            <tr>
-              <th scope="row" className="muted">No items yet</th>
-              <td>{formatMoney(0)}</td>
-            </tr>
-          )}
-        </tbody>
-        <tfoot>
-          {showSubtotal && (
-            <tr className="tablet-sum">
-              <th scope="row">Subtotal</th>
-              <td>{formatMoney(option.subtotalCents)}</td>
-            </tr>
-          )}
-          {option.shippingCents > 0 && (
-            <tr>
-              <th scope="row">Shipping</th>
-              <td>{formatMoney(option.shippingCents)}</td>
-            </tr>
-          )}
-          {option.adjustment && (
-            <tr
-              className={option.adjustment.cents < 0 ? "tablet-discount" : "tablet-surcharge"}
-            >
-              <th scope="row">{option.adjustment.label}</th>
-              <td>
-                {option.adjustment.cents > 0 ? "+" : ""}
-                {formatMoney(option.adjustment.cents)}
-              </td>
-            </tr>
-          )}
-          <tr className="tablet-total" id={totalId}>
-            <th scope="row">Total</th>
-            <td>{formatMoney(option.totalCents)}</td>
-          </tr>
-        </tfoot>
-      </table>
+      <PriceTable
+        title={option.title}
+        lines={option.lines.map((line) => ({ ...line, amount: formatMoney(line.cents) }))}
+        empty={formatMoney(0)}
+        foot={{
+          subtotal: showSubtotal ? formatMoney(option.subtotalCents) : null,
+          shipping: option.shippingCents > 0 ? formatMoney(option.shippingCents) : null,
+          adjustment: option.adjustment && {
+            label: option.adjustment.label,
+            amount: `${option.adjustment.cents > 0 ? "+" : ""}${
+              formatMoney(option.adjustment.cents)
+            }`,
+            discount: option.adjustment.cents < 0,
+          },
+          total: formatMoney(option.totalCents),
+        }}
+        totalId={totalId}
+      />
     </li>
   );
 }
