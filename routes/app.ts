@@ -28,6 +28,7 @@ import { clientsApi } from "./api/clients.ts";
 import { prescriptionsApi } from "./api/prescriptions.ts";
 import { quoteCarryOverApi } from "./api/quote_carry_over.ts";
 import { quotesApi } from "./api/quotes.ts";
+import { ordersApi } from "./api/orders.ts";
 import { publicPages, renderLanding } from "./pages/public.tsx";
 import { renderDashboard } from "./pages/dashboard.tsx";
 import { renderNotFound } from "./pages/not_found.tsx";
@@ -74,6 +75,8 @@ export interface AppDeps {
   metrics?: Metrics;
   /** The database pool's live figures for /metrics. */
   pool?: PoolStats;
+  /** The time the order rules see (tests move it instead of waiting). */
+  clock?: () => Date;
 }
 
 /** Paths only signed-in staff may open; visitors are sent to sign in first. */
@@ -86,6 +89,7 @@ export const PROTECTED_PREFIXES = [
   "/print",
   "/tablet",
   "/reports",
+  "/orders",
 ];
 
 export function isProtectedPath(path: string): boolean {
@@ -99,6 +103,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const logger = deps.logger ?? jsonLogger;
   const publicLimits = deps.publicLimits ?? createPublicLimits();
   const app = new Hono<AppEnv>();
+  const clock = deps.clock ?? (() => new Date());
 
   // Counted (under "other", one series) and refused before anything else.
   const metrics = deps.metrics ?? new Metrics();
@@ -113,6 +118,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     c.set("user", null);
     c.set("session", null);
     c.set("kiosk", null);
+    c.set("clock", clock);
     await next();
   });
   app.use(requestId({ limitLength: 64 }));
@@ -239,6 +245,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   api.route("/", adminSettingsApi);
   api.route("/", adminUsersApi);
   api.route("/", adminCatalogApi);
+  api.route("/", ordersApi);
   api.route("/", quotesApi);
   api.route("/", searchApi);
   api.route("/", uploadsApi);

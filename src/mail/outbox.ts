@@ -63,6 +63,8 @@ const CLAIMED_COLUMNS = [
   "attachmentName",
   "attachment",
   "attempts",
+  "jobId",
+  "kind",
 ] as const;
 
 /**
@@ -135,6 +137,7 @@ async function sendClaimed(
         attempts: claimed.attempts + 1,
         lastError: null,
       }).where("id", "=", id).execute();
+      if (claimed.jobId && claimed.kind === "READY_NOTICE") await markNotified(trx, claimed, now);
       if (claimed.quoteId) {
         const before = await trx.selectFrom("quotes").select("status")
           .where("id", "=", claimed.quoteId).forUpdate().executeTakeFirst();
@@ -201,6 +204,25 @@ async function sendClaimed(
       .where("id", "=", id).execute();
     return { status: "retrying", nextAttemptAt };
   }
+}
+
+/** The job's "Client notified" time, and a line in its order's history. */
+async function markNotified(trx: DB, claimed: Claimed, now: Date) {
+  const job = await trx.updateTable("jobs").set({ clientNotifiedAt: now })
+    .where("id", "=", claimed.jobId!).returning(["orderId", "jobNumber"]).executeTakeFirst();
+  if (!job) return;
+  await recordAudit(
+    trx,
+    { id: null, label: "system" },
+    "order.client_notified",
+    "order",
+    job.orderId,
+    {
+      jobNumber: job.jobNumber,
+      to: claimed.toAddress,
+      outboxId: claimed.id,
+    },
+  );
 }
 
 /** Statuses a delivered quote e-mail leaves as they are (the SQL below says the same). */
