@@ -291,6 +291,33 @@ describe("orders", () => {
     ).toBe(403);
   });
 
+  it("keeps the store hours in Settings, each field checked and audited", async () => {
+    const put = (body: Record<string, unknown>) =>
+      call<Record<string, unknown> & { errors?: Record<string, string> }>(
+        app,
+        "PUT",
+        "/api/admin/settings",
+        { cookie: owner, body },
+      );
+    const bad = await put({ timeZone: "Mars/Olympus", openingDays: "1,9", closingTime: "25:00" });
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body.errors ?? {}).sort()).toEqual([
+      "closingTime",
+      "openingDays",
+      "timeZone",
+    ]);
+    expect((await put({ openingTime: "18:00", closingTime: "09:00" })).status).toBe(400);
+    const ok = await put({ openingDays: [5, 1, 2, 3, 4], readyUndoMinutes: "10" });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({
+      openingDays: "1,2,3,4,5",
+      timeZone: "America/Chicago",
+      readyUndoMinutes: 10,
+      readyWaitingDays: 14,
+      readyEmailSubject: "Your glasses are ready",
+    });
+  });
+
   it("lists jobs by status, lateness and search", async () => {
     const late = await call<{ jobNumber: string; isLate: boolean }[]>(
       app,

@@ -15,6 +15,7 @@ import { insertUser } from "../../src/users/users.ts";
 import { hashPassword } from "../../src/auth/password.ts";
 import { issueResetToken } from "../../src/auth/password_reset.ts";
 import type { QuoteBundle } from "../../src/quotes/views.ts";
+import type { OrderBundle } from "../../src/orders/views.ts";
 import type { CreatedClient } from "../../src/clients/views.ts";
 import type { CatalogItem } from "../../src/catalog/catalog.ts";
 import { call, kioskCookieFor, sessionCookieFor, type TestApp } from "./test_app.ts";
@@ -187,6 +188,24 @@ export class Fixtures {
   async finalizedQuote(): Promise<QuoteBundle> {
     const bundle = await this.savedQuote();
     return await this.#call("POST", `/api/quotes/${bundle.quote.id}/finalize`);
+  }
+
+  #lab?: Promise<{ id: string }>;
+  /** The lab every order of the table is made at. */
+  lab(): Promise<{ id: string }> {
+    return this.#lab ??= this.#call("POST", "/api/admin/labs", {
+      name: `Route Lab ${++counter}`,
+      email: "lab@example.com",
+      turnaroundDays: 3,
+    });
+  }
+
+  /** An order of one job, made from a finalized quote. */
+  async order(): Promise<OrderBundle> {
+    const quote = await this.finalizedQuote();
+    return await this.#call("POST", `/api/quotes/${quote.quote.id}/order`, {
+      labId: (await this.lab()).id,
+    });
   }
 
   async catalogItem(): Promise<CatalogItem> {
@@ -720,6 +739,109 @@ export const ROUTES: RouteEntry[] = [
       path: `/api/quotes/${(await fx.finalizedQuote()).quote.id}/reopen`,
       body: { reason: "Client changed the lenses" },
     }),
+  },
+  {
+    method: "GET",
+    pattern: "/api/labs",
+    access: "staff",
+    ok: ok(200),
+    request: () => Promise.resolve({ path: "/api/labs" }),
+  },
+  {
+    method: "GET",
+    pattern: "/api/admin/labs",
+    access: "admin",
+    ok: ok(200),
+    request: () => Promise.resolve({ path: "/api/admin/labs" }),
+  },
+  {
+    method: "POST",
+    pattern: "/api/admin/labs",
+    access: "admin",
+    ok: ok(201),
+    request: () =>
+      Promise.resolve({
+        path: "/api/admin/labs",
+        body: { name: `Lab ${crypto.randomUUID()}`, turnaroundDays: 5 },
+      }),
+  },
+  {
+    method: "PUT",
+    pattern: "/api/admin/labs/:id",
+    access: "admin",
+    ok: ok(200),
+    request: async (fx) => ({
+      path: `/api/admin/labs/${(await fx.lab()).id}`,
+      body: { name: `Route Lab ${crypto.randomUUID()}`, turnaroundDays: 3 },
+    }),
+  },
+  {
+    method: "POST",
+    pattern: "/api/quotes/:id/order",
+    access: "staff",
+    ok: ok(201),
+    request: async (fx) => ({
+      path: `/api/quotes/${(await fx.finalizedQuote()).quote.id}/order`,
+      body: { labId: (await fx.lab()).id },
+    }),
+  },
+  {
+    method: "GET",
+    pattern: "/api/orders",
+    access: "staff",
+    ok: ok(200),
+    query: ["q", "status", "late", "waiting", "labId", "optician", "page"],
+    request: () => Promise.resolve({ path: "/api/orders?q=rita&late=1" }),
+  },
+  {
+    method: "GET",
+    pattern: "/api/orders/:id",
+    access: "staff",
+    ok: ok(200),
+    request: async (fx) => ({ path: `/api/orders/${(await fx.order()).order.id}` }),
+  },
+  {
+    method: "POST",
+    pattern: "/api/orders/:id/payments",
+    access: "staff",
+    ok: ok(201),
+    request: async (fx) => ({
+      path: `/api/orders/${(await fx.order()).order.id}/payments`,
+      body: { amount: "10.00", method: "CASH" },
+    }),
+  },
+  {
+    method: "POST",
+    pattern: "/api/jobs/:id/step",
+    access: "staff",
+    ok: ok(200),
+    request: async (fx) => {
+      const job = (await fx.order()).jobs[0];
+      return {
+        path: `/api/jobs/${job.id}/step`,
+        body: { to: "SENT_TO_LAB", version: job.version },
+      };
+    },
+  },
+  {
+    method: "PUT",
+    pattern: "/api/jobs/:id/promised-date",
+    access: "staff",
+    ok: ok(200),
+    request: async (fx) => {
+      const job = (await fx.order()).jobs[0];
+      return {
+        path: `/api/jobs/${job.id}/promised-date`,
+        body: { promisedDate: "2030-01-15", reason: "Lab said so", version: job.version },
+      };
+    },
+  },
+  {
+    method: "GET",
+    pattern: "/api/clients/:id/orders",
+    access: "staff",
+    ok: ok(200),
+    request: async (fx) => ({ path: `/api/clients/${(await fx.client()).client.id}/orders` }),
   },
   {
     method: "GET",
