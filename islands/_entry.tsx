@@ -21,6 +21,8 @@ export const islands: Record<string, () => Promise<IslandModule>> = {
   HandToClient: () => import("./HandToClient.tsx"),
   IntakeForm: () => import("./IntakeForm.tsx"),
   KioskReturn: () => import("./KioskReturn.tsx"),
+  LabsAdmin: () => import("./LabsAdmin.tsx"),
+  OrderPage: () => import("./OrderPage.tsx"),
   PrintControls: () => import("./PrintControls.tsx"),
   QuoteBuilder: () => import("./QuoteBuilder.tsx"),
   QuoteManager: () => import("./QuoteManager.tsx"),

@@ -39,6 +39,7 @@ import { quotePages } from "./pages/quote.tsx";
 import { tabletPages } from "./pages/tablet.tsx";
 import { printPages } from "./pages/print.tsx";
 import { quotesListPages } from "./pages/quotes_list.tsx";
+import { ordersPages } from "./pages/orders.tsx";
 import { adminSettingsPages } from "./pages/admin_settings.tsx";
 import { adminCatalogPages } from "./pages/admin_catalog.tsx";
 import { adminUsersPages } from "./pages/admin_users.tsx";
@@ -270,6 +271,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/", tabletPages(manifest));
   app.route("/", printPages(manifest));
   app.route("/", quotesListPages(manifest));
+  app.route("/", ordersPages(manifest));
   app.route("/", adminSettingsPages(manifest));
   app.route("/", adminCatalogPages(manifest));
   app.route("/", adminUsersPages(manifest));
