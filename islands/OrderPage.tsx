@@ -302,9 +302,9 @@ function Payments(
       {bundle.payments.length === 0
         ? <p className="empty-inline">No payments yet.</p>
         : (
-          <div className="data-table-wrap">
+          <div className="data-table-wrap" tabIndex={0} aria-labelledby={`${id}-caption`}>
             <table className="data-table">
-              <caption className="sr-only">Payments of this order</caption>
+              <caption id={`${id}-caption`} className="sr-only">Payments of this order</caption>
               <thead>
                 <tr>
                   <th scope="col">Date</th>
