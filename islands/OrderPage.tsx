@@ -94,6 +94,9 @@ export default function OrderPage({ bundle: initial, role }: OrderPageProps) {
           </p>
         </div>
         <div className="order-head-actions">
+          <a className="btn btn-outline" href={`/orders/${order.id}/work-order`}>
+            Print Work Order
+          </a>
           <a className="btn btn-outline" href={`/clients?id=${client.id}`}>Client</a>
           <a className="btn btn-outline" href="/orders">All Orders</a>
         </div>

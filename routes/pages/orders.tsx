@@ -15,6 +15,10 @@ import { formErrors } from "../../src/schemas/form_errors.ts";
 import { formatDecimal } from "../../src/quotes/money.ts";
 import type { OrderListRow } from "../../src/orders/views.ts";
 import { renderNotFound } from "./not_found.tsx";
+import { findBranding } from "../../src/settings/settings.ts";
+import { type Paper, workOrderSheet } from "../../src/orders/work_order.ts";
+import { WorkOrderSheets } from "../../components/orders/WorkOrderSheets.tsx";
+import PrintControls from "../../islands/PrintControls.tsx";
 import { renderUnauthorized } from "./unauthorized.tsx";
 import { UNAUTHORIZED_SETTINGS_TEXT } from "./admin_settings.tsx";
 import { isAdminRole } from "../../components/StaffNav.tsx";
@@ -197,6 +201,66 @@ export function ordersPages(manifest: AssetManifest) {
       manifest,
       <Island name="OrderPage" component={OrderPage} props={props} />,
       { title: `Order · ${bundle.client.firstName} ${bundle.client.lastName}` },
+    );
+  });
+
+  // The lab's work order: one sheet per job (or the one asked for), A4 or Letter.
+  app.get("/orders/:id/work-order", async (c) => {
+    const db = c.var.db;
+    const [bundle, branding] = await Promise.all([
+      readOrder(db, c.req.param("id"), c.var.user!.role, c.var.clock()),
+      findBranding(db),
+    ]);
+    if (!bundle) return renderNotFound(c, manifest);
+    const paper: Paper = c.req.query("paper") === "a4" ? "a4" : "letter";
+    const jobId = c.req.query("job");
+    const jobs = bundle.jobs.filter((j) => !jobId || j.id === jobId);
+    if (jobs.length === 0) return renderNotFound(c, manifest);
+    const sheets = jobs.map((j) => workOrderSheet(j, bundle, branding));
+    const here = (p: Paper) =>
+      `/orders/${bundle.order.id}/work-order?paper=${p}${jobId ? `&job=${jobId}` : ""}`;
+    return renderPage(
+      c,
+      manifest,
+      <div className="print-view">
+        <div className="print-controls">
+          <div className="print-controls-text">
+            <h1 className="print-controls-title">Work Order</h1>
+            <p className="muted">
+              {sheets.map((s) => s.jobNumber).join(", ")} · {bundle.client.firstName}{" "}
+              {bundle.client.lastName}
+            </p>
+          </div>
+          <nav className="print-toggle" aria-label="Paper size">
+            <a
+              className="btn btn-outline"
+              href={here("letter")}
+              aria-current={paper === "letter" ? "page" : undefined}
+            >
+              Letter
+            </a>
+            <a
+              className="btn btn-outline"
+              href={here("a4")}
+              aria-current={paper === "a4" ? "page" : undefined}
+            >
+              A4
+            </a>
+          </nav>
+          <Island
+            name="PrintControls"
+            component={PrintControls}
+            props={{ initialCopy: "client" }}
+          />
+          <a className="btn btn-outline" href={`/orders/${bundle.order.id}`}>Back to Order</a>
+        </div>
+        <div className="print-stage">
+          <section className="print-copy" aria-label="Work order">
+            <WorkOrderSheets sheets={sheets} paper={paper} />
+          </section>
+        </div>
+      </div>,
+      { title: `Work Order ${sheets.map((s) => s.jobNumber).join(", ")}`, bodyClass: "print-page" },
     );
   });
 

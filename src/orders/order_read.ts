@@ -68,6 +68,8 @@ export async function readOrder(
         "labs.id as labId",
         "labs.name as labName",
         "labs.email as labEmail",
+        "labs.phone as labPhone",
+        "labs.accountNumber as labAccountNumber",
       ])
       .where("jobs.orderId", "=", id).orderBy("jobs.position").execute(),
     db.selectFrom("jobEvents").innerJoin("jobs", "jobs.id", "jobEvents.jobId")
@@ -99,7 +101,13 @@ export async function readOrder(
     id: j.id,
     jobNumber: j.jobNumber,
     optionLabel: j.optionLabel,
-    lab: { id: j.labId, name: j.labName, email: j.labEmail },
+    lab: {
+      id: j.labId,
+      name: j.labName,
+      email: j.labEmail,
+      phone: j.labPhone,
+      accountNumber: j.labAccountNumber,
+    },
     status: j.status,
     items: j.items as JobItem[],
     shipping: j.shipping,

@@ -43,7 +43,13 @@ export interface JobView {
   id: string;
   jobNumber: string;
   optionLabel: string;
-  lab: { id: string; name: string; email: string | null };
+  lab: {
+    id: string;
+    name: string;
+    email: string | null;
+    phone: string | null;
+    accountNumber: string | null;
+  };
   status: JobStatus;
   items: JobItem[];
   shipping: string;

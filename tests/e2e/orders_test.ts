@@ -33,7 +33,7 @@ let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let owner: string;
 let staff: string;
 // Friday 2026-11-27, 10:00 in Chicago (the store is open).
-let now = new Date("2026-11-27T16:00:00Z");
+const now = new Date("2026-11-27T16:00:00Z");
 
 before(async () => {
   [app, browser, smtp] = await Promise.all([

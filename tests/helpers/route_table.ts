@@ -1473,6 +1473,18 @@ export const ROUTES: RouteEntry[] = [
   },
   {
     method: "GET",
+    pattern: "/orders/:id/work-order",
+    page: true,
+    access: "staff",
+    ok: { status: 200, text: "LAB WORK ORDER" },
+    query: ["paper", "job"],
+    request: async (fx) => ({
+      path: `/orders/${(await fx.order()).order.id}/work-order?paper=a4`,
+      headers: html,
+    }),
+  },
+  {
+    method: "GET",
     pattern: "/admin/labs",
     page: true,
     access: "admin",
