@@ -137,7 +137,7 @@ const mailsFor = (jobNumber: string) =>
 
 describe("orders in the browser", () => {
   it("walks a finalized quote to two picked-up jobs, the e-mail sent once", async () => {
-    const { quoteId } = await finalizedTwoOptionQuote();
+    const { quoteId, clientId } = await finalizedTwoOptionQuote();
     const { page, problems, close } = await openSignedIn(browser, app.baseUrl, staff);
     page.context().setDefaultTimeout(60_000);
     try {
@@ -222,6 +222,14 @@ describe("orders in the browser", () => {
       expect(await page.locator(".orders-table tbody tr").count()).toBe(1);
       expect(await page.locator(".orders-table tbody").textContent()).toContain("Picked up");
       await axe(page, "orders list");
+
+      // The client dialog lists the order with both jobs.
+      await page.goto(`/clients?id=${clientId}`);
+      await page.waitForSelector("html[data-hydrated=true]");
+      const orders = page.getByRole("region", { name: "Orders" });
+      await orders.getByText(jobNumbers[0]).waitFor();
+      expect(await orders.textContent()).toContain(jobNumbers[1]);
+      await axe(page, "client dialog with orders");
     } finally {
       await close();
     }
