@@ -80,6 +80,17 @@ export default function OrderPage({ bundle: initial, role }: OrderPageProps) {
     );
   }
 
+  const emailLab = useMutation({
+    mutationFn: () =>
+      apiRequest<{ message: string }>(
+        "POST",
+        `/api/orders/${bundle.order.id}/work-order/email`,
+        {},
+      ),
+    onSuccess: (res) => toast({ title: "Work Order E-mailed", description: res.message }),
+    onError: (error) => failed(error, "The work order was not e-mailed"),
+  });
+
   const { order, client, money } = bundle;
   return (
     <div className="order-page">
@@ -97,6 +108,14 @@ export default function OrderPage({ bundle: initial, role }: OrderPageProps) {
           <a className="btn btn-outline" href={`/orders/${order.id}/work-order`}>
             Print Work Order
           </a>
+          <button
+            type="button"
+            className="btn btn-outline"
+            disabled={emailLab.isPending}
+            onClick={() => emailLab.mutate()}
+          >
+            {emailLab.isPending ? "Sending..." : "E-mail to Lab"}
+          </button>
           <a className="btn btn-outline" href={`/clients?id=${client.id}`}>Client</a>
           <a className="btn btn-outline" href="/orders">All Orders</a>
         </div>

@@ -11,6 +11,7 @@ import {
   orderListQuery,
   paymentSchema,
   promisedDateSchema,
+  workOrderEmailSchema,
 } from "../../src/schemas/order.ts";
 import { insertLab, LAB_NAME_TAKEN, listLabs, updateLab } from "../../src/orders/labs.ts";
 import {
@@ -21,6 +22,19 @@ import {
   stepJob,
 } from "../../src/orders/order_store.ts";
 import { listClientOrders, listOrders, readOrder } from "../../src/orders/order_read.ts";
+import type { OrderBundle } from "../../src/orders/views.ts";
+import type { Paper } from "../../src/orders/work_order.ts";
+import { renderWorkOrder, workOrderFilename } from "../../src/orders/work_order_pdf_request.ts";
+import { findBranding } from "../../src/settings/settings.ts";
+import { findMailSettings } from "../../src/mail/mail_settings.ts";
+import { deliverEmail, enqueueEmail } from "../../src/mail/outbox.ts";
+import { recordAudit } from "../../src/audit/audit_log.ts";
+
+const escapeHtml = (s: string) =>
+  s.replace(
+    /[&<>"']/g,
+    (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!,
+  );
 
 // Orders, jobs, payments (any signed-in staff; refunds and balance overrides
 // ADMIN/OWNER, reopening a pickup OWNER, decided by the rules) and the labs
@@ -107,6 +121,99 @@ ordersApi.put("/jobs/:id/promised-date", staff, async (c) => {
     await setPromisedDate(c.var.db, c.req.param("id"), input, auditActor(c), c.var.clock()),
   );
   return c.json(await orderOrThrow(c, orderId));
+});
+
+const paperOf = (c: Context<AppEnv>): Paper => c.req.query("paper") === "a4" ? "a4" : "letter";
+
+/** The jobs a work order covers: one (?job= / jobId) or all that are not cancelled. */
+function workOrderJobs(bundle: OrderBundle, jobId: string | undefined) {
+  const jobs = bundle.jobs.filter((j) =>
+    jobId ? j.id === jobId : j.status !== "CANCELLED" && j.status !== "PICKED_UP"
+  );
+  if (jobs.length === 0) throw notFound("No job to put on a work order");
+  return jobs;
+}
+
+ordersApi.get("/orders/:id/work-order.pdf", staff, async (c) => {
+  const [bundle, branding] = await Promise.all([
+    orderOrThrow(c, c.req.param("id")),
+    findBranding(c.var.db),
+  ]);
+  const jobs = workOrderJobs(bundle, c.req.query("job"));
+  const pdf = new Uint8Array(
+    await renderWorkOrder(c.var.pdf, bundle, jobs, branding, paperOf(c), c.var.user!.id),
+  );
+  return c.body(pdf, 200, {
+    "Content-Type": "application/pdf",
+    "Content-Disposition": `inline; filename="${workOrderFilename(jobs.map((j) => j.jobNumber))}"`,
+    "Cache-Control": "private, no-store",
+  });
+});
+
+/**
+ * E-mails the work order PDF to each lab of the jobs through the outbox
+ * (queued, then tried at once; the outbox retries when the server is down).
+ */
+ordersApi.post("/orders/:id/work-order/email", staff, async (c) => {
+  const { jobId, paper } = await readJson(c, workOrderEmailSchema);
+  const { db, config } = c.var;
+  const [bundle, branding, settings] = await Promise.all([
+    orderOrThrow(c, c.req.param("id")),
+    findBranding(db),
+    findMailSettings(db, config.secretKey),
+  ]);
+  if (!settings.configured) {
+    throw new HttpError(409, "Email is not configured. Set up e-mail in Settings first.");
+  }
+  const jobs = workOrderJobs(bundle, jobId);
+  const labs = new Map<string, typeof jobs>();
+  for (const job of jobs) labs.set(job.lab.id, [...labs.get(job.lab.id) ?? [], job]);
+  const missing = [...labs.values()].find((js) => !js[0].lab.email);
+  if (missing) {
+    throw new HttpError(
+      409,
+      `${missing[0].lab.name} has no e-mail address. An admin adds it under Admin, Labs.`,
+    );
+  }
+  const sent: string[] = [];
+  for (const labJobs of labs.values()) {
+    const lab = labJobs[0].lab;
+    const numbers = labJobs.map((j) => j.jobNumber);
+    const attachment = await renderWorkOrder(
+      c.var.pdf,
+      bundle,
+      labJobs,
+      branding,
+      paper,
+      c.var.user!.id,
+    );
+    const text = `Work order ${numbers.join(", ")} from ${branding.storeName} ` +
+      `(account ${lab.accountNumber || "—"}). The order is attached, one page per job.\n\n` +
+      `${branding.storeName} · ${branding.storePhone}`;
+    const outboxId = await db.transaction().execute(async (trx) => {
+      const id = await enqueueEmail(trx, {
+        quoteId: null,
+        jobId: labJobs[0].id,
+        kind: "WORK_ORDER",
+        to: lab.email!,
+        subject: `Work order ${numbers.join(", ")} · ${branding.storeName}`,
+        text,
+        html: `<p>${escapeHtml(text).replace(/\n/g, "<br>")}</p>`,
+        attachmentName: workOrderFilename(numbers),
+        attachment,
+        createdBy: c.var.user!.id,
+      });
+      await recordAudit(trx, auditActor(c), "order.work_order_emailed", "order", bundle.order.id, {
+        jobs: numbers.join(", "),
+        to: lab.email,
+        outboxId: id,
+      });
+      return id;
+    });
+    await deliverEmail(db, config.secretKey, outboxId, c.var.clock(), c.var.logger);
+    sent.push(`${numbers.join(", ")} to ${lab.email}`);
+  }
+  return c.json({ message: `Work order e-mailed: ${sent.join("; ")}` });
 });
 
 ordersApi.get(

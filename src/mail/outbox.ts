@@ -23,6 +23,8 @@ export interface NewEmail {
   createdBy: string | null;
   /** QUOTE unless said otherwise. */
   kind?: OutboxKind;
+  /** The job a ready notice or work order is about. */
+  jobId?: string;
 }
 
 export async function enqueueEmail(db: DB, email: NewEmail): Promise<string> {
@@ -36,6 +38,7 @@ export async function enqueueEmail(db: DB, email: NewEmail): Promise<string> {
     attachment: email.attachment ?? null,
     createdBy: email.createdBy,
     ...(email.kind ? { kind: email.kind } : {}),
+    ...(email.jobId ? { jobId: email.jobId } : {}),
   }).returning("id").executeTakeFirstOrThrow();
   return row.id;
 }

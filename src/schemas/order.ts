@@ -117,3 +117,10 @@ export const orderListQuery = z.object({
     .optional().default(1),
 });
 export type OrderListQuery = z.infer<typeof orderListQuery>;
+
+/** E-mail the work order to the lab: one job, or every open job of the order. */
+export const workOrderEmailSchema = z.object({
+  jobId: uuidField("jobId must be a job's id").optional(),
+  paper: z.enum(["letter", "a4"], { error: "paper must be letter or a4" }).optional()
+    .default("letter"),
+});

@@ -10,7 +10,10 @@ import {
   sessionCookieFor,
   startTestApp,
   type TestApp,
+  waitUntil,
 } from "../helpers/test_app.ts";
+import { PDFDocument } from "pdf-lib";
+import { pdfPageTexts } from "../../src/pdf/pdf_text.ts";
 import { mailSettingsFor, startSmtpServer } from "../helpers/smtp.ts";
 import { insertSavedQuote } from "../helpers/quote_fixture.ts";
 import { PRESCRIPTION_BODY } from "../helpers/route_table.ts";
@@ -28,7 +31,7 @@ let now = new Date("2026-11-27T16:00:00Z");
 
 before(async () => {
   [app, smtp] = await Promise.all([
-    startTestApp({}, { clock: () => now }),
+    startTestApp({ PDF_TIMEOUT_MS: "180000" }, { clock: () => now }),
     startSmtpServer(),
   ]);
   owner = await sessionCookieFor(app.db, (await createTestUser(app.db, { role: "OWNER" })).id);
@@ -256,6 +259,65 @@ describe("orders", () => {
       cookie: staff,
     });
     expect(after.body.jobs[0].clientNotifiedAt).toBe("2026-11-27T16:10:00.000Z");
+  });
+
+  it("renders the work order PDF one page per job and e-mails it to the lab", async () => {
+    const q = await finalizedQuote();
+    await call(app, "POST", `/api/clients/${q.clientId}/prescriptions`, {
+      cookie: staff,
+      body: PRESCRIPTION_BODY,
+    });
+    const o = (await order(q.quoteId)).body;
+    for (const [paper, size] of [["letter", "612x792"], ["a4", "595x842"]]) {
+      const res = await fetch(
+        `${app.baseUrl}/api/orders/${o.order.id}/work-order.pdf?paper=${paper}`,
+        {
+          headers: { cookie: staff },
+        },
+      );
+      expect(res.status).toBe(200);
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      const pdf = await PDFDocument.load(bytes);
+      expect(
+        pdf.getPages().map((p) => {
+          const { width, height } = p.getSize();
+          return `${Math.round(width)}x${Math.round(height)}`;
+        }),
+      ).toEqual([size, size]);
+      const pages = await pdfPageTexts(bytes);
+      expect(pages.length).toBe(2);
+      pages.forEach((text, i) => {
+        expect(text).toContain(o.jobs[i].jobNumber);
+        expect(text).toContain("-2.25");
+      });
+    }
+    const before = smtp.received.length;
+    const mailed = await call<{ message: string }>(
+      app,
+      "POST",
+      `/api/orders/${o.order.id}/work-order/email`,
+      { cookie: staff, body: { paper: "a4" } },
+    );
+    expect(mailed.status).toBe(200);
+    expect(mailed.body.message).toContain("orders@lab.test");
+    await waitUntil(() => smtp.received.length > before, "the work order e-mail");
+    const mail = smtp.received.at(-1)!;
+    expect(mail.raw).toContain("Work-order-");
+    expect(mail.raw).toContain("application/pdf");
+    const noMail = await call<LabView>(app, "POST", "/api/admin/labs", {
+      cookie: admin,
+      body: { name: "Paper Lab", turnaroundDays: 2 },
+    });
+    const q2 = await finalizedQuote();
+    const o2 = (await order(q2.quoteId, { labId: noMail.body.id })).body;
+    const refused = await call<{ message: string }>(
+      app,
+      "POST",
+      `/api/orders/${o2.order.id}/work-order/email`,
+      { cookie: staff, body: {} },
+    );
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toContain("Paper Lab has no e-mail address");
   });
 
   it("keeps labs to admins and owners, and orders from kiosks", async () => {

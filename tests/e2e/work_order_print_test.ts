@@ -5,6 +5,7 @@ import { after, before, describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
 import { PDFDocument } from "pdf-lib";
+import { pdfPageTexts } from "../../src/pdf/pdf_text.ts";
 import { sql } from "kysely";
 import {
   call,
@@ -23,7 +24,10 @@ let browser: Browser;
 let owner: string;
 
 before(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+  [app, browser] = await Promise.all([
+    startTestApp({ PDF_TIMEOUT_MS: "180000" }),
+    launchBrowser(),
+  ]);
   owner = await sessionCookieFor(app.db, (await createTestUser(app.db, { role: "OWNER" })).id);
 });
 after(async () => {
@@ -173,6 +177,28 @@ describe("the lab work order on paper", () => {
       expect(sizes).toEqual([PAPER.letter]);
       expect(pages[0]).toContain(numbers[1]);
       expect(problems).toEqual([]);
+      // The PDF e-mailed to the lab: one page per job on both papers too.
+      for (const paper of ["letter", "a4"] as const) {
+        const res = await fetch(
+          `${app.baseUrl}/api/orders/${order.order.id}/work-order.pdf?paper=${paper}`,
+          { headers: { cookie: owner } },
+        );
+        expect(res.status).toBe(200);
+        const bytes = new Uint8Array(await res.arrayBuffer());
+        const pdf = await PDFDocument.load(bytes);
+        expect(
+          pdf.getPages().map((p) => {
+            const { width, height } = p.getSize();
+            return `${Math.round(width)}x${Math.round(height)}`;
+          }),
+        ).toEqual([PAPER[paper], PAPER[paper]]);
+        const texts = await pdfPageTexts(bytes);
+        texts.forEach((text, i) => {
+          expect(text).toContain(numbers[i]);
+          expect(text).toContain("-2.25");
+          expect(text).toContain("63.5");
+        });
+      }
     } finally {
       await close();
     }

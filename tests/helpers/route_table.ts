@@ -838,6 +838,25 @@ export const ROUTES: RouteEntry[] = [
   },
   {
     method: "GET",
+    pattern: "/api/orders/:id/work-order.pdf",
+    access: "staff",
+    ok: ok(200),
+    query: ["paper", "job"],
+    request: async (fx) => ({ path: `/api/orders/${(await fx.order()).order.id}/work-order.pdf` }),
+  },
+  {
+    method: "POST",
+    pattern: "/api/orders/:id/work-order/email",
+    access: "staff",
+    // The table's store has no mail server: the call is refused as such.
+    ok: ok(409),
+    request: async (fx) => ({
+      path: `/api/orders/${(await fx.order()).order.id}/work-order/email`,
+      body: {},
+    }),
+  },
+  {
+    method: "GET",
     pattern: "/api/clients/:id/orders",
     access: "staff",
     ok: ok(200),
