@@ -13,6 +13,7 @@ import {
   waitUntil,
 } from "../helpers/test_app.ts";
 import { PDFDocument } from "pdf-lib";
+import { sql } from "kysely";
 import { pdfPageTexts } from "../../src/pdf/pdf_text.ts";
 import { mailSettingsFor, startSmtpServer } from "../helpers/smtp.ts";
 import { insertSavedQuote } from "../helpers/quote_fixture.ts";
@@ -378,6 +379,50 @@ describe("orders", () => {
       readyWaitingDays: 14,
       readyEmailSubject: "Your glasses are ready",
     });
+  });
+
+  it("counts the dashboard's late, waiting and today's pickups as SQL does", async () => {
+    // A ready job waiting 20 days, and the store's "today" moved on.
+    const q = await finalizedQuote({ options: [{ label: "W", sku: "W-1", price: "10.00" }] });
+    let o = (await order(q.quoteId)).body;
+    for (const to of ["SENT_TO_LAB", "RECEIVED", "CHECKED", "READY"]) {
+      o = (await step(o, 0, to)).body;
+    }
+    now = new Date("2026-12-17T16:00:00Z");
+    const page = await call(app, "GET", "/dashboard", {
+      cookie: staff,
+      headers: { accept: "text/html" },
+    });
+    expect(page.status).toBe(200);
+    const shown = (id: string) =>
+      Number(
+        new RegExp(`data-testid="${id}-count">\\((\\d+)\\)`)
+          .exec(page.text)?.[1],
+      );
+    const count = async (where: string) =>
+      Number(
+        (await sql<{ n: string }>`select count(*) as n from jobs j, settings s
+          where s.id = 1 and ${sql.raw(where)}`.execute(app.db)).rows[0].n,
+      );
+    const today = "(timestamptz '2026-12-17T16:00:00Z' at time zone s.time_zone)::date";
+    expect(shown("late-jobs")).toBe(
+      await count(
+        `j.status in ('ORDERED','SENT_TO_LAB','RECEIVED','CHECKED','REMAKE') and j.promised_date < ${today}`,
+      ),
+    );
+    expect(shown("late-jobs")).toBeGreaterThan(0);
+    expect(shown("waiting-jobs")).toBe(
+      await count(
+        `j.status = 'READY' and j.ready_at <= timestamptz '2026-12-17T16:00:00Z' - make_interval(days => s.ready_waiting_days)`,
+      ),
+    );
+    expect(shown("waiting-jobs")).toBeGreaterThan(0);
+    expect(shown("pickups-today")).toBe(
+      await count(
+        `j.status = 'PICKED_UP' and (j.picked_up_at at time zone s.time_zone)::date = ${today}`,
+      ),
+    );
+    now = new Date("2026-11-27T16:00:00Z");
   });
 
   it("lists jobs by status, lateness and search", async () => {
