@@ -108,6 +108,7 @@ export default function OrderPage({ bundle: initial, role }: OrderPageProps) {
           <a className="btn btn-outline" href={`/orders/${order.id}/work-order`}>
             Print Work Order
           </a>
+          <a className="btn btn-outline" href={`/orders/${order.id}/receipt`}>Print Receipt</a>
           <button
             type="button"
             className="btn btn-outline"

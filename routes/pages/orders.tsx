@@ -19,6 +19,7 @@ import { findBranding } from "../../src/settings/settings.ts";
 import { type Paper, workOrderSheet } from "../../src/orders/work_order.ts";
 import { WorkOrderSheets } from "../../components/orders/WorkOrderSheets.tsx";
 import PrintControls from "../../islands/PrintControls.tsx";
+import { ReceiptSheet } from "../../components/orders/ReceiptSheet.tsx";
 import { renderUnauthorized } from "./unauthorized.tsx";
 import { UNAUTHORIZED_SETTINGS_TEXT } from "./admin_settings.tsx";
 import { isAdminRole } from "../../components/StaffNav.tsx";
@@ -261,6 +262,40 @@ export function ordersPages(manifest: AssetManifest) {
         </div>
       </div>,
       { title: `Work Order ${sheets.map((s) => s.jobNumber).join(", ")}`, bodyClass: "print-page" },
+    );
+  });
+
+  // The receipt: one Letter page with the jobs, payments and balance.
+  app.get("/orders/:id/receipt", async (c) => {
+    const db = c.var.db;
+    const [bundle, branding] = await Promise.all([
+      readOrder(db, c.req.param("id"), c.var.user!.role, c.var.clock()),
+      findBranding(db),
+    ]);
+    if (!bundle) return renderNotFound(c, manifest);
+    return renderPage(
+      c,
+      manifest,
+      <div className="print-view">
+        <div className="print-controls">
+          <div className="print-controls-text">
+            <h1 className="print-controls-title">Receipt</h1>
+            <p className="muted">{bundle.client.firstName} {bundle.client.lastName}</p>
+          </div>
+          <Island
+            name="PrintControls"
+            component={PrintControls}
+            props={{ initialCopy: "client" }}
+          />
+          <a className="btn btn-outline" href={`/orders/${bundle.order.id}`}>Back to Order</a>
+        </div>
+        <div className="print-stage">
+          <section className="print-copy" aria-label="Receipt">
+            <ReceiptSheet bundle={bundle} branding={branding} />
+          </section>
+        </div>
+      </div>,
+      { title: "Receipt", bodyClass: "print-page" },
     );
   });
 

@@ -453,6 +453,15 @@ describe("orders", () => {
     expect(found.body.map((r) => r.jobNumber)).toEqual([one]);
     expect((await call(app, "GET", "/api/orders?status=NOPE", { cookie: staff })).status)
       .toBe(400);
+    // The staff bar's search finds a job by its number, with or without the dash and zeros.
+    const hits = await call<{ type: string; title: string; href: string }[]>(
+      app,
+      "GET",
+      `/api/search?q=${one.toLowerCase().replace("-", "")}`,
+      { cookie: staff },
+    );
+    expect(hits.body[0]).toMatchObject({ type: "job", title: one });
+    expect(hits.body[0].href).toMatch(/^\/orders\/[0-9a-f-]{36}$/);
     now = new Date("2026-11-27T16:00:00Z");
   });
 });

@@ -176,6 +176,24 @@ describe("the lab work order on paper", () => {
       const { sizes, pages } = await printed(page, "work-order-one");
       expect(sizes).toEqual([PAPER.letter]);
       expect(pages[0]).toContain(numbers[1]);
+      // The receipt: one page whatever the number of payments.
+      for (let i = 0; i < 30; i++) {
+        await app.db.insertInto("payments").values({
+          orderId: order.order.id,
+          amount: "1.00",
+          method: "CARD",
+          paidOn: "2026-11-27",
+          note: LONG("Paid at the counter", 500),
+          actor: "test",
+        }).execute();
+      }
+      await page.goto(`/orders/${order.order.id}/receipt`);
+      await page.waitForSelector("html[data-hydrated=true]");
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      const receipt = await printed(page, "receipt");
+      expect(receipt.sizes).toEqual([PAPER.letter]);
+      expect(receipt.pages[0]).toContain("Balance due");
+      expect(receipt.pages[0]).toContain("earlier payments");
       expect(problems).toEqual([]);
       // The PDF e-mailed to the lab: one page per job on both papers too.
       for (const paper of ["letter", "a4"] as const) {

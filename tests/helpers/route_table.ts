@@ -1504,6 +1504,17 @@ export const ROUTES: RouteEntry[] = [
   },
   {
     method: "GET",
+    pattern: "/orders/:id/receipt",
+    page: true,
+    access: "staff",
+    ok: { status: 200, text: "RECEIPT" },
+    request: async (fx) => ({
+      path: `/orders/${(await fx.order()).order.id}/receipt`,
+      headers: html,
+    }),
+  },
+  {
+    method: "GET",
     pattern: "/admin/labs",
     page: true,
     access: "admin",
