@@ -20,6 +20,7 @@ import { insertSavedQuote } from "../helpers/quote_fixture.ts";
 import { PRESCRIPTION_BODY } from "../helpers/route_table.ts";
 import { deliverDue } from "../../src/mail/outbox.ts";
 import type { LabView, OrderBundle } from "../../src/orders/views.ts";
+import type { OrderReports } from "../../src/orders/order_reports.ts";
 
 let app: TestApp;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
@@ -423,6 +424,49 @@ describe("orders", () => {
       ),
     );
     now = new Date("2026-11-27T16:00:00Z");
+  });
+
+  it("reports turnaround, remakes, payments and balances as SQL counts them", async () => {
+    const res = await call<OrderReports>(
+      app,
+      "GET",
+      "/api/reports/orders?from=2026-11-01&to=2026-12-31",
+      { cookie: admin },
+    );
+    expect(res.status).toBe(200);
+    const one = async (q: ReturnType<typeof sql>) =>
+      Number(((await q.execute(app.db)).rows[0] as { n: string | number }).n);
+    const lab = res.body.remakes.find((r) => r.lab === "Essilor Dallas")!;
+    expect(lab.jobs).toBe(
+      await one(sql`select count(*) as n from jobs j join labs l on l.id = j.lab_id
+        where l.name = 'Essilor Dallas'`),
+    );
+    expect(lab.remadeJobs).toBe(
+      await one(sql`select count(*) as n from jobs j join labs l on l.id = j.lab_id
+        where l.name = 'Essilor Dallas' and remake_count > 0`),
+    );
+    expect(lab.remadeJobs).toBeGreaterThan(0);
+    const turnaroundJobs = res.body.turnaround.filter((t) => t.lab === "Essilor Dallas")
+      .reduce((n, t) => n + t.jobs, 0);
+    expect(turnaroundJobs).toBe(
+      await one(sql`select count(*) as n from jobs j join labs l on l.id = j.lab_id
+        where l.name = 'Essilor Dallas' and ready_at is not null`),
+    );
+    const paidCents = res.body.payments.reduce((n, p) => n + Math.round(Number(p.amount) * 100), 0);
+    expect(paidCents).toBe(
+      await one(sql`select coalesce(sum(amount * 100), 0)::int as n from payments`),
+    );
+    expect(res.body.balances.length).toBe(
+      await one(sql`select count(*) as n from orders o where
+        (select coalesce(sum(total), 0) from jobs where order_id = o.id and status <> 'CANCELLED')
+        > (select coalesce(sum(amount), 0) from payments where order_id = o.id)`),
+    );
+    const csv = await call(app, "GET", "/api/reports/orders/remakes.csv?from=2026-11-01", {
+      cookie: admin,
+    });
+    expect(csv.status).toBe(200);
+    expect(csv.text).toContain("lab,jobs,remade_jobs,remakes,remake_rate_percent");
+    expect((await call(app, "GET", "/api/reports/orders", { cookie: staff })).status).toBe(403);
   });
 
   it("lists jobs by status, lateness and search", async () => {

@@ -857,6 +857,22 @@ export const ROUTES: RouteEntry[] = [
   },
   {
     method: "GET",
+    pattern: "/api/reports/orders",
+    access: "admin",
+    ok: ok(200),
+    query: ["from", "to", "optician"],
+    request: () => Promise.resolve({ path: "/api/reports/orders?from=2026-01-01&to=2026-12-31" }),
+  },
+  {
+    method: "GET",
+    pattern: "/api/reports/orders/:file{(?:turnaround|remakes|payments|balances)\\.csv}",
+    access: "admin",
+    ok: ok(200),
+    query: ["from", "to"],
+    request: () => Promise.resolve({ path: "/api/reports/orders/payments.csv" }),
+  },
+  {
+    method: "GET",
     pattern: "/api/clients/:id/orders",
     access: "staff",
     ok: ok(200),
