@@ -10,6 +10,7 @@ import { JOB_STATUS_VARIANTS } from "../components/orders/job_status.ts";
 import { CalendarDate } from "../components/client_manager/format.tsx";
 import { When } from "../components/history/HistoryChanges.tsx";
 import { type PendingStep, StepDialog } from "../components/orders/StepDialog.tsx";
+import { PromisedDateDialog } from "../components/orders/PromisedDateDialog.tsx";
 import { formatDecimal, formatMoney, parseCents } from "../src/quotes/money.ts";
 import {
   JOB_STATUS_LABELS,
@@ -79,6 +80,22 @@ export default function OrderPage({ bundle: initial, role }: OrderPageProps) {
         : { job, to: pending.step.to, reason },
     );
   }
+
+  const [dating, setDating] = useState<JobView | null>(null);
+  const promise = useMutation({
+    mutationFn: (input: { job: JobView; promisedDate: string; reason: string }) =>
+      apiRequest<OrderBundle>("PUT", `/api/jobs/${input.job.id}/promised-date`, {
+        promisedDate: input.promisedDate,
+        reason: input.reason,
+        version: input.job.version,
+      }),
+    onSuccess: (next, input) => {
+      setBundle(next);
+      setDating(null);
+      toast({ title: `${input.job.jobNumber}: promised date changed`, variant: "success" });
+    },
+    onError: (error) => failed(error, "The promised date was not changed"),
+  });
 
   const emailLab = useMutation({
     mutationFn: () =>
@@ -151,11 +168,19 @@ export default function OrderPage({ bundle: initial, role }: OrderPageProps) {
           job={job}
           busy={step.isPending}
           onStep={(s) => onStep(job, s)}
+          onChangeDate={() => setDating(job)}
         />
       ))}
 
       <Payments bundle={bundle} role={role} onChange={setBundle} />
 
+      <PromisedDateDialog
+        job={dating}
+        busy={promise.isPending}
+        onClose={() => setDating(null)}
+        onSubmit={(promisedDate, reason) =>
+          dating && promise.mutate({ job: dating, promisedDate, reason })}
+      />
       <StepDialog
         pending={pending}
         mayOverride={mayOverride}
@@ -168,7 +193,12 @@ export default function OrderPage({ bundle: initial, role }: OrderPageProps) {
 }
 
 function JobCard(
-  { job, busy, onStep }: { job: JobView; busy: boolean; onStep: (s: JobStep) => void },
+  { job, busy, onStep, onChangeDate }: {
+    job: JobView;
+    busy: boolean;
+    onStep: (s: JobStep) => void;
+    onChangeDate: () => void;
+  },
 ) {
   const headingId = `job-${job.id}`;
   return (
@@ -190,7 +220,7 @@ function JobCard(
         </div>
         <div>
           <dt>Promised</dt>
-          <dd>
+          <dd data-testid="promised-date">
             <CalendarDate value={job.promisedDate} />
           </dd>
         </div>
@@ -256,6 +286,11 @@ function JobCard(
               {s.label}
             </button>
           ))}
+          {job.status !== "PICKED_UP" && job.status !== "CANCELLED" && (
+            <button type="button" className="btn btn-sm btn-outline" onClick={onChangeDate}>
+              Change promised date
+            </button>
+          )}
         </div>
       )}
     </section>

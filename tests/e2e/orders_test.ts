@@ -161,6 +161,15 @@ describe("orders in the browser", () => {
       expect(await page.getByTestId("order-balance").textContent()).toBe("$350.00");
       await axe(page, "order page");
 
+      // The lab moves the date: changed with a reason.
+      await first.getByRole("button", { name: "Change promised date" }).click();
+      const dateDialog = page.getByRole("dialog");
+      await dateDialog.getByLabel("Promised date").fill("2026-12-09");
+      await dateDialog.getByLabel("Reason").fill("Lab is short of blanks");
+      await axe(page, "promised date dialog");
+      await dateDialog.getByRole("button", { name: "Save Date" }).click();
+      await first.getByTestId("promised-date").filter({ hasText: "Dec 9, 2026" }).waitFor();
+
       // A deposit at order.
       await page.getByLabel("Amount").fill("100");
       await page.getByRole("button", { name: "Record Payment" }).click();
