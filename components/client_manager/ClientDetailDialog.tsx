@@ -171,7 +171,7 @@ function ClientDetailBody({ client }: { client: ClientDetail }) {
             </ul>
           )}
       </section>
-      <ClientOrdersSection clientId={client.id} />
+      <ClientOrdersSection orders={client.orders ?? []} />
     </div>
   );
 }
