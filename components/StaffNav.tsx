@@ -20,6 +20,7 @@ export const NAV_ENTRIES: NavEntry[] = [
   { label: "Dashboard", href: "/dashboard", active: (p) => p === "/" || under("/dashboard")(p) },
   { label: "Clients", href: "/clients", active: under("/clients") },
   { label: "Quotes", href: "/quotes", active: under("/quotes") },
+  { label: "Orders", href: "/orders", active: under("/orders") },
   { label: "New Client", href: "/intake", active: under("/intake") },
   { label: "Reports", href: "/reports", adminOnly: true, active: under("/reports") },
   {

@@ -242,6 +242,15 @@ export interface SettingsTable {
   requireTwoFactor: ColumnType<boolean, never, boolean>;
   /** The terms a client ticks before accepting a quote online (migration 0023). */
   acceptanceTermsText: ColumnType<string | null, never, string | null>;
+  /** Migration 0022: opening days "1,2,3,4,5,6" (0 = Sunday), hours "09:00", IANA zone. */
+  openingDays: ColumnType<string, never, string>;
+  openingTime: ColumnType<string, never, string>;
+  closingTime: ColumnType<string, never, string>;
+  timeZone: ColumnType<string, never, string>;
+  readyEmailSubject: string | null;
+  readyEmailBody: string | null;
+  readyUndoMinutes: ColumnType<number, never, number>;
+  readyWaitingDays: ColumnType<number, never, number>;
   updatedAt: Timestamp;
 }
 
@@ -266,11 +275,15 @@ export type OutboxKind =
   | "TEST"
   | "PASSWORD_RESET"
   | "SECURITY_NOTICE"
-  | "STAFF_NOTICE";
+  | "STAFF_NOTICE"
+  | "READY_NOTICE"
+  | "WORK_ORDER";
 
 export interface EmailOutboxTable {
   id: Generated<string>;
   quoteId: string | null;
+  /** Migration 0022: the job a ready notice or work order is about. */
+  jobId: ColumnType<string | null, string | null | undefined, string | null>;
   kind: ColumnType<OutboxKind, OutboxKind | undefined, never>;
   toAddress: string;
   subject: string;
@@ -459,6 +472,97 @@ export interface IdempotencyKeysTable {
   createdAt: Date;
 }
 
+export type JobStatus =
+  | "ORDERED"
+  | "SENT_TO_LAB"
+  | "RECEIVED"
+  | "CHECKED"
+  | "READY"
+  | "PICKED_UP"
+  | "CANCELLED"
+  | "REMAKE";
+
+export type PaymentMethod = "CASH" | "CARD" | "CHEQUE" | "OTHER";
+
+/** Migration 0022: the labs catalog. */
+export interface LabsTable {
+  id: Generated<string>;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  accountNumber: string | null;
+  turnaroundDays: number;
+  active: ColumnType<boolean, boolean | undefined, boolean>;
+  createdAt: CreatedAt;
+  updatedAt: Timestamp;
+}
+
+export interface OrdersTable {
+  id: Generated<string>;
+  quoteId: string | null;
+  quoteNumber: string;
+  clientId: string;
+  opticianName: ColumnType<string, string | undefined, string>;
+  notes: ColumnType<string, string | undefined, string>;
+  version: ColumnType<number, number | undefined, number>;
+  createdBy: string | null;
+  createdAt: CreatedAt;
+  updatedAt: Timestamp;
+}
+
+type Json<T> = ColumnType<T, RawBuilder<unknown>, RawBuilder<unknown>>;
+
+export interface JobsTable {
+  id: Generated<string>;
+  jobNumber: Generated<string>;
+  orderId: string;
+  position: number;
+  optionLabel: ColumnType<string, string | undefined, string>;
+  labId: string;
+  status: ColumnType<JobStatus, JobStatus | undefined, JobStatus>;
+  items: Json<unknown>;
+  shipping: Numeric;
+  adjustmentAmount: Numeric;
+  total: Numeric;
+  measurements: Json<unknown>;
+  prescription: ColumnType<unknown, RawBuilder<unknown> | null, RawBuilder<unknown> | null>;
+  notes: ColumnType<string, string | undefined, string>;
+  orderedAt: Timestamp;
+  /** YYYY-MM-DD. */
+  promisedDate: ColumnType<string, string, string>;
+  remakeCount: ColumnType<number, number | undefined, number>;
+  readyAt: Timestamp | null;
+  pickedUpAt: Timestamp | null;
+  clientNotifiedAt: Timestamp | null;
+  version: ColumnType<number, number | undefined, number>;
+  updatedAt: Timestamp;
+}
+
+export interface JobEventsTable {
+  id: Generated<string>;
+  jobId: string;
+  at: Timestamp;
+  fromStatus: JobStatus | null;
+  toStatus: JobStatus;
+  reason: string | null;
+  userId: string | null;
+  actor: string;
+}
+
+export interface PaymentsTable {
+  id: Generated<string>;
+  orderId: string;
+  amount: Numeric;
+  method: PaymentMethod;
+  /** YYYY-MM-DD. */
+  paidOn: ColumnType<string, string, string>;
+  note: ColumnType<string, string | undefined, string>;
+  reason: string | null;
+  userId: string | null;
+  actor: string;
+  createdAt: CreatedAt;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -493,4 +597,9 @@ export interface Database {
   quoteAcceptances: QuoteAcceptancesTable;
   quoteDeclines: QuoteDeclinesTable;
   idempotencyKeys: IdempotencyKeysTable;
+  labs: LabsTable;
+  orders: OrdersTable;
+  jobs: JobsTable;
+  jobEvents: JobEventsTable;
+  payments: PaymentsTable;
 }

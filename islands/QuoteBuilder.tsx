@@ -1,3 +1,4 @@
+import { CreateOrderDialog } from "../components/orders/CreateOrderDialog.tsx";
 import { OnlineCard } from "../components/quote_builder/OnlineCard.tsx";
 import { useEffect, useMemo, useReducer, useRef, useState } from "react";
 import { ApiError, apiRequest, errorDetail, isUnauthorized } from "../components/api_client.ts";
@@ -63,6 +64,7 @@ export interface QuoteBuilderProps {
 type OpenDialog =
   | { kind: "close" }
   | { kind: "reopen" }
+  | { kind: "createOrder" }
   | { kind: "finalize" }
   | { kind: "measurements" }
   | { kind: "email" }
@@ -381,6 +383,7 @@ export default function QuoteBuilder(
             busy={busyAction}
             reactivating={calls.reactivate.isPending}
             onReopen={() => setDialog({ kind: "reopen" })}
+            onCreateOrder={() => setDialog({ kind: "createOrder" })}
             onReactivate={reactivate}
             onEditMeasurements={() => setDialog({ kind: "measurements" })}
           />
@@ -543,6 +546,13 @@ export default function QuoteBuilder(
         busy={calls.reopen.isPending}
         onClose={() => setDialog(null)}
         onSubmit={reopen}
+      />
+      <CreateOrderDialog
+        open={dialog?.kind === "createOrder"}
+        quoteId={quote.id}
+        quoteNumber={quote.quoteNumber}
+        clientId={client.id}
+        onClose={() => setDialog(null)}
       />
       <EmailQuoteDialog
         open={dialog?.kind === "email"}

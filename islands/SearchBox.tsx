@@ -7,8 +7,16 @@ import { apiRequest } from "../components/api_client.ts";
 import { SEARCH_MIN_CHARS, type SearchResult } from "../src/search/views.ts";
 
 const DEBOUNCE_MS = 250;
-const TYPE_LABELS: Record<SearchResult["type"], string> = { client: "Client", quote: "Quote" };
-const GROUP_LABELS: Record<SearchResult["type"], string> = { client: "Clients", quote: "Quotes" };
+const TYPE_LABELS: Record<SearchResult["type"], string> = {
+  client: "Client",
+  quote: "Quote",
+  job: "Job",
+};
+const GROUP_LABELS: Record<SearchResult["type"], string> = {
+  client: "Clients",
+  quote: "Quotes",
+  job: "Jobs",
+};
 
 function useDebounced(value: string, ms: number): string {
   const [debounced, setDebounced] = useState(value);

@@ -43,7 +43,17 @@ type FormValues = {
   smtpAllowInsecure: boolean;
   emailSubject: string;
   emailBody: string;
+  openingDays: string;
+  openingTime: string;
+  closingTime: string;
+  timeZone: string;
+  readyEmailSubject: string;
+  readyEmailBody: string;
+  readyUndoMinutes: string;
+  readyWaitingDays: string;
 };
+
+const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 
 function toValues(s: AdminSettings): FormValues {
   return {
@@ -67,6 +77,14 @@ function toValues(s: AdminSettings): FormValues {
     smtpAllowInsecure: s.smtpAllowInsecure,
     emailSubject: s.emailSubject,
     emailBody: s.emailBody,
+    openingDays: s.openingDays,
+    openingTime: s.openingTime,
+    closingTime: s.closingTime,
+    timeZone: s.timeZone,
+    readyEmailSubject: s.readyEmailSubject,
+    readyEmailBody: s.readyEmailBody,
+    readyUndoMinutes: String(s.readyUndoMinutes),
+    readyWaitingDays: String(s.readyWaitingDays),
   };
 }
 
@@ -296,6 +314,70 @@ export default function SettingsForm(props: SettingsFormProps) {
             hint={"What a client ticks before accepting a quote online from the e-mail's link. " +
               `Left empty, clients see: "${ACCEPTANCE_TERMS_FALLBACK}"`}
           />
+        </SettingsCard>
+
+        <SettingsCard
+          id={id("hours")}
+          title="Store Hours and Pickup"
+          description="Promised dates count the days the store opens; the ready-for-pickup e-mail goes out during opening hours."
+        >
+          <fieldset
+            className="settings-days"
+            aria-describedby={e.openingDays ? id("days-error") : undefined}
+          >
+            <legend>Opening days</legend>
+            {WEEKDAYS.map((day, n) => {
+              const days = v.openingDays.split(",").filter(Boolean).map(Number);
+              return (
+                <label key={day} className="checkbox">
+                  <input
+                    type="checkbox"
+                    name="openingDays"
+                    checked={days.includes(n)}
+                    onChange={(ev) =>
+                      form.setField(
+                        "openingDays",
+                        (ev.target.checked ? [...days, n] : days.filter((d) => d !== n))
+                          .sort().join(","),
+                      )}
+                  />{" "}
+                  {day}
+                </label>
+              );
+            })}
+            {e.openingDays && <p id={id("days-error")} className="field-error">{e.openingDays}</p>}
+          </fieldset>
+          <div className="form-grid">
+            <SettingsField {...text("openingTime")} label="Opening Time" input={{ type: "time" }} />
+            <SettingsField {...text("closingTime")} label="Closing Time" input={{ type: "time" }} />
+            <SettingsField
+              {...text("timeZone")}
+              label="Time Zone"
+              hint="An IANA name, like America/Chicago."
+              input={{ spellCheck: false }}
+            />
+            <SettingsField
+              {...text("readyUndoMinutes")}
+              label="Undo Window (minutes)"
+              hint="The ready e-mail waits this long; a step back before then sends nothing."
+              input={{ inputMode: "numeric" }}
+            />
+            <SettingsField
+              {...text("readyWaitingDays")}
+              label="Ready and Waiting After (days)"
+              hint="Ready jobs not picked up after this many days are listed on the dashboard."
+              input={{ inputMode: "numeric" }}
+            />
+            <SettingsField {...text("readyEmailSubject")} label="Ready E-mail Subject" wide />
+            <SettingsField
+              {...text("readyEmailBody")}
+              label="Ready E-mail Body"
+              wide
+              multiline
+              rows={5}
+              hint="{firstName}, {jobNumber}, {storeName} and {storeHours} are filled in."
+            />
+          </div>
         </SettingsCard>
 
         <SettingsCard

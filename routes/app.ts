@@ -29,6 +29,7 @@ import { clientsApi } from "./api/clients.ts";
 import { prescriptionsApi } from "./api/prescriptions.ts";
 import { quoteCarryOverApi } from "./api/quote_carry_over.ts";
 import { quotesApi } from "./api/quotes.ts";
+import { ordersApi } from "./api/orders.ts";
 import { publicPages, renderLanding } from "./pages/public.tsx";
 import { onlineQuotePages } from "./pages/online_quote.tsx";
 import { renderDashboard } from "./pages/dashboard.tsx";
@@ -40,6 +41,7 @@ import { quotePages } from "./pages/quote.tsx";
 import { tabletPages } from "./pages/tablet.tsx";
 import { printPages } from "./pages/print.tsx";
 import { quotesListPages } from "./pages/quotes_list.tsx";
+import { ordersPages } from "./pages/orders.tsx";
 import { adminSettingsPages } from "./pages/admin_settings.tsx";
 import { adminCatalogPages } from "./pages/admin_catalog.tsx";
 import { adminUsersPages } from "./pages/admin_users.tsx";
@@ -78,8 +80,9 @@ export interface AppDeps {
   metrics?: Metrics;
   /** The database pool's live figures for /metrics. */
   pool?: PoolStats;
-  /** The clock of the Idempotency-Key store (tests move it past a key's expiry). */
-  now?: () => Date;
+  /** The app's clock: the order rules and the Idempotency-Key store read it (tests move it
+   * instead of waiting). */
+  clock?: () => Date;
 }
 
 /**
@@ -103,6 +106,7 @@ export const PROTECTED_PREFIXES = [
   "/print",
   "/tablet",
   "/reports",
+  "/orders",
 ];
 
 export function isProtectedPath(path: string): boolean {
@@ -119,6 +123,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const logger = deps.logger ?? jsonLogger;
   const publicLimits = deps.publicLimits ?? createPublicLimits();
   const app = new Hono<AppEnv>();
+  const clock = deps.clock ?? (() => new Date());
 
   // Counted (under "other", one series) and refused before anything else.
   const metrics = deps.metrics ?? new Metrics();
@@ -133,6 +138,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     c.set("user", null);
     c.set("session", null);
     c.set("kiosk", null);
+    c.set("clock", clock);
     await next();
   });
   app.use(requestId({ limitLength: 64 }));
@@ -253,7 +259,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use(loadSession);
   app.use(kioskGate((c) => renderKioskNotice(c, manifest)));
   // The writes a tablet may send again after a lost answer (issue 34).
-  app.use("/api/*", idempotentWrites(IDEMPOTENT_ROUTES, deps.now));
+  app.use("/api/*", idempotentWrites(IDEMPOTENT_ROUTES, clock));
 
   // API
   const api = new Hono<AppEnv>();
@@ -272,6 +278,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   api.route("/", adminSettingsApi);
   api.route("/", adminUsersApi);
   api.route("/", adminCatalogApi);
+  api.route("/", ordersApi);
   api.route("/", quotesApi);
   api.route("/", searchApi);
   api.route("/", uploadsApi);
@@ -297,6 +304,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/", tabletPages(manifest));
   app.route("/", printPages(manifest));
   app.route("/", quotesListPages(manifest));
+  app.route("/", ordersPages(manifest));
   app.route("/", adminSettingsPages(manifest));
   app.route("/", adminCatalogPages(manifest));
   app.route("/", adminUsersPages(manifest));

@@ -16,6 +16,7 @@ import {
 import { CalendarDate, DateText, formatAddress, fullName } from "./format.tsx";
 import { ClientDetailTabs } from "./ClientHistory.tsx";
 import { PrescriptionsSection } from "./PrescriptionsSection.tsx";
+import { ClientOrdersSection } from "../orders/ClientOrdersSection.tsx";
 import {
   failureToast,
   successToast,
@@ -170,6 +171,7 @@ function ClientDetailBody({ client }: { client: ClientDetail }) {
             </ul>
           )}
       </section>
+      <ClientOrdersSection orders={client.orders ?? []} />
     </div>
   );
 }

@@ -13,6 +13,7 @@ export function QuoteBanners(
     busy,
     reactivating,
     onReopen,
+    onCreateOrder,
     onReactivate,
     onEditMeasurements,
   }: {
@@ -25,6 +26,8 @@ export function QuoteBanners(
     busy: boolean;
     reactivating: boolean;
     onReopen: () => void;
+    /** A finalized quote is ordered from here. */
+    onCreateOrder?: () => void;
     onReactivate: () => void;
     onEditMeasurements: () => void;
   },
@@ -42,6 +45,11 @@ export function QuoteBanners(
               <p className="qb-banner-text">Only an owner can reopen it.</p>
             )}
           </div>
+          {quote.status === "FINALIZED" && onCreateOrder && (
+            <button type="button" className="btn btn-primary" onClick={onCreateOrder}>
+              Create Order
+            </button>
+          )}
           {canReopen && (
             <button type="button" className="btn btn-outline" onClick={onReopen} disabled={busy}>
               Reopen

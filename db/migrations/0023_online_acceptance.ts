@@ -65,7 +65,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`ALTER TABLE email_outbox DROP CONSTRAINT IF EXISTS email_outbox_kind_check`
     .execute(db);
   await sql`ALTER TABLE email_outbox ADD CONSTRAINT email_outbox_kind_check
-    CHECK (kind IN ('QUOTE', 'TEST', 'PASSWORD_RESET', 'SECURITY_NOTICE', 'STAFF_NOTICE'))`
+    CHECK (kind IN ('QUOTE', 'TEST', 'PASSWORD_RESET', 'SECURITY_NOTICE', 'READY_NOTICE',
+      'WORK_ORDER', 'STAFF_NOTICE'))`
     .execute(db);
   // The dashboard keeps its read between requests; other processes hear of
   // new acceptances and declines like the other tables it reads (0017).
@@ -82,7 +83,8 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`ALTER TABLE email_outbox DROP CONSTRAINT IF EXISTS email_outbox_kind_check`
     .execute(db);
   await sql`ALTER TABLE email_outbox ADD CONSTRAINT email_outbox_kind_check
-    CHECK (kind IN ('QUOTE', 'TEST', 'PASSWORD_RESET', 'SECURITY_NOTICE'))`.execute(db);
+    CHECK (kind IN ('QUOTE', 'TEST', 'PASSWORD_RESET', 'SECURITY_NOTICE', 'READY_NOTICE',
+      'WORK_ORDER'))`.execute(db);
   await sql`ALTER TABLE settings DROP COLUMN IF EXISTS acceptance_terms_text`.execute(db);
   await sql`ALTER TABLE quotes DROP COLUMN IF EXISTS client_viewed_at`.execute(db);
   await sql`DROP TABLE quote_declines`.execute(db);

@@ -10,6 +10,11 @@ import {
   reportCsvRows,
 } from "../../src/reports/conversion.ts";
 import { toCsv } from "../../src/csv/csv.ts";
+import {
+  ORDER_REPORT_CSV,
+  type OrderReportName,
+  orderReports,
+} from "../../src/orders/order_reports.ts";
 
 /** The conversion report as JSON and as CSV: ADMIN and OWNER. */
 export const reportsApi = new Hono<AppEnv>();
@@ -34,3 +39,29 @@ reportsApi.get("/reports/conversion.csv", admin, async (c) => {
   // Optician names are typed by staff: guarded against formula injection.
   return c.body(toCsv(REPORT_CSV_HEADER, reportCsvRows(report), ["optician"]));
 });
+
+/** The order reports (issue 32), JSON and one CSV each. */
+async function loadOrders(c: Context<AppEnv>) {
+  const range = reportRange(readQuery(c, reportQuerySchema), c.var.clock());
+  if ("error" in range) throw new HttpError(400, range.error, { to: range.error });
+  return await orderReports(c.var.db, range);
+}
+
+reportsApi.get("/reports/orders", admin, async (c) => c.json(await loadOrders(c)));
+
+reportsApi.get(
+  "/reports/orders/:file{(?:turnaround|remakes|payments|balances)\\.csv}",
+  admin,
+  async (c) => {
+    const name = c.req.param("file").replace(/\.csv$/, "") as OrderReportName;
+    const report = await loadOrders(c);
+    const csv = ORDER_REPORT_CSV[name];
+    c.header("Content-Type", "text/csv; charset=utf-8");
+    c.header(
+      "Content-Disposition",
+      `attachment; filename="orders-${name}-${report.from}-to-${report.to}.csv"`,
+    );
+    c.header("Cache-Control", "no-store");
+    return c.body(toCsv(csv.header, csv.rows(report), csv.guarded));
+  },
+);

@@ -37,6 +37,10 @@ function Sidebar({ active, isOwner }: { active: CatalogSectionInfo; isOwner: boo
           ))}
         </ul>
       </nav>
+      <a className="card catalog-admin-link-card" href="/admin/labs">
+        <span className="catalog-admin-link-title">Labs</span>
+        <span className="muted">Where jobs are made, and their turnaround.</span>
+      </a>
       <a className="card catalog-admin-link-card" href="/admin/users">
         <span className="catalog-admin-link-title">User Management</span>
         <span className="muted">Add staff, reset passwords and change roles.</span>

@@ -9,6 +9,11 @@ import { formatDecimal } from "../../src/quotes/money.ts";
 import { shortId } from "../../src/clients/views.ts";
 import { Badge } from "../../components/Badge.tsx";
 import { QUOTE_STATUS_VARIANTS } from "../../components/quote_status.ts";
+import {
+  type DashboardJob,
+  type OrdersDashboard,
+  readOrdersDashboard,
+} from "../../src/orders/orders_dashboard.ts";
 
 const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });
 const quoteNumber = (q: QuoteSummary) => q.quoteNumber || shortId(q.id);
@@ -38,16 +43,112 @@ function StatusBadge({ status }: { status: QuoteSummary["status"] }) {
 
 /** The staff dashboard: counts and the two quote lists, all rendered on the server. */
 export async function renderDashboard(c: Context<AppEnv>, manifest: AssetManifest) {
-  // One round trip for the counts and both lists, kept while nothing they show changes.
-  const dashboard = await readDashboard(c.var.db);
-  // Rendered once per kept read: the content shows nothing but what it holds.
-  return renderPage(c, manifest, keptMarkup(dashboard, () => dashboardContent(dashboard)), {
-    title: "Staff Dashboard",
-  });
+  // One round trip for the counts and both lists, kept while nothing they show changes,
+  // and one for the orders panel.
+  const [dashboard, orders] = await Promise.all([
+    readDashboard(c.var.db),
+    readOrdersDashboard(c.var.db, c.var.clock()),
+  ]);
+  // Rendered once per pair of kept reads: the content shows nothing but what they hold.
+  return renderPage(
+    c,
+    manifest,
+    keptMarkup(pairOf(dashboard, orders), () => dashboardContent(dashboard, orders)),
+    { title: "Staff Dashboard" },
+  );
+}
+
+const pairs = new WeakMap<object, WeakMap<object, object>>();
+/** One object per pair of kept reads, so their markup is kept as long as both are. */
+function pairOf(a: object, b: object): object {
+  let inner = pairs.get(a);
+  if (!inner) pairs.set(a, inner = new WeakMap());
+  let pair = inner.get(b);
+  if (!pair) inner.set(b, pair = {});
+  return pair;
+}
+
+function JobList(
+  { title, id, jobs, count, empty, more, dayLabel }: {
+    title: string;
+    id: string;
+    jobs: DashboardJob[];
+    count: number;
+    empty: string;
+    more: string;
+    dayLabel: string;
+  },
+) {
+  return (
+    <section className="card" aria-labelledby={id}>
+      <h2 id={id}>
+        {title} <span className="muted" data-testid={`${id}-count`}>{`(${count})`}</span>
+      </h2>
+      {jobs.length === 0 ? <p className="empty-inline">{empty}</p> : (
+        <>
+          <ul className="quote-list">
+            {jobs.map((j) => (
+              <li key={j.jobId}>
+                <a href={`/orders/${j.orderId}`} className="quote-row">
+                  <span className="quote-row-main">
+                    <span className="quote-client">{j.clientName}</span>
+                    <span className="muted quote-number">{j.jobNumber}</span>
+                  </span>
+                  <span className="muted quote-date">
+                    {dayLabel} {dayFormat.format(new Date(`${j.day}T00:00:00Z`))}
+                  </span>
+                </a>
+              </li>
+            ))}
+          </ul>
+          {count > jobs.length && (
+            <a className="btn btn-outline btn-block" href={more}>View All {count}</a>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+const dayFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" });
+
+function OrdersPanel({ orders }: { orders: OrdersDashboard }) {
+  return (
+    <div className="dash-grid dash-orders">
+      <JobList
+        title="Late Jobs"
+        id="late-jobs"
+        jobs={orders.late.jobs}
+        count={orders.late.count}
+        empty="No late jobs."
+        more="/orders?late=1"
+        dayLabel="promised"
+      />
+      <JobList
+        title={`Ready, Waiting Over ${orders.waiting.days} Days`}
+        id="waiting-jobs"
+        jobs={orders.waiting.jobs}
+        count={orders.waiting.count}
+        empty="No glasses waiting too long."
+        more="/orders?waiting=1"
+        dayLabel="ready since"
+      />
+      <JobList
+        title="Picked Up Today"
+        id="pickups-today"
+        jobs={orders.pickups.jobs}
+        count={orders.pickups.count}
+        empty="No pickups yet today."
+        more="/orders?status=PICKED_UP"
+        dayLabel="on"
+      />
+    </div>
+  );
 }
 
 function dashboardContent(
   { stats, recent, expired, expiredCount, acceptedOnline }: Dashboard,
+  orders: OrdersDashboard,
 ) {
   return (
     <>
@@ -168,6 +269,7 @@ function dashboardContent(
             )}
         </section>
       </div>
+      <OrdersPanel orders={orders} />
     </>
   );
 }

@@ -1,3 +1,5 @@
+import { orderReports } from "../../src/orders/order_reports.ts";
+import { OrderReportTables } from "../../components/orders/OrderReportTables.tsx";
 import { Hono } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
 import type { AssetManifest } from "../../src/assets/manifest.ts";
@@ -190,9 +192,10 @@ export function reportsPages(manifest: AssetManifest) {
       ? chosen.error
       : undefined;
     const range = chosen && !("error" in chosen) ? chosen : defaultRange();
-    const [report, opticians] = await Promise.all([
+    const [report, opticians, orders] = await Promise.all([
       conversionReport(db, range),
       listReportOpticians(db),
+      orderReports(db, range),
     ]);
     const params = new URLSearchParams({ from: report.from, to: report.to });
     if (report.optician) params.set("optician", report.optician);
@@ -244,6 +247,10 @@ export function reportsPages(manifest: AssetManifest) {
           </p>
         )}
         <ReportBody report={report} csvHref={`/api/reports/conversion.csv?${params}`} />
+        <OrderReportTables
+          report={orders}
+          query={new URLSearchParams({ from: report.from, to: report.to }).toString()}
+        />
       </div>,
       { title: "Conversion Report" },
     );

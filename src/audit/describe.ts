@@ -311,6 +311,17 @@ const SUMMARIES: Record<string, (d: Record<string, unknown>) => string> = {
       ? "Status changed: the quote e-mail was delivered"
       : "Status changed",
   "quote.delete": (d) => `Quote deleted${d.quoteNumber ? `: ${d.quoteNumber}` : ""}`,
+  "quote.order": (d) => `Order created${typeof d.jobs === "string" ? `: ${d.jobs}` : ""}`,
+  "order.create": (d) => `Order created${typeof d.jobs === "string" ? `: ${d.jobs}` : ""}`,
+  "order.job_step": (d) => `Job ${typeof d.jobNumber === "string" ? d.jobNumber : ""} moved`,
+  "order.promised_date": (d) =>
+    `Promised date changed${typeof d.jobNumber === "string" ? ` (${d.jobNumber})` : ""}`,
+  "order.payment": (d) => `Payment taken${typeof d.amount === "string" ? `: ${d.amount}` : ""}`,
+  "order.refund": (d) => `Refund given${typeof d.amount === "string" ? `: ${d.amount}` : ""}`,
+  "order.client_notified": (d) =>
+    `Client told the glasses are ready${
+      typeof d.jobNumber === "string" ? ` (${d.jobNumber})` : ""
+    }`,
   "catalog.create": (d) => `Catalog item added${d.name ? `: ${d.name}` : ""}`,
   "catalog.update": (d) => `Catalog item changed${d.name ? `: ${d.name}` : ""}`,
   "catalog.delete": (d) => `Catalog item deleted${d.name ? `: ${d.name}` : ""}`,

@@ -18,6 +18,7 @@ import { insertDraftQuote } from "../quotes/quotes.ts";
 import { type AuditActor, recordAudit } from "../audit/audit_log.ts";
 import { diffFields } from "../audit/describe.ts";
 import { listPrescriptions } from "../prescriptions/prescriptions.ts";
+import { listClientOrders } from "../orders/order_read.ts";
 import { isUuid } from "../db/ids.ts";
 import { inTransaction } from "../db/transaction.ts";
 import { findMeasurements } from "./measurements.ts";
@@ -185,11 +186,12 @@ export async function findClientDetail(db: DB, id: string): Promise<ClientDetail
     ])
     .where("clients.id", "=", id).executeTakeFirst();
   if (!row) return undefined;
-  const [measurements, quotes, prescriptions] = await Promise.all([
+  const [measurements, quotes, prescriptions, orders] = await Promise.all([
     findMeasurements(db, id),
     db.selectFrom("quotes").select(["id", "quoteNumber", "status", "createdAt", "expiresAt"])
       .where("clientId", "=", id).orderBy("createdAt", "desc").orderBy("id", "desc").execute(),
     listPrescriptions(db, id),
+    listClientOrders(db, id),
   ]);
   const { heardHowLabel, consentDate, ...rest } = row;
   return {
@@ -218,6 +220,7 @@ export async function findClientDetail(db: DB, id: string): Promise<ClientDetail
       expiresAt: q.expiresAt ? q.expiresAt.toISOString() : null,
     })),
     prescriptions,
+    orders,
   };
 }
 

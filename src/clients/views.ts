@@ -1,6 +1,7 @@
 // JSON shapes the clients API answers with; islands import these as types only.
 import type { QuoteStatus } from "../../db/schema.ts";
 import type { PrescriptionView } from "../prescriptions/views.ts";
+import type { JobStatus } from "../../db/schema.ts";
 
 /**
  * NONE: nothing measured yet (both PDs 0 and not complete); PENDING: some
@@ -56,6 +57,16 @@ export interface ClientDetail extends ClientSummary {
   quotes: ClientQuoteSummary[];
   /** Newest written first; the dialog shows them without another round trip. */
   prescriptions: PrescriptionView[];
+  /** The client's orders, one row per job, newest order first (issue 32). */
+  orders: ClientOrderRow[];
+}
+
+export interface ClientOrderRow {
+  orderId: string;
+  quoteNumber: string;
+  createdAt: string;
+  jobNumber: string;
+  status: JobStatus;
 }
 
 export interface CreatedClient {

@@ -22,5 +22,7 @@ export interface AppEnv {
     requestId: string;
     secureHeadersNonce?: string;
     clientIp: string;
+    /** The time as the app sees it: tests inject a clock (orders' promised dates, undo windows). */
+    clock: () => Date;
   };
 }

@@ -23,6 +23,8 @@ export interface NewEmail {
   createdBy: string | null;
   /** QUOTE unless said otherwise. */
   kind?: OutboxKind;
+  /** The job a ready notice or work order is about. */
+  jobId?: string;
 }
 
 export async function enqueueEmail(db: DB, email: NewEmail): Promise<string> {
@@ -36,6 +38,7 @@ export async function enqueueEmail(db: DB, email: NewEmail): Promise<string> {
     attachment: email.attachment ?? null,
     createdBy: email.createdBy,
     ...(email.kind ? { kind: email.kind } : {}),
+    ...(email.jobId ? { jobId: email.jobId } : {}),
   }).returning("id").executeTakeFirstOrThrow();
   return row.id;
 }
@@ -63,6 +66,8 @@ const CLAIMED_COLUMNS = [
   "attachmentName",
   "attachment",
   "attempts",
+  "jobId",
+  "kind",
 ] as const;
 
 /**
@@ -135,6 +140,7 @@ async function sendClaimed(
         attempts: claimed.attempts + 1,
         lastError: null,
       }).where("id", "=", id).execute();
+      if (claimed.jobId && claimed.kind === "READY_NOTICE") await markNotified(trx, claimed, now);
       if (claimed.quoteId) {
         const before = await trx.selectFrom("quotes").select(["status", "version"])
           .where("id", "=", claimed.quoteId).forUpdate().executeTakeFirst();
@@ -209,6 +215,25 @@ async function sendClaimed(
       .where("id", "=", id).execute();
     return { status: "retrying", nextAttemptAt };
   }
+}
+
+/** The job's "Client notified" time, and a line in its order's history. */
+async function markNotified(trx: DB, claimed: Claimed, now: Date) {
+  const job = await trx.updateTable("jobs").set({ clientNotifiedAt: now })
+    .where("id", "=", claimed.jobId!).returning(["orderId", "jobNumber"]).executeTakeFirst();
+  if (!job) return;
+  await recordAudit(
+    trx,
+    { id: null, label: "system" },
+    "order.client_notified",
+    "order",
+    job.orderId,
+    {
+      jobNumber: job.jobNumber,
+      to: claimed.toAddress,
+      outboxId: claimed.id,
+    },
+  );
 }
 
 /** Statuses a delivered quote e-mail leaves as they are (the SQL below says the same). */

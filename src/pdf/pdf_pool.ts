@@ -6,6 +6,7 @@
 // (beyond it the caller is told to come back later), and a time limit on each
 // render: a renderer that runs over is ended and a fresh one takes its place.
 // A renderer idle for `idleMs` is ended too, which gives its memory back.
+import type { Paper, WorkOrderSheet } from "../orders/work_order.ts";
 import type { ClientCopy } from "../print/print_model.ts";
 import type { LogoBytes } from "./logo_source.ts";
 import type { RendererJob, RendererReply } from "./pdf_renderer.ts";
@@ -123,14 +124,23 @@ export class PdfPool {
    * `perCaller` PDFs rendering or waiting.
    */
   render(model: ClientCopy, logo?: LogoBytes, caller?: string): Promise<Uint8Array> {
+    return this.#counted(caller, () => this.#render(model, logo));
+  }
+
+  /** A lab work order (one page per job) as PDF bytes, under the same limits as a quote's. */
+  workOrder(sheets: WorkOrderSheet[], paper: Paper, caller?: string): Promise<Uint8Array> {
+    return this.#counted(caller, () => this.#enqueue({ kind: "work_order", sheets, paper }));
+  }
+
+  #counted(caller: string | undefined, start: () => Promise<Uint8Array>): Promise<Uint8Array> {
     if (this.#closed) return Promise.reject(this.#unavailable("closed"));
-    if (caller === undefined) return this.#render(model, logo);
+    if (caller === undefined) return start();
     const inFlight = this.#perCaller.get(caller) ?? 0;
     if (inFlight >= this.#options.perCaller) {
       return Promise.reject(this.#unavailable("caller"));
     }
     this.#perCaller.set(caller, inFlight + 1);
-    return this.#render(model, logo).finally(() => {
+    return start().finally(() => {
       const left = (this.#perCaller.get(caller) ?? 1) - 1;
       if (left > 0) this.#perCaller.set(caller, left);
       else this.#perCaller.delete(caller);

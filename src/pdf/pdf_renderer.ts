@@ -9,6 +9,7 @@ import { setPriority } from "node:os";
 import type { ClientCopy } from "../print/print_model.ts";
 import type { LogoBytes } from "./logo_source.ts";
 import type { ImageKind } from "../uploads/image_rules.ts";
+import type { Paper, WorkOrderSheet } from "../orders/work_order.ts";
 import { encodeFrame, readFrames } from "./frames.ts";
 
 /**
@@ -18,12 +19,14 @@ import { encodeFrame, readFrames } from "./frames.ts";
  */
 export type RenderRequest =
   | { id: number; kind: "pdf"; model: ClientCopy; logoFormat?: LogoBytes["format"] }
-  | { id: number; kind: "print_logo"; imageKind: ImageKind };
+  | { id: number; kind: "print_logo"; imageKind: ImageKind }
+  | { id: number; kind: "work_order"; sheets: WorkOrderSheet[]; paper: Paper };
 
 /** A job as the pool hands it over. */
 export type RendererJob =
   | { kind: "pdf"; model: ClientCopy; logo?: LogoBytes }
-  | { kind: "print_logo"; image: { bytes: Uint8Array; kind: ImageKind } };
+  | { kind: "print_logo"; image: { bytes: Uint8Array; kind: ImageKind } }
+  | { kind: "work_order"; sheets: WorkOrderSheet[]; paper: Paper };
 
 /** What the renderer answers; a finished PDF's bytes are the frame's body. */
 export type RendererReply =
@@ -51,6 +54,7 @@ async function serve() {
   const { renderClientCopyPdf } = await import("./quote_pdf.tsx");
   const { pdfImageFor, prepareSvgRenderer, printCopyOf } = await import("./logo_image.ts");
   const { textSanitizer } = await import("./fonts.ts");
+  const { renderWorkOrderPdf } = await import("./work_order_pdf.tsx");
 
   const out = Deno.stdout.writable.getWriter();
   const reply = (header: RendererReply, body?: Uint8Array) =>
@@ -96,6 +100,10 @@ async function serve() {
   for await (const { header, body } of readFrames<RenderRequest>(Deno.stdin.readable)) {
     const { id } = header;
     try {
+      if (header.kind === "work_order") {
+        await reply({ type: "done", id }, await renderWorkOrderPdf(header.sheets, header.paper));
+        continue;
+      }
       if (header.kind === "print_logo") {
         await reply(
           { type: "done", id },

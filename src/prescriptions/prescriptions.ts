@@ -111,6 +111,18 @@ export async function findLatestPrescription(
   return row ? toView(row) : undefined;
 }
 
+/** One of a client's prescriptions (an order's pick), or undefined. */
+export async function findPrescription(
+  db: DB,
+  clientId: string,
+  id: string,
+): Promise<PrescriptionView | undefined> {
+  if (!isUuid(clientId) || !isUuid(id)) return undefined;
+  const row = await selectPrescriptions(db).where("clientId", "=", clientId).where("id", "=", id)
+    .executeTakeFirst();
+  return row ? toView(row) : undefined;
+}
+
 async function clientExists(db: DB, clientId: string) {
   return !!await db.selectFrom("clients").select("id").where("id", "=", clientId).forUpdate()
     .executeTakeFirst();

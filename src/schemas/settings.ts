@@ -18,6 +18,30 @@ const expirationDays = z.union([z.number(), safeText()]).transform((v) => {
   ),
 );
 
+const OPENING_DAYS_MESSAGE = "Opening days must be weekdays from 0 (Sunday) to 6 (Saturday)";
+
+const clockTime = (label: string) =>
+  safeText({ trim: true }).regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/, `${label} must be like 09:00`);
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    return zone !== "";
+  } catch {
+    return false;
+  }
+}
+
+const wholeNumber = (label: string, min: number, max: number) =>
+  z.union([z.number(), safeText()]).transform((v) => Number(String(v).trim() || NaN)).pipe(
+    z.number({ error: `${label} must be a whole number from ${min} to ${max}` }).int(
+      `${label} must be a whole number from ${min} to ${max}`,
+    ).min(min, `${label} must be a whole number from ${min} to ${max}`).max(
+      max,
+      `${label} must be a whole number from ${min} to ${max}`,
+    ),
+  );
+
 /** PUT /api/admin/settings: any subset of the fields; absent fields are left alone. */
 export const settingsSchema = z.object({
   storeName: text(100),
@@ -54,7 +78,34 @@ export const settingsSchema = z.object({
    * network that speaks no TLS is allowed, and the password travels in clear.
    */
   smtpAllowInsecure: z.boolean(),
-}).partial();
+  /** Orders (migration 0022): the days the store opens, 0 = Sunday, as "1,2,3,4,5,6". */
+  openingDays: z.union([z.array(z.number()), safeText()], { error: OPENING_DAYS_MESSAGE })
+    .transform((v, ctx) => {
+      const parts = Array.isArray(v) ? v : v.split(",").filter((d) => d.trim() !== "");
+      const days = parts.map((d) => Number(d));
+      if (days.length === 0) {
+        ctx.addIssue({ code: "custom", message: "Choose at least one opening day" });
+        return z.NEVER;
+      }
+      if (days.some((d) => !Number.isInteger(d) || d < 0 || d > 6)) {
+        ctx.addIssue({ code: "custom", message: OPENING_DAYS_MESSAGE });
+        return z.NEVER;
+      }
+      return [...new Set(days)].sort().join(",");
+    }),
+  openingTime: clockTime("Opening time"),
+  closingTime: clockTime("Closing time"),
+  timeZone: safeText({ trim: true }).max(64).refine(isTimeZone, {
+    message: "Time zone must be an IANA name like America/Chicago",
+  }),
+  readyEmailSubject: text(200),
+  readyEmailBody: text(5000, true),
+  readyUndoMinutes: wholeNumber("Undo window", 0, 120),
+  readyWaitingDays: wholeNumber("Ready and waiting days", 1, 365),
+}).partial().refine(
+  (s) => !s.openingTime || !s.closingTime || s.openingTime < s.closingTime,
+  { message: "Closing time must be after opening time", path: ["closingTime"] },
+);
 export type SettingsInput = z.infer<typeof settingsSchema>;
 
 export const testEmailSchema = z.object({

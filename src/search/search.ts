@@ -1,3 +1,4 @@
+import { JOB_STATUS_LABELS } from "../orders/rules.ts";
 import { sql } from "kysely";
 import { type DB, genericPlans } from "../db/database.ts";
 import { CAPPED_MATCHES, cappedPage, matchCount } from "./capped.ts";
@@ -165,11 +166,47 @@ export async function globalSearch(db: DB, query: string): Promise<SearchResult[
   const text = query.trim().toLowerCase().replace(/\s+/g, " ");
   if (text.length < SEARCH_MIN_CHARS) return [];
   const words = searchWords(text);
-  const [clients, quotes] = await Promise.all([
+  const [clients, quotes, jobs] = await Promise.all([
     findClients(db, text, words),
     findQuotes(db, text, words),
+    findJobs(db, text),
   ]);
   // A stable sort by rank alone: within a rank, clients come before quotes
   // and each type keeps its own order.
-  return [...clients, ...quotes].sort((a, b) => a.rank - b.rank).map((r) => r.result);
+  return [...jobs, ...clients, ...quotes].sort((a, b) => a.rank - b.rank).map((r) => r.result);
+}
+
+/**
+ * Jobs by number ("J-000123", "j-00012", "J000123"): only a query that looks
+ * like one is looked up, by prefix on the unique index, so other searches
+ * cost nothing more. An exact number ranks first.
+ */
+async function findJobs(db: DB, text: string) {
+  const m = /^j-?(\d{1,6})$/.exec(text);
+  if (!m) return [];
+  const prefix = `J-${m[1]}`;
+  const rows = await db.selectFrom("jobs")
+    .innerJoin("orders", "orders.id", "jobs.orderId")
+    .innerJoin("clients", "clients.id", "orders.clientId")
+    .select([
+      "jobs.jobNumber",
+      "jobs.orderId",
+      "jobs.status",
+      "clients.firstName",
+      "clients.lastName",
+    ])
+    .where("jobs.jobNumber", ">=", prefix).where("jobs.jobNumber", "<", `${prefix}:`)
+    .orderBy("jobs.jobNumber").limit(SEARCH_RESULTS_PER_TYPE).execute();
+  return rows.map((r) => ({
+    rank: r.jobNumber.toLowerCase() === text || r.jobNumber === `J-${m[1].padStart(6, "0")}`
+      ? 0
+      : 1,
+    result: {
+      id: r.jobNumber,
+      type: "job",
+      title: r.jobNumber,
+      subtitle: [`${r.firstName} ${r.lastName}`, JOB_STATUS_LABELS[r.status]].join(" · "),
+      href: `/orders/${r.orderId}`,
+    } satisfies SearchResult,
+  }));
 }

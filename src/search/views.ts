@@ -4,7 +4,7 @@
 /** One answer of GET /api/search (the spec's search result). */
 export interface SearchResult {
   id: string;
-  type: "client" | "quote";
+  type: "client" | "quote" | "job";
   title: string;
   subtitle: string;
   href: string;

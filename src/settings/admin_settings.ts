@@ -9,6 +9,7 @@ import {
   DEFAULT_SMTP_PORT,
 } from "../mail/mail_settings.ts";
 import { DEFAULT_FOOTER_MESSAGE } from "../quotes/quotes.ts";
+import { READY_BODY_DEFAULT, READY_SUBJECT_DEFAULT } from "../orders/ready_notice.ts";
 
 /**
  * Settings as the admin screen reads them. The SMTP password never leaves
@@ -42,6 +43,14 @@ export async function findAdminSettings(db: DB) {
     smtpFromEmail: s.smtpFromEmail ?? "",
     smtpFromName: s.smtpFromName ?? "",
     smtpAllowInsecure: s.smtpAllowInsecure,
+    openingDays: s.openingDays,
+    openingTime: s.openingTime,
+    closingTime: s.closingTime,
+    timeZone: s.timeZone,
+    readyEmailSubject: s.readyEmailSubject ?? READY_SUBJECT_DEFAULT,
+    readyEmailBody: s.readyEmailBody ?? READY_BODY_DEFAULT,
+    readyUndoMinutes: s.readyUndoMinutes,
+    readyWaitingDays: s.readyWaitingDays,
   };
 }
 

@@ -22,7 +22,7 @@ let maria: TestUser;
 useTestApp(async (started) => {
   ({ app } = started);
   maria = await createTestUser(app.db, { username: "maria_idem", firstName: "Maria" });
-}, { now: () => new Date(Date.now() + offsetMs) });
+}, { clock: () => new Date(Date.now() + offsetMs) });
 
 // Each test calls from its own loopback address, so the signed-out intake
 // limit (per address) of one test does not reach the next.

@@ -15,6 +15,7 @@ import { insertUser } from "../../src/users/users.ts";
 import { hashPassword } from "../../src/auth/password.ts";
 import { issueResetToken } from "../../src/auth/password_reset.ts";
 import type { QuoteBundle } from "../../src/quotes/views.ts";
+import type { OrderBundle } from "../../src/orders/views.ts";
 import type { CreatedClient } from "../../src/clients/views.ts";
 import type { CatalogItem } from "../../src/catalog/catalog.ts";
 import { call, kioskCookieFor, sessionCookieFor, type TestApp } from "./test_app.ts";
@@ -188,6 +189,24 @@ export class Fixtures {
   async finalizedQuote(): Promise<QuoteBundle> {
     const bundle = await this.savedQuote();
     return await this.#call("POST", `/api/quotes/${bundle.quote.id}/finalize`);
+  }
+
+  #lab?: Promise<{ id: string }>;
+  /** The lab every order of the table is made at. */
+  lab(): Promise<{ id: string }> {
+    return this.#lab ??= this.#call("POST", "/api/admin/labs", {
+      name: `Route Lab ${++counter}`,
+      email: "lab@example.com",
+      turnaroundDays: 3,
+    });
+  }
+
+  /** An order of one job, made from a finalized quote. */
+  async order(): Promise<OrderBundle> {
+    const quote = await this.finalizedQuote();
+    return await this.#call("POST", `/api/quotes/${quote.quote.id}/order`, {
+      labId: (await this.lab()).id,
+    });
   }
 
   async catalogItem(): Promise<CatalogItem> {
@@ -712,26 +731,120 @@ export const ROUTES: RouteEntry[] = [
       body: { reason: "Client changed the lenses" },
     }),
   },
+  get("/api/labs", "staff", ok(200)),
+  get("/api/admin/labs", "admin", ok(200)),
+  {
+    method: "POST",
+    pattern: "/api/admin/labs",
+    access: "admin",
+    ok: ok(201),
+    request: () =>
+      Promise.resolve({
+        path: "/api/admin/labs",
+        body: { name: `Lab ${crypto.randomUUID()}`, turnaroundDays: 5 },
+      }),
+  },
+  {
+    method: "PUT",
+    pattern: "/api/admin/labs/:id",
+    access: "admin",
+    ok: ok(200),
+    request: async (fx) => ({
+      path: `/api/admin/labs/${(await fx.lab()).id}`,
+      body: { name: `Route Lab ${crypto.randomUUID()}`, turnaroundDays: 3 },
+    }),
+  },
+  {
+    method: "POST",
+    pattern: "/api/quotes/:id/order",
+    access: "staff",
+    ok: ok(201),
+    request: async (fx) => ({
+      path: `/api/quotes/${(await fx.finalizedQuote()).quote.id}/order`,
+      body: { labId: (await fx.lab()).id },
+    }),
+  },
+  get("/api/orders", "staff", ok(200), {
+    query: ["q", "status", "late", "waiting", "labId", "optician", "page"],
+    path: "/api/orders?q=rita&late=1",
+  }),
+  get("/api/orders/:id", "staff", ok(200), {
+    path: async (fx) => `/api/orders/${(await fx.order()).order.id}`,
+  }),
+  {
+    method: "POST",
+    pattern: "/api/orders/:id/payments",
+    access: "staff",
+    ok: ok(201),
+    request: async (fx) => ({
+      path: `/api/orders/${(await fx.order()).order.id}/payments`,
+      body: { amount: "10.00", method: "CASH" },
+    }),
+  },
+  {
+    method: "POST",
+    pattern: "/api/jobs/:id/step",
+    access: "staff",
+    ok: ok(200),
+    request: async (fx) => {
+      const job = (await fx.order()).jobs[0];
+      return {
+        path: `/api/jobs/${job.id}/step`,
+        body: { to: "SENT_TO_LAB", version: job.version },
+      };
+    },
+  },
+  {
+    method: "PUT",
+    pattern: "/api/jobs/:id/promised-date",
+    access: "staff",
+    ok: ok(200),
+    request: async (fx) => {
+      const job = (await fx.order()).jobs[0];
+      return {
+        path: `/api/jobs/${job.id}/promised-date`,
+        body: { promisedDate: "2030-01-15", reason: "Lab said so", version: job.version },
+      };
+    },
+  },
+  get("/api/orders/:id/work-order.pdf", "staff", ok(200), {
+    query: ["paper", "job"],
+    path: async (fx) => `/api/orders/${(await fx.order()).order.id}/work-order.pdf`,
+  }),
+  {
+    method: "POST",
+    pattern: "/api/orders/:id/work-order/email",
+    access: "staff",
+    // The table's store has no mail server: the call is refused as such.
+    ok: ok(409),
+    request: async (fx) => ({
+      path: `/api/orders/${(await fx.order()).order.id}/work-order/email`,
+      body: {},
+    }),
+  },
+  get("/api/reports/orders", "admin", ok(200), {
+    query: ["from", "to", "optician"],
+    path: "/api/reports/orders?from=2026-01-01&to=2026-12-31",
+  }),
+  get(
+    "/api/reports/orders/:file{(?:turnaround|remakes|payments|balances)\\.csv}",
+    "admin",
+    ok(200),
+    { query: ["from", "to"], path: "/api/reports/orders/payments.csv" },
+  ),
+  get("/api/clients/:id/orders", "staff", ok(200), {
+    path: async (fx) => `/api/clients/${(await fx.client()).client.id}/orders`,
+  }),
   get("/api/quotes/:id/pdf", "staff", ok(200), {
     path: async (fx) => `/api/quotes/${(await fx.savedQuote()).quote.id}/pdf`,
   }),
-  {
-    method: "GET",
-    pattern: "/api/quotes/:id/online",
-    access: "staff",
-    ok: ok(200),
-    request: async (fx) => ({ path: `/api/quotes/${(await fx.savedQuote()).quote.id}/online` }),
-  },
-  {
-    method: "GET",
-    pattern: "/api/quotes/:id/signed-pdf",
-    access: "staff",
-    // Only a quote accepted online has one; the route and its guard are what is checked here.
-    ok: { status: 404, text: "not accepted online" },
-    request: async (fx) => ({
-      path: `/api/quotes/${(await fx.savedQuote()).quote.id}/signed-pdf`,
-    }),
-  },
+  get("/api/quotes/:id/online", "staff", ok(200), {
+    path: async (fx) => `/api/quotes/${(await fx.savedQuote()).quote.id}/online`,
+  }),
+  // Only a quote accepted online has one; the route and its guard are what is checked here.
+  get("/api/quotes/:id/signed-pdf", "staff", { status: 404, text: "not accepted online" }, {
+    path: async (fx) => `/api/quotes/${(await fx.savedQuote()).quote.id}/signed-pdf`,
+  }),
   {
     method: "POST",
     pattern: "/api/quotes/:id/online-links/revoke",
@@ -1154,6 +1267,21 @@ export const ROUTES: RouteEntry[] = [
   page("/admin/:section", "admin", ok(200), { path: "/admin/ar-coatings" }),
   page("/admin/settings", "admin", { status: 200, text: "Admin Settings" }),
   page("/admin/users", "admin", ok(200)),
+  page("/orders", "staff", { status: 200, text: "Orders" }, {
+    query: ["q", "status", "late", "waiting", "labId", "optician", "page"],
+    path: "/orders?q=rita&late=1",
+  }),
+  page("/orders/:id", "staff", { status: 200, text: "Payments" }, {
+    path: async (fx) => `/orders/${(await fx.order()).order.id}`,
+  }),
+  page("/orders/:id/work-order", "staff", { status: 200, text: "LAB WORK ORDER" }, {
+    query: ["paper", "job"],
+    path: async (fx) => `/orders/${(await fx.order()).order.id}/work-order?paper=a4`,
+  }),
+  page("/orders/:id/receipt", "staff", { status: 200, text: "RECEIPT" }, {
+    path: async (fx) => `/orders/${(await fx.order()).order.id}/receipt`,
+  }),
+  page("/admin/labs", "admin", { status: 200, text: "Labs" }),
   page("/admin/audit", "owner", { status: 200, text: "Audit Log" }, {
     query: ["from", "to", "user", "kind", "before", "after"],
     path: "/admin/audit?kind=client",

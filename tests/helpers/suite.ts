@@ -18,7 +18,7 @@ export interface SuiteOptions {
   /** Where the app's log lines go (silent when not given). */
   logger?: Logger;
   /** The app's clock, for tests that move time on. */
-  now?: () => Date;
+  clock?: () => Date;
   /** Start a loopback SMTP server too (`started.smtp`). */
   smtp?: boolean;
 }
@@ -31,7 +31,7 @@ export interface Started {
 
 async function start(options: SuiteOptions): Promise<Started> {
   const [app, smtp] = await Promise.all([
-    startTestApp(options.env, { logger: options.logger, now: options.now }),
+    startTestApp(options.env, { logger: options.logger, clock: options.clock }),
     options.smtp ? startSmtpServer() : undefined,
   ]);
   return {

@@ -39,7 +39,7 @@ export function capturingLogger() {
 /** The real app on a real socket and its own migrated database. */
 export async function startTestApp(
   env: Record<string, string> = {},
-  options: { logger?: Logger; now?: () => Date } = {},
+  options: { logger?: Logger; clock?: () => Date } = {},
 ): Promise<TestApp> {
   const testDb = await openMigratedTestDatabase();
   const database = testDb.handle;
@@ -57,7 +57,7 @@ export async function startTestApp(
     manifest: await readManifest(),
     logger: options.logger ?? silentLogger,
     pool: database.pool,
-    now: options.now,
+    clock: options.clock,
   });
   const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, app.fetch);
   const baseUrl = `http://127.0.0.1:${server.addr.port}`;

@@ -1,0 +1,223 @@
+import { type Context, Hono } from "hono";
+import type { AppEnv } from "../../src/http/app_env.ts";
+import { auditActor } from "../../src/http/actor.ts";
+import { HttpError, notFound, readJson, readQuery } from "../../src/http/errors.ts";
+import { requireUser } from "../../src/http/middleware.ts";
+import { isUniqueViolation } from "../../src/db/errors.ts";
+import {
+  createOrderSchema,
+  jobStepSchema,
+  labSchema,
+  orderListQuery,
+  paymentSchema,
+  promisedDateSchema,
+  workOrderEmailSchema,
+} from "../../src/schemas/order.ts";
+import { insertLab, LAB_NAME_TAKEN, listLabs, updateLab } from "../../src/orders/labs.ts";
+import {
+  addPayment,
+  createOrder,
+  type OrderWrite,
+  setPromisedDate,
+  stepJob,
+} from "../../src/orders/order_store.ts";
+import { listClientOrders, listOrders, readOrder } from "../../src/orders/order_read.ts";
+import type { OrderBundle } from "../../src/orders/views.ts";
+import type { Paper } from "../../src/orders/work_order.ts";
+import { renderWorkOrder, workOrderFilename } from "../../src/orders/work_order_pdf_request.ts";
+import { findBranding } from "../../src/settings/settings.ts";
+import { findMailSettings } from "../../src/mail/mail_settings.ts";
+import { deliverEmail, enqueueEmail } from "../../src/mail/outbox.ts";
+import { recordAudit } from "../../src/audit/audit_log.ts";
+
+const escapeHtml = (s: string) =>
+  s.replace(
+    /[&<>"']/g,
+    (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!,
+  );
+
+// Orders, jobs, payments (any signed-in staff; refunds and balance overrides
+// ADMIN/OWNER, reopening a pickup OWNER, decided by the rules) and the labs
+// catalog (ADMIN/OWNER). A kiosk never gets here (src/kiosk/gate.ts).
+export const ordersApi = new Hono<AppEnv>();
+const staff = requireUser();
+const admin = requireUser("ADMIN", "OWNER");
+
+function unwrap<T>(result: OrderWrite<T>): T {
+  if (result.ok) return result.value;
+  throw new HttpError(
+    result.status,
+    result.message,
+    result.field ? { [result.field]: result.message } : undefined,
+  );
+}
+
+const who = (c: Context<AppEnv>) => ({ actor: auditActor(c), role: c.var.user!.role });
+
+async function orderOrThrow(c: Context<AppEnv>, id: string) {
+  const order = await readOrder(c.var.db, id, c.var.user!.role, c.var.clock());
+  if (!order) throw notFound("Order not found");
+  return order;
+}
+
+ordersApi.get("/labs", staff, async (c) => c.json(await listLabs(c.var.db, true)));
+ordersApi.get("/admin/labs", admin, async (c) => c.json(await listLabs(c.var.db)));
+
+async function labWrite<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new HttpError(409, LAB_NAME_TAKEN, { name: LAB_NAME_TAKEN });
+    throw err;
+  }
+}
+
+ordersApi.post("/admin/labs", admin, async (c) => {
+  const input = await readJson(c, labSchema);
+  return c.json(await labWrite(() => insertLab(c.var.db, input, auditActor(c))), 201);
+});
+
+ordersApi.put("/admin/labs/:id", admin, async (c) => {
+  const input = await readJson(c, labSchema);
+  const lab = await labWrite(() => updateLab(c.var.db, c.req.param("id"), input, auditActor(c)));
+  if (!lab) throw notFound("Lab not found");
+  return c.json(lab);
+});
+
+ordersApi.post("/quotes/:id/order", staff, async (c) => {
+  const input = await readJson(c, createOrderSchema);
+  const made = unwrap(
+    await createOrder(c.var.db, c.req.param("id"), input, auditActor(c), c.var.clock()),
+  );
+  return c.json(await orderOrThrow(c, made.orderId), 201);
+});
+
+/** One row per job; X-Total-Count gives the number matching. */
+ordersApi.get("/orders", staff, async (c) => {
+  const { rows, total } = await listOrders(c.var.db, readQuery(c, orderListQuery), c.var.clock());
+  c.header("X-Total-Count", String(total));
+  return c.json(rows);
+});
+
+ordersApi.get("/orders/:id", staff, async (c) => c.json(await orderOrThrow(c, c.req.param("id"))));
+
+ordersApi.post("/orders/:id/payments", staff, async (c) => {
+  const input = await readJson(c, paymentSchema);
+  unwrap(await addPayment(c.var.db, c.req.param("id"), input, who(c), c.var.clock()));
+  return c.json(await orderOrThrow(c, c.req.param("id")), 201);
+});
+
+ordersApi.post("/jobs/:id/step", staff, async (c) => {
+  const input = await readJson(c, jobStepSchema);
+  const { orderId } = unwrap(
+    await stepJob(c.var.db, c.req.param("id"), input, who(c), c.var.clock()),
+  );
+  return c.json(await orderOrThrow(c, orderId));
+});
+
+ordersApi.put("/jobs/:id/promised-date", staff, async (c) => {
+  const input = await readJson(c, promisedDateSchema);
+  const { orderId } = unwrap(
+    await setPromisedDate(c.var.db, c.req.param("id"), input, auditActor(c), c.var.clock()),
+  );
+  return c.json(await orderOrThrow(c, orderId));
+});
+
+const paperOf = (c: Context<AppEnv>): Paper => c.req.query("paper") === "a4" ? "a4" : "letter";
+
+/** The jobs a work order covers: one (?job= / jobId) or all that are not cancelled. */
+function workOrderJobs(bundle: OrderBundle, jobId: string | undefined) {
+  const jobs = bundle.jobs.filter((j) =>
+    jobId ? j.id === jobId : j.status !== "CANCELLED" && j.status !== "PICKED_UP"
+  );
+  if (jobs.length === 0) throw notFound("No job to put on a work order");
+  return jobs;
+}
+
+ordersApi.get("/orders/:id/work-order.pdf", staff, async (c) => {
+  const [bundle, branding] = await Promise.all([
+    orderOrThrow(c, c.req.param("id")),
+    findBranding(c.var.db),
+  ]);
+  const jobs = workOrderJobs(bundle, c.req.query("job"));
+  const pdf = new Uint8Array(
+    await renderWorkOrder(c.var.pdf, bundle, jobs, branding, paperOf(c), c.var.user!.id),
+  );
+  return c.body(pdf, 200, {
+    "Content-Type": "application/pdf",
+    "Content-Disposition": `inline; filename="${workOrderFilename(jobs.map((j) => j.jobNumber))}"`,
+    "Cache-Control": "private, no-store",
+  });
+});
+
+/**
+ * E-mails the work order PDF to each lab of the jobs through the outbox
+ * (queued, then tried at once; the outbox retries when the server is down).
+ */
+ordersApi.post("/orders/:id/work-order/email", staff, async (c) => {
+  const { jobId, paper } = await readJson(c, workOrderEmailSchema);
+  const { db, config } = c.var;
+  const [bundle, branding, settings] = await Promise.all([
+    orderOrThrow(c, c.req.param("id")),
+    findBranding(db),
+    findMailSettings(db, config.secretKey),
+  ]);
+  if (!settings.configured) {
+    throw new HttpError(409, "Email is not configured. Set up e-mail in Settings first.");
+  }
+  const jobs = workOrderJobs(bundle, jobId);
+  const labs = new Map<string, typeof jobs>();
+  for (const job of jobs) labs.set(job.lab.id, [...labs.get(job.lab.id) ?? [], job]);
+  const missing = [...labs.values()].find((js) => !js[0].lab.email);
+  if (missing) {
+    throw new HttpError(
+      409,
+      `${missing[0].lab.name} has no e-mail address. An admin adds it under Admin, Labs.`,
+    );
+  }
+  const sent: string[] = [];
+  for (const labJobs of labs.values()) {
+    const lab = labJobs[0].lab;
+    const numbers = labJobs.map((j) => j.jobNumber);
+    const attachment = await renderWorkOrder(
+      c.var.pdf,
+      bundle,
+      labJobs,
+      branding,
+      paper,
+      c.var.user!.id,
+    );
+    const text = `Work order ${numbers.join(", ")} from ${branding.storeName} ` +
+      `(account ${lab.accountNumber || "—"}). The order is attached, one page per job.\n\n` +
+      `${branding.storeName} · ${branding.storePhone}`;
+    const outboxId = await db.transaction().execute(async (trx) => {
+      const id = await enqueueEmail(trx, {
+        quoteId: null,
+        jobId: labJobs[0].id,
+        kind: "WORK_ORDER",
+        to: lab.email!,
+        subject: `Work order ${numbers.join(", ")} · ${branding.storeName}`,
+        text,
+        html: `<p>${escapeHtml(text).replace(/\n/g, "<br>")}</p>`,
+        attachmentName: workOrderFilename(numbers),
+        attachment,
+        createdBy: c.var.user!.id,
+      });
+      await recordAudit(trx, auditActor(c), "order.work_order_emailed", "order", bundle.order.id, {
+        jobs: numbers.join(", "),
+        to: lab.email,
+        outboxId: id,
+      });
+      return id;
+    });
+    await deliverEmail(db, config.secretKey, outboxId, c.var.clock(), c.var.logger);
+    sent.push(`${numbers.join(", ")} to ${lab.email}`);
+  }
+  return c.json({ message: `Work order e-mailed: ${sent.join("; ")}` });
+});
+
+ordersApi.get(
+  "/clients/:id/orders",
+  staff,
+  async (c) => c.json(await listClientOrders(c.var.db, c.req.param("id"))),
+);

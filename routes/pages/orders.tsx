@@ -1,0 +1,316 @@
+import { Hono } from "hono";
+import type { AppEnv } from "../../src/http/app_env.ts";
+import type { AssetManifest } from "../../src/assets/manifest.ts";
+import { renderPage } from "../render_page.tsx";
+import { Island } from "../../components/Island.tsx";
+import { Badge } from "../../components/Badge.tsx";
+import { CalendarDate } from "../../components/client_manager/format.tsx";
+import { JOB_STATUS_VARIANTS } from "../../components/orders/job_status.ts";
+import OrderPage, { type OrderPageProps } from "../../islands/OrderPage.tsx";
+import { listOrders, ORDER_PAGE_SIZE, readOrder } from "../../src/orders/order_read.ts";
+import { listLabs } from "../../src/orders/labs.ts";
+import { JOB_STATUS_LABELS, JOB_STATUSES } from "../../src/orders/rules.ts";
+import { type OrderListQuery, orderListQuery } from "../../src/schemas/order.ts";
+import { formErrors } from "../../src/schemas/form_errors.ts";
+import { formatDecimal } from "../../src/quotes/money.ts";
+import type { OrderListRow } from "../../src/orders/views.ts";
+import { renderNotFound } from "./not_found.tsx";
+import { findBranding } from "../../src/settings/settings.ts";
+import { type Paper, workOrderSheet } from "../../src/orders/work_order.ts";
+import { WorkOrderSheets } from "../../components/orders/WorkOrderSheets.tsx";
+import PrintControls from "../../islands/PrintControls.tsx";
+import { ReceiptSheet } from "../../components/orders/ReceiptSheet.tsx";
+import { renderUnauthorized } from "./unauthorized.tsx";
+import { UNAUTHORIZED_SETTINGS_TEXT } from "./admin_settings.tsx";
+import { isAdminRole } from "../../components/StaffNav.tsx";
+import LabsAdmin, { type LabsAdminProps } from "../../islands/LabsAdmin.tsx";
+
+/** The list's own link with the filters kept and the page replaced. */
+function pageHref(raw: Record<string, string>, page: number) {
+  const params = new URLSearchParams();
+  for (const key of ["q", "status", "late", "waiting", "labId", "optician"]) {
+    if (raw[key]) params.set(key, raw[key]);
+  }
+  if (page > 1) params.set("page", String(page));
+  const query = params.toString();
+  return query ? `/orders?${query}` : "/orders";
+}
+
+function OrdersTable({ rows }: { rows: OrderListRow[] }) {
+  return (
+    <div className="data-table-wrap" tabIndex={0} aria-labelledby="orders-caption">
+      <table className="data-table data-table-roomy orders-table">
+        <caption id="orders-caption" className="sr-only">Jobs</caption>
+        <thead>
+          <tr>
+            <th scope="col">Job</th>
+            <th scope="col">Client</th>
+            <th scope="col">Lab</th>
+            <th scope="col">Optician</th>
+            <th scope="col">Status</th>
+            <th scope="col">Promised</th>
+            <th scope="col" className="num">Total</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.jobId}>
+              <td>
+                <a className="link job-number" href={`/orders/${r.orderId}`}>{r.jobNumber}</a>
+              </td>
+              <td>{r.clientName}</td>
+              <td>{r.labName}</td>
+              <td>{r.opticianName || <span className="muted">—</span>}</td>
+              <td>
+                <Badge variant={JOB_STATUS_VARIANTS[r.status]}>{JOB_STATUS_LABELS[r.status]}</Badge>
+                {r.isLate && (
+                  <>
+                    {" "}
+                    <Badge variant="destructive">Late</Badge>
+                  </>
+                )}
+              </td>
+              <td className="nowrap">
+                <CalendarDate value={r.promisedDate} />
+              </td>
+              <td className="num">{formatDecimal(r.total)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function ordersPages(manifest: AssetManifest) {
+  const app = new Hono<AppEnv>();
+
+  // A GET form: filters, search and paging work without JavaScript.
+  app.get("/orders", async (c) => {
+    const db = c.var.db;
+    const raw = c.req.query();
+    const parsed = orderListQuery.safeParse(raw);
+    const query: OrderListQuery = parsed.success
+      ? parsed.data
+      : { late: false, waiting: false, page: 1 };
+    const errors = parsed.success ? {} : formErrors(parsed.error);
+    const [{ rows, total }, labs, opticians] = await Promise.all([
+      listOrders(db, query, c.var.clock()),
+      listLabs(db),
+      db.selectFrom("orders").select("opticianName").distinct()
+        .where("opticianName", "<>", "").orderBy("opticianName").limit(200).execute(),
+    ]);
+    const pages = Math.max(1, Math.ceil(total / ORDER_PAGE_SIZE));
+    return renderPage(
+      c,
+      manifest,
+      <div className="orders-page">
+        <div className="page-head">
+          <div>
+            <h1>Orders</h1>
+            <p className="muted">Every job from order to pickup, newest first.</p>
+          </div>
+        </div>
+        <form method="get" action="/orders" className="card filter-bar" role="search">
+          <div className="field">
+            <label htmlFor="orders-q">Search</label>
+            <input
+              id="orders-q"
+              name="q"
+              type="search"
+              placeholder="Job number or client name"
+              defaultValue={raw.q ?? ""}
+              maxLength={100}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor="orders-status">Status</label>
+            <select id="orders-status" name="status" defaultValue={raw.status ?? ""}>
+              <option value="">All statuses</option>
+              {JOB_STATUSES.map((s) => <option key={s} value={s}>{JOB_STATUS_LABELS[s]}</option>)}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="orders-lab">Lab</label>
+            <select id="orders-lab" name="labId" defaultValue={raw.labId ?? ""}>
+              <option value="">All labs</option>
+              {labs.map((l) => <option key={l.id} value={l.id}>{l.name}</option>)}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="orders-optician">Optician</label>
+            <select id="orders-optician" name="optician" defaultValue={raw.optician ?? ""}>
+              <option value="">All opticians</option>
+              {opticians.map((o) => (
+                <option key={o.opticianName} value={o.opticianName}>{o.opticianName}</option>
+              ))}
+            </select>
+          </div>
+          <label className="checkbox">
+            <input type="checkbox" name="late" value="1" defaultChecked={raw.late === "1"} /> Late
+          </label>
+          <label className="checkbox">
+            <input type="checkbox" name="waiting" value="1" defaultChecked={raw.waiting === "1"} />
+            {" "}
+            Ready and waiting
+          </label>
+          <div className="filter-actions">
+            <button type="submit" className="btn btn-primary">Filter</button>
+            <a className="btn btn-outline" href="/orders">Clear</a>
+          </div>
+        </form>
+        {Object.keys(errors).length > 0 && (
+          <p className="notice notice-warning" role="alert">
+            {Object.values(errors).join(" ")}
+          </p>
+        )}
+        <p className="muted" role="status" data-testid="orders-count">
+          {total === 1 ? "1 job" : `${total} jobs`}
+        </p>
+        {rows.length === 0
+          ? (
+            <p className="empty-inline">
+              No jobs match. Orders are made from a finalized quote's builder (Create Order).
+            </p>
+          )
+          : <OrdersTable rows={rows} />}
+        {pages > 1 && (
+          <nav className="pager" aria-label="Pages">
+            {query.page > 1 && (
+              <a className="btn btn-outline btn-sm" href={pageHref(raw, query.page - 1)}>
+                Previous
+              </a>
+            )}
+            <span className="muted">Page {query.page} of {pages}</span>
+            {query.page < pages && (
+              <a className="btn btn-outline btn-sm" href={pageHref(raw, query.page + 1)}>Next</a>
+            )}
+          </nav>
+        )}
+      </div>,
+      { title: "Orders" },
+    );
+  });
+
+  app.get("/orders/:id", async (c) => {
+    const user = c.var.user!;
+    const bundle = await readOrder(c.var.db, c.req.param("id"), user.role, c.var.clock());
+    if (!bundle) return renderNotFound(c, manifest);
+    const props: OrderPageProps = { bundle, role: user.role };
+    return renderPage(
+      c,
+      manifest,
+      <Island name="OrderPage" component={OrderPage} props={props} />,
+      { title: `Order · ${bundle.client.firstName} ${bundle.client.lastName}` },
+    );
+  });
+
+  // The lab's work order: one sheet per job (or the one asked for), A4 or Letter.
+  app.get("/orders/:id/work-order", async (c) => {
+    const db = c.var.db;
+    const [bundle, branding] = await Promise.all([
+      readOrder(db, c.req.param("id"), c.var.user!.role, c.var.clock()),
+      findBranding(db),
+    ]);
+    if (!bundle) return renderNotFound(c, manifest);
+    const paper: Paper = c.req.query("paper") === "a4" ? "a4" : "letter";
+    const jobId = c.req.query("job");
+    const jobs = bundle.jobs.filter((j) => !jobId || j.id === jobId);
+    if (jobs.length === 0) return renderNotFound(c, manifest);
+    const sheets = jobs.map((j) => workOrderSheet(j, bundle, branding));
+    const here = (p: Paper) =>
+      `/orders/${bundle.order.id}/work-order?paper=${p}${jobId ? `&job=${jobId}` : ""}`;
+    return renderPage(
+      c,
+      manifest,
+      <div className="print-view">
+        <div className="print-controls">
+          <div className="print-controls-text">
+            <h1 className="print-controls-title">Work Order</h1>
+            <p className="muted">
+              {sheets.map((s) => s.jobNumber).join(", ")} · {bundle.client.firstName}{" "}
+              {bundle.client.lastName}
+            </p>
+          </div>
+          <nav className="print-toggle" aria-label="Paper size">
+            <a
+              className="btn btn-outline"
+              href={here("letter")}
+              aria-current={paper === "letter" ? "page" : undefined}
+            >
+              Letter
+            </a>
+            <a
+              className="btn btn-outline"
+              href={here("a4")}
+              aria-current={paper === "a4" ? "page" : undefined}
+            >
+              A4
+            </a>
+          </nav>
+          <Island
+            name="PrintControls"
+            component={PrintControls}
+            props={{ initialCopy: "client" }}
+          />
+          <a className="btn btn-outline" href={`/orders/${bundle.order.id}`}>Back to Order</a>
+        </div>
+        <div className="print-stage">
+          <section className="print-copy" aria-label="Work order">
+            <WorkOrderSheets sheets={sheets} paper={paper} />
+          </section>
+        </div>
+      </div>,
+      { title: `Work Order ${sheets.map((s) => s.jobNumber).join(", ")}`, bodyClass: "print-page" },
+    );
+  });
+
+  // The receipt: one Letter page with the jobs, payments and balance.
+  app.get("/orders/:id/receipt", async (c) => {
+    const db = c.var.db;
+    const [bundle, branding] = await Promise.all([
+      readOrder(db, c.req.param("id"), c.var.user!.role, c.var.clock()),
+      findBranding(db),
+    ]);
+    if (!bundle) return renderNotFound(c, manifest);
+    return renderPage(
+      c,
+      manifest,
+      <div className="print-view">
+        <div className="print-controls">
+          <div className="print-controls-text">
+            <h1 className="print-controls-title">Receipt</h1>
+            <p className="muted">{bundle.client.firstName} {bundle.client.lastName}</p>
+          </div>
+          <Island
+            name="PrintControls"
+            component={PrintControls}
+            props={{ initialCopy: "client" }}
+          />
+          <a className="btn btn-outline" href={`/orders/${bundle.order.id}`}>Back to Order</a>
+        </div>
+        <div className="print-stage">
+          <section className="print-copy" aria-label="Receipt">
+            <ReceiptSheet bundle={bundle} branding={branding} />
+          </section>
+        </div>
+      </div>,
+      { title: "Receipt", bodyClass: "print-page" },
+    );
+  });
+
+  app.get("/admin/labs", async (c) => {
+    if (!isAdminRole(c.var.user!.role)) {
+      return renderUnauthorized(c, manifest, UNAUTHORIZED_SETTINGS_TEXT, "Labs");
+    }
+    const props: LabsAdminProps = { labs: await listLabs(c.var.db) };
+    return renderPage(
+      c,
+      manifest,
+      <Island name="LabsAdmin" component={LabsAdmin} props={props} />,
+      { title: "Labs" },
+    );
+  });
+
+  return app;
+}
