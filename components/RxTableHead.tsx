@@ -13,3 +13,34 @@ export function RxTableHead() {
     </thead>
   );
 }
+
+/** One eye's row as the printed copies show it, every value already written. */
+export interface PrintedEye {
+  eye: string;
+  sphere: string;
+  cylinder: string;
+  axis: string;
+  add: string;
+  prism: string;
+}
+
+/** The prescription table of the printed copies: the internal copy and the lab's work order. */
+export function PrintedRxTable({ eyes }: { eyes: PrintedEye[] }) {
+  return (
+    <table className="print-rx-table">
+      <RxTableHead />
+      <tbody>
+        {eyes.map((e) => (
+          <tr key={e.eye}>
+            <th scope="row">{e.eye}</th>
+            <td>{e.sphere}</td>
+            <td>{e.cylinder}</td>
+            <td>{e.axis}</td>
+            <td>{e.add}</td>
+            <td>{e.prism}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -8,6 +8,7 @@ import { Dialog } from "../components/Dialog.tsx";
 import { Badge } from "../components/Badge.tsx";
 import { labSchema } from "../src/schemas/order.ts";
 import type { LabView } from "../src/orders/views.ts";
+import { ColumnHeads } from "../components/ColumnHeads.tsx";
 
 export interface LabsAdminProps {
   labs: LabView[];
@@ -70,17 +71,17 @@ export default function LabsAdmin(props: LabsAdminProps) {
           <div className="data-table-wrap" tabIndex={0} aria-labelledby="labs-caption">
             <table className="data-table">
               <caption id="labs-caption" className="sr-only">Labs</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">E-mail</th>
-                  <th scope="col">Phone</th>
-                  <th scope="col">Account</th>
-                  <th scope="col" className="num">Turnaround</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
+              <ColumnHeads
+                columns={[
+                  "Name",
+                  "E-mail",
+                  "Phone",
+                  "Account",
+                  { label: "Turnaround", className: "num" },
+                  "Status",
+                  "Actions",
+                ]}
+              />
               <tbody>
                 {labs.map((l) => (
                   <tr key={l.id}>

@@ -20,6 +20,7 @@ import {
 } from "../src/orders/rules.ts";
 import type { JobView, OrderBundle } from "../src/orders/views.ts";
 import type { JobStatus, PaymentMethod, Role } from "../db/schema.ts";
+import { ColumnHeads } from "../components/ColumnHeads.tsx";
 
 export interface OrderPageProps {
   bundle: OrderBundle;
@@ -363,15 +364,7 @@ function Payments(
           <div className="data-table-wrap" tabIndex={0} aria-labelledby={`${id}-caption`}>
             <table className="data-table">
               <caption id={`${id}-caption`} className="sr-only">Payments of this order</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Date</th>
-                  <th scope="col">Amount</th>
-                  <th scope="col">Method</th>
-                  <th scope="col">Staff</th>
-                  <th scope="col">Note</th>
-                </tr>
-              </thead>
+              <ColumnHeads columns={["Date", "Amount", "Method", "Staff", "Note"]} />
               <tbody>
                 {bundle.payments.map((p) => (
                   <tr key={p.id}>

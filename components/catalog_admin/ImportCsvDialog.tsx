@@ -7,6 +7,7 @@ import { Dialog } from "../Dialog.tsx";
 import { CATALOG_CSV_MAX_BYTES, CATALOG_CSV_TOO_LARGE } from "../../src/schemas/catalog.ts";
 import type { ImportPreview, PreviewRow, PreviewStatus } from "../../src/catalog/catalog_csv.ts";
 import { type CatalogSectionInfo, formatPrice } from "./sections.ts";
+import { ColumnHeads } from "../ColumnHeads.tsx";
 
 const STATUS: Record<PreviewStatus, { label: string; variant: BadgeVariant }> = {
   new: { label: "New", variant: "info" },
@@ -194,15 +195,12 @@ function PreviewTable({ preview, rows }: { preview: ImportPreview; rows: Preview
       </p>
       <div className="data-table-wrap csv-preview-wrap" tabIndex={0} aria-label="Import preview">
         <table className="data-table">
-          <thead>
-            <tr>
-              <th scope="col" className="num">Line</th>
-              <th scope="col">Status</th>
-              <th scope="col">Name</th>
-              <th scope="col" className="num">Price</th>
-              <th scope="col">What happens</th>
-            </tr>
-          </thead>
+          <ColumnHeads
+            columns={[{ label: "Line", className: "num" }, "Status", "Name", {
+              label: "Price",
+              className: "num",
+            }, "What happens"]}
+          />
           <tbody>
             {rows.slice(0, PREVIEW_ROWS_SHOWN).map((row) => (
               <tr key={row.line}>

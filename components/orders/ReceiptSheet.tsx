@@ -6,6 +6,7 @@ import { JOB_STATUS_LABELS, PAYMENT_METHOD_LABELS } from "../../src/orders/rules
 import { shortenName } from "../../src/print/print_model.ts";
 import type { OrderBundle } from "../../src/orders/views.ts";
 import type { Branding } from "../../src/settings/settings.ts";
+import { ColumnHeads } from "../ColumnHeads.tsx";
 
 /** Most rows of each table a receipt shows; the rest are counted below it. */
 export const RECEIPT_ROWS = 12;
@@ -55,14 +56,7 @@ export function ReceiptSheet({ bundle, branding }: { bundle: OrderBundle; brandi
       <section className="print-section">
         <h3 className="print-section-title">Jobs</h3>
         <table className="print-rx-table">
-          <thead>
-            <tr>
-              <th scope="col">Job</th>
-              <th scope="col">Glasses</th>
-              <th scope="col">Status</th>
-              <th scope="col">Total</th>
-            </tr>
-          </thead>
+          <ColumnHeads columns={["Job", "Glasses", "Status", "Total"]} />
           <tbody>
             {jobs.map((j) => (
               <tr key={j.id}>
@@ -84,14 +78,7 @@ export function ReceiptSheet({ bundle, branding }: { bundle: OrderBundle; brandi
           ? <p className="print-notes">No payments yet.</p>
           : (
             <table className="print-rx-table">
-              <thead>
-                <tr>
-                  <th scope="col">Date</th>
-                  <th scope="col">Method</th>
-                  <th scope="col">Note</th>
-                  <th scope="col">Amount</th>
-                </tr>
-              </thead>
+              <ColumnHeads columns={["Date", "Method", "Note", "Amount"]} />
               <tbody>
                 {payments.map((p) => (
                   <tr key={p.id}>

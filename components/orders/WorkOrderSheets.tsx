@@ -1,7 +1,7 @@
 // The lab's work order: one sheet per job, on A4 or Letter (the page's
 // named @page), with the job number as text and as a QR code.
 import { InfoList, Notes } from "../print/InfoList.tsx";
-import { RxTableHead } from "../RxTableHead.tsx";
+import { PrintedRxTable } from "../RxTableHead.tsx";
 import type { Paper, WorkOrderSheet } from "../../src/orders/work_order.ts";
 
 export function WorkOrderSheets({ sheets, paper }: { sheets: WorkOrderSheet[]; paper: Paper }) {
@@ -74,21 +74,7 @@ export function WorkOrderSheets({ sheets, paper }: { sheets: WorkOrderSheet[]; p
                     <span>Written {s.rx.written}</span>
                     <span>by {s.rx.prescriber}</span>
                   </p>
-                  <table className="print-rx-table">
-                    <RxTableHead />
-                    <tbody>
-                      {s.rx.eyes.map((e) => (
-                        <tr key={e.eye}>
-                          <th scope="row">{e.eye}</th>
-                          <td>{e.sphere}</td>
-                          <td>{e.cylinder}</td>
-                          <td>{e.axis}</td>
-                          <td>{e.add}</td>
-                          <td>{e.prism}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
+                  <PrintedRxTable eyes={s.rx.eyes} />
                 </>
               )
               : <p className="print-notes">No prescription on file for this job.</p>}

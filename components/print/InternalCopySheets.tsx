@@ -6,7 +6,7 @@ import type {
 import { AddressLines, InfoList, type InfoRow, Notes } from "./InfoList.tsx";
 import { OptionNotesAndPrices } from "./OptionNotesAndPrices.tsx";
 import { fitInternalSheet } from "./sheet_fit.ts";
-import { RxTableHead } from "../RxTableHead.tsx";
+import { PrintedRxTable } from "../RxTableHead.tsx";
 
 function Header(
   { copy, page, optionName }: { copy: InternalCopy; page?: InternalCopyPage; optionName?: string },
@@ -50,21 +50,7 @@ function PrescriptionBlock({ rx }: { rx: InternalPrescription }) {
           {rx.expired && <strong className="print-rx-expired">EXPIRED</strong>}
         </span>
       </p>
-      <table className="print-rx-table">
-        <RxTableHead />
-        <tbody>
-          {rx.eyes.map((e) => (
-            <tr key={e.eye}>
-              <th scope="row">{e.eye}</th>
-              <td>{e.sphere}</td>
-              <td>{e.cylinder}</td>
-              <td>{e.axis}</td>
-              <td>{e.add}</td>
-              <td>{e.prism}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <PrintedRxTable eyes={rx.eyes} />
       {rx.notes && <p className="print-rx-notes">{rx.notes}</p>}
     </section>
   );

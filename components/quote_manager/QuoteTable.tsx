@@ -5,6 +5,7 @@ import { QUOTE_STATUS_LABELS } from "../../src/quotes/status_labels.ts";
 import { DateText } from "../client_manager/format.tsx";
 import { expiryTone } from "./queries.ts";
 import { closeBlocker } from "../../src/quotes/rules.ts";
+import { ColumnHeads } from "../ColumnHeads.tsx";
 
 export const EMAIL_NOT_CONFIGURED =
   "Email is not configured. Quote emailing is disabled until email settings are configured.";
@@ -40,17 +41,12 @@ export function QuoteTable(
         className="data-table data-table-actions data-table-roomy quote-table"
         aria-busy={busy ? true : undefined}
       >
-        <thead>
-          <tr>
-            <th scope="col">Quote #</th>
-            <th scope="col">Client</th>
-            <th scope="col">Optician</th>
-            <th scope="col">Status</th>
-            <th scope="col">Created</th>
-            <th scope="col">Expires</th>
-            <th scope="col" className="quote-actions-head">Actions</th>
-          </tr>
-        </thead>
+        <ColumnHeads
+          columns={["Quote #", "Client", "Optician", "Status", "Created", "Expires", {
+            label: "Actions",
+            className: "quote-actions-head",
+          }]}
+        />
         <tbody>
           {rows.map((row) => (
             <QuoteTableRow

@@ -1,6 +1,8 @@
-// The price table of an option card and its check mark, shared by the tablet
-// (which writes its amounts from cents) and the client's online quote page
-// (whose amounts the server wrote, so that page ships no money code).
+// An option's card as the client sees it, shared by the tablet (which writes
+// its amounts from cents) and the client's online quote page (whose amounts
+// the server wrote, so that page ships no money code): the title is the
+// toggle, CSS stretches its hit area over the whole card, and the price table
+// keeps its table semantics for screen readers.
 
 /** One line of the table, its amount already written. */
 export interface PriceLine {
@@ -16,6 +18,39 @@ export interface PriceFoot {
   shipping?: string | null;
   adjustment?: { label: string; amount: string; discount: boolean } | null;
   total: string;
+}
+
+/**
+ * A card's title as its toggle: a checkbox button whose hit area is stretched
+ * over the whole card (`card-cover`), described by the card's total.
+ */
+export function CardToggleTitle(
+  { title, id, selected, locked, totalId, onToggle }: {
+    title: string;
+    id?: string;
+    selected: boolean;
+    locked: boolean;
+    totalId: string;
+    onToggle: () => void;
+  },
+) {
+  return (
+    <h2 className="tablet-card-title" id={id}>
+      <button
+        type="button"
+        role="checkbox"
+        aria-checked={selected}
+        aria-disabled={locked || undefined}
+        aria-describedby={totalId}
+        className="card-cover tablet-card-toggle"
+        onClick={() => {
+          if (!locked) onToggle();
+        }}
+      >
+        {title}
+      </button>
+    </h2>
+  );
 }
 
 /** The mark a selected card shows in its corner. */
@@ -88,5 +123,49 @@ export function PriceTable(
         </tr>
       </tfoot>
     </table>
+  );
+}
+
+/** The whole card: its head (toggle, Selected, the total when given, the mark) and its prices. */
+export function OptionCardFrame(
+  { optionId, title, titleId, selected, locked, onToggle, headTotal, lines, empty, foot }: {
+    optionId: string;
+    title: string;
+    titleId?: string;
+    selected: boolean;
+    locked: boolean;
+    onToggle: (id: string) => void;
+    /**
+     * The total beside the title as well: a bar along the bottom of the screen
+     * can sit over the table's last row, never over a card's head. (Screen
+     * readers hear the total row, which describes the toggle.)
+     */
+    headTotal?: string;
+    lines: PriceLine[];
+    empty?: string;
+    foot: PriceFoot;
+  },
+) {
+  const totalId = `option-${optionId}-total`;
+  return (
+    <li
+      className={`tablet-card${selected ? " is-selected" : ""}${locked ? " is-locked" : ""}`}
+      data-option-id={optionId}
+    >
+      <div className="tablet-card-head">
+        <CardToggleTitle
+          title={title}
+          id={titleId}
+          selected={selected}
+          locked={locked}
+          totalId={totalId}
+          onToggle={() => onToggle(optionId)}
+        />
+        {selected && <span className="badge badge-default">Selected</span>}
+        {headTotal && <span className="tablet-card-total" aria-hidden="true">{headTotal}</span>}
+        <CheckMark />
+      </div>
+      <PriceTable title={title} lines={lines} empty={empty} foot={foot} totalId={totalId} />
+    </li>
   );
 }

@@ -10,6 +10,7 @@ import { type AuditQueryInput, auditQuerySchema } from "../../src/schemas/audit.
 import { formErrors } from "../../src/schemas/form_errors.ts";
 import type { HistoryEntry } from "../../src/audit/describe.ts";
 import { HistoryChanges, When } from "../../components/history/HistoryChanges.tsx";
+import { ColumnHeads } from "../../components/ColumnHeads.tsx";
 
 export const UNAUTHORIZED_AUDIT_TEXT = "Unauthorized – Owner access required. Redirecting...";
 
@@ -42,14 +43,7 @@ function AuditTable({ page }: { page: AuditPage }) {
     <div className="data-table-wrap" tabIndex={0} aria-labelledby="audit-table-caption">
       <table className="data-table audit-table">
         <caption id="audit-table-caption" className="sr-only">Audit log entries</caption>
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Who</th>
-            <th scope="col">What</th>
-            <th scope="col">Record</th>
-          </tr>
-        </thead>
+        <ColumnHeads columns={["When", "Who", "What", "Record"]} />
         <tbody>
           {page.entries.map((entry) => {
             const href = recordLink(entry);

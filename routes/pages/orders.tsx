@@ -24,6 +24,8 @@ import { renderUnauthorized } from "./unauthorized.tsx";
 import { UNAUTHORIZED_SETTINGS_TEXT } from "./admin_settings.tsx";
 import { isAdminRole } from "../../components/StaffNav.tsx";
 import LabsAdmin, { type LabsAdminProps } from "../../islands/LabsAdmin.tsx";
+import { ColumnHeads } from "../../components/ColumnHeads.tsx";
+import type { ReactNode } from "react";
 
 /** The list's own link with the filters kept and the page replaced. */
 function pageHref(raw: Record<string, string>, page: number) {
@@ -41,17 +43,12 @@ function OrdersTable({ rows }: { rows: OrderListRow[] }) {
     <div className="data-table-wrap" tabIndex={0} aria-labelledby="orders-caption">
       <table className="data-table data-table-roomy orders-table">
         <caption id="orders-caption" className="sr-only">Jobs</caption>
-        <thead>
-          <tr>
-            <th scope="col">Job</th>
-            <th scope="col">Client</th>
-            <th scope="col">Lab</th>
-            <th scope="col">Optician</th>
-            <th scope="col">Status</th>
-            <th scope="col">Promised</th>
-            <th scope="col" className="num">Total</th>
-          </tr>
-        </thead>
+        <ColumnHeads
+          columns={["Job", "Client", "Lab", "Optician", "Status", "Promised", {
+            label: "Total",
+            className: "num",
+          }]}
+        />
         <tbody>
           {rows.map((r) => (
             <tr key={r.jobId}>
@@ -78,6 +75,35 @@ function OrdersTable({ rows }: { rows: OrderListRow[] }) {
           ))}
         </tbody>
       </table>
+    </div>
+  );
+}
+
+/** A printable page of an order: its title, the print controls, Back to Order, and the sheets. */
+function OrderPrint(
+  { title, subtitle, label, orderId, controls, children }: {
+    title: string;
+    subtitle: string;
+    label: string;
+    orderId: string;
+    controls?: ReactNode;
+    children: ReactNode;
+  },
+) {
+  return (
+    <div className="print-view">
+      <div className="print-controls">
+        <div className="print-controls-text">
+          <h1 className="print-controls-title">{title}</h1>
+          <p className="muted">{subtitle}</p>
+        </div>
+        {controls}
+        <Island name="PrintControls" component={PrintControls} props={{ initialCopy: "client" }} />
+        <a className="btn btn-outline" href={`/orders/${orderId}`}>Back to Order</a>
+      </div>
+      <div className="print-stage">
+        <section className="print-copy" aria-label={label}>{children}</section>
+      </div>
     </div>
   );
 }
@@ -223,15 +249,14 @@ export function ordersPages(manifest: AssetManifest) {
     return renderPage(
       c,
       manifest,
-      <div className="print-view">
-        <div className="print-controls">
-          <div className="print-controls-text">
-            <h1 className="print-controls-title">Work Order</h1>
-            <p className="muted">
-              {sheets.map((s) => s.jobNumber).join(", ")} · {bundle.client.firstName}{" "}
-              {bundle.client.lastName}
-            </p>
-          </div>
+      <OrderPrint
+        title="Work Order"
+        subtitle={`${
+          sheets.map((s) => s.jobNumber).join(", ")
+        } · ${bundle.client.firstName} ${bundle.client.lastName}`}
+        label="Work order"
+        orderId={bundle.order.id}
+        controls={
           <nav className="print-toggle" aria-label="Paper size">
             <a
               className="btn btn-outline"
@@ -248,19 +273,10 @@ export function ordersPages(manifest: AssetManifest) {
               A4
             </a>
           </nav>
-          <Island
-            name="PrintControls"
-            component={PrintControls}
-            props={{ initialCopy: "client" }}
-          />
-          <a className="btn btn-outline" href={`/orders/${bundle.order.id}`}>Back to Order</a>
-        </div>
-        <div className="print-stage">
-          <section className="print-copy" aria-label="Work order">
-            <WorkOrderSheets sheets={sheets} paper={paper} />
-          </section>
-        </div>
-      </div>,
+        }
+      >
+        <WorkOrderSheets sheets={sheets} paper={paper} />
+      </OrderPrint>,
       { title: `Work Order ${sheets.map((s) => s.jobNumber).join(", ")}`, bodyClass: "print-page" },
     );
   });
@@ -276,25 +292,14 @@ export function ordersPages(manifest: AssetManifest) {
     return renderPage(
       c,
       manifest,
-      <div className="print-view">
-        <div className="print-controls">
-          <div className="print-controls-text">
-            <h1 className="print-controls-title">Receipt</h1>
-            <p className="muted">{bundle.client.firstName} {bundle.client.lastName}</p>
-          </div>
-          <Island
-            name="PrintControls"
-            component={PrintControls}
-            props={{ initialCopy: "client" }}
-          />
-          <a className="btn btn-outline" href={`/orders/${bundle.order.id}`}>Back to Order</a>
-        </div>
-        <div className="print-stage">
-          <section className="print-copy" aria-label="Receipt">
-            <ReceiptSheet bundle={bundle} branding={branding} />
-          </section>
-        </div>
-      </div>,
+      <OrderPrint
+        title="Receipt"
+        subtitle={`${bundle.client.firstName} ${bundle.client.lastName}`}
+        label="Receipt"
+        orderId={bundle.order.id}
+      >
+        <ReceiptSheet bundle={bundle} branding={branding} />
+      </OrderPrint>,
       { title: "Receipt", bodyClass: "print-page" },
     );
   });

@@ -1,7 +1,7 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
 import { sql } from "kysely";
-import { call, createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
+import { call, signedInUser, type TestApp } from "../helpers/test_app.ts";
 import type { ClientSummary, CreatedClient } from "../../src/clients/views.ts";
 import type { QuoteBundle } from "../../src/quotes/views.ts";
 import type { HistoryEntry } from "../../src/audit/describe.ts";
@@ -12,8 +12,7 @@ let app: TestApp, cookie: string;
 
 useTestApp(async (started) => {
   ({ app } = started);
-  const staff = await createTestUser(app.db, { firstName: "Maria" });
-  cookie = await sessionCookieFor(app.db, staff.id);
+  ({ cookie: cookie } = await signedInUser(app.db, { firstName: "Maria" }));
 });
 
 async function api<T>(method: string, path: string, body?: unknown) {

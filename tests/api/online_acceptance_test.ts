@@ -5,17 +5,9 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
 import { sql } from "kysely";
-import {
-  call,
-  capturingLogger,
-  createTestUser,
-  sessionCookieFor,
-  type TestApp,
-  waitUntil,
-} from "../helpers/test_app.ts";
-import { mailSettingsFor } from "../helpers/smtp.ts";
+import { call, capturingLogger, type TestApp, waitUntil } from "../helpers/test_app.ts";
 import { insertSavedQuote, STAFF_ONLY } from "../helpers/quote_fixture.ts";
-import { onlineLinkIn, unfoldQuotedPrintable } from "../helpers/online_link.ts";
+import { onlineLinkIn, storeWithMail, unfoldQuotedPrintable } from "../helpers/online_link.ts";
 import type { HistoryEntry } from "../../src/audit/describe.ts";
 import type { QuoteBundle } from "../../src/quotes/views.ts";
 import { newLinkToken } from "../../src/quotes/online_links.ts";
@@ -52,20 +44,7 @@ const PNG_1x1 = "data:image/png;base64," +
 
 useTestApp(async (started) => {
   ({ app, smtp } = started);
-  const optician = await createTestUser(app.db, { role: "OWNER" });
-  await app.db.updateTable("users").set({ email: OPTICIAN_EMAIL }).where("id", "=", optician.id)
-    .execute();
-  staff = await sessionCookieFor(app.db, optician.id);
-  const res = await call(app, "PUT", "/api/admin/settings", {
-    cookie: staff,
-    body: {
-      ...mailSettingsFor(smtp, { fromEmail: "quotes@northside.test" }),
-      storeName: "Northside Eyewear",
-      storePhone: "(555) 222-3333",
-      storeEmail: "hello@northside.test",
-    },
-  });
-  expect(res.status).toBe(200);
+  staff = await storeWithMail(app, smtp, OPTICIAN_EMAIL);
 }, { env: { LOG_REQUESTS: "1" }, logger: log.logger, smtp: true });
 
 /** A saved, e-mailable quote of the optician, expiring in ten days. */

@@ -2,7 +2,7 @@ import { describe, it } from "node:test";
 import { expect } from "expect";
 import { PDFDict, PDFDocument, PDFName } from "pdf-lib";
 import type { TestApp } from "../helpers/test_app.ts";
-import { call, createTestUser, sessionCookieFor, waitUntil } from "../helpers/test_app.ts";
+import { call, signedInUser, waitUntil } from "../helpers/test_app.ts";
 import {
   createQuoteThroughApi,
   maximalClient,
@@ -87,8 +87,7 @@ useTestApp(async (started) => {
   // The largest quote renders for seconds, many more on a busy machine: a
   // limit far above that, so only the limits test (pdf_limits_test.ts) sees one.
   ({ app } = started);
-  const staff = await createTestUser(app.db, { firstName: "Maria" });
-  cookie = await sessionCookieFor(app.db, staff.id);
+  ({ cookie: cookie } = await signedInUser(app.db, { firstName: "Maria" }));
   await app.db.updateTable("settings").set({
     storeName: "Harbor Optical",
     storeWebsite: "harbor-optical.test",

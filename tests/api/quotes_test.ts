@@ -2,7 +2,13 @@ import { describe, it } from "node:test";
 import { expect } from "expect";
 import { sql } from "kysely";
 import type { TestApp } from "../helpers/test_app.ts";
-import { call, createTestUser, sessionCookieFor, startTestApp } from "../helpers/test_app.ts";
+import {
+  call,
+  createTestUser,
+  sessionCookieFor,
+  signedInUser,
+  startTestApp,
+} from "../helpers/test_app.ts";
 import { ensureDefaultCatalog } from "../../src/catalog/default_catalog.ts";
 import type { QuoteBundle, QuoteSummary, SaveResult } from "../../src/quotes/views.ts";
 import type { CatalogItem } from "../../src/catalog/catalog.ts";
@@ -18,8 +24,7 @@ let materials: CatalogItem[];
 useTestApp(async (started) => {
   ({ app } = started);
   await ensureDefaultCatalog(app.db);
-  const staff = await createTestUser(app.db, { firstName: "Maria" });
-  cookie = await sessionCookieFor(app.db, staff.id);
+  ({ cookie: cookie } = await signedInUser(app.db, { firstName: "Maria" }));
   packages = (await call<CatalogItem[]>(app, "GET", "/api/catalog/packages", { cookie })).body;
   lensTypes = (await call<CatalogItem[]>(app, "GET", "/api/catalog/lens-types", { cookie })).body;
   materials = (await call<CatalogItem[]>(app, "GET", "/api/catalog/materials", { cookie })).body;

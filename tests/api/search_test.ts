@@ -1,6 +1,12 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
-import { call, createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
+import {
+  call,
+  createTestUser,
+  sessionCookieFor,
+  signedInUser,
+  type TestApp,
+} from "../helpers/test_app.ts";
 import type { SearchResult } from "../../src/search/views.ts";
 import type { ClientSummary } from "../../src/clients/views.ts";
 import type { QuoteListRow } from "../../src/quotes/views.ts";
@@ -31,8 +37,7 @@ async function insertQuote(key: string, clientKey: string, optician: string, age
 
 useTestApp(async (started) => {
   ({ app } = started);
-  const staff = await createTestUser(app.db);
-  cookie = await sessionCookieFor(app.db, staff.id);
+  ({ cookie: cookie } = await signedInUser(app.db));
   await insertClient("annLee", {
     firstName: "Ann",
     lastName: "Lee",

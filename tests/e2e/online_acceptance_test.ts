@@ -6,13 +6,7 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import {
-  call,
-  createTestUser,
-  sessionCookieFor,
-  type TestApp,
-  waitUntil,
-} from "../helpers/test_app.ts";
+import { call, type TestApp, waitUntil } from "../helpers/test_app.ts";
 import {
   DESKTOP,
   openSignedIn,
@@ -21,8 +15,7 @@ import {
   smallTapTargets,
 } from "../helpers/browser.ts";
 import { seriousA11yViolations } from "../helpers/axe.ts";
-import { mailSettingsFor } from "../helpers/smtp.ts";
-import { onlineLinkIn } from "../helpers/online_link.ts";
+import { onlineLinkIn, storeWithMail } from "../helpers/online_link.ts";
 import type { CreatedClient } from "../../src/clients/views.ts";
 import type { QuoteBundle } from "../../src/quotes/views.ts";
 import type { HistoryEntry } from "../../src/audit/describe.ts";
@@ -54,20 +47,7 @@ const OPTICIAN_EMAIL = "maria@northside.test";
 
 useBrowserApp(async (started) => {
   ({ app, browser, smtp } = started);
-  const user = await createTestUser(app.db, { role: "OWNER" });
-  await app.db.updateTable("users").set({ email: OPTICIAN_EMAIL }).where("id", "=", user.id)
-    .execute();
-  owner = await sessionCookieFor(app.db, user.id);
-  const res = await call(app, "PUT", "/api/admin/settings", {
-    cookie: owner,
-    body: {
-      ...mailSettingsFor(smtp, { fromEmail: "quotes@northside.test" }),
-      storeName: "Northside Eyewear",
-      storePhone: "(555) 222-3333",
-      storeEmail: "hello@northside.test",
-    },
-  });
-  expect(res.status).toBe(200);
+  owner = await storeWithMail(app, smtp, OPTICIAN_EMAIL);
 }, { smtp: true });
 
 /** An ACTIVE quote with two options, e-mailed to `email`; returns its id and the mailed link. */

@@ -3,7 +3,7 @@ import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
 import { sql } from "kysely";
 import { PDFDocument } from "pdf-lib";
-import { createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
+import { signedInUser, type TestApp } from "../helpers/test_app.ts";
 import { openSignedIn, screenshotPath } from "../helpers/browser.ts";
 import { seriousA11yViolations } from "../helpers/axe.ts";
 import { insertSavedQuote } from "../helpers/quote_fixture.ts";
@@ -13,8 +13,7 @@ let app: TestApp, browser: Browser, cookie: string;
 
 useBrowserApp(async (started) => {
   ({ app, browser } = started);
-  const staff = await createTestUser(app.db, { firstName: "Maria" });
-  cookie = await sessionCookieFor(app.db, staff.id);
+  ({ cookie: cookie } = await signedInUser(app.db, { firstName: "Maria" }));
 });
 
 async function shoot(page: Page, name: string) {

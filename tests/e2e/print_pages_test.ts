@@ -5,7 +5,6 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
-import { PDFDocument } from "pdf-lib";
 import type { TestApp } from "../helpers/test_app.ts";
 import { createTestUser, kioskCookieFor, sessionCookieFor } from "../helpers/test_app.ts";
 import { openSignedIn, screenshotPath } from "../helpers/browser.ts";
@@ -19,6 +18,7 @@ import {
 import type { OptionInput } from "../../src/schemas/quote.ts";
 import { CONTINUED_IN_SYSTEM } from "../../src/print/print_model.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
+import { type Printed, printed } from "../helpers/printed.ts";
 
 let app: TestApp, browser: Browser, ownerCookie: string, opticianCookie: string, ownerId: string;
 
@@ -84,34 +84,8 @@ async function quoteWith(options: OptionInput[]) {
   return quote;
 }
 
-interface Printed {
-  sizes: string[];
-  pages: string[];
-}
-
 const LANDSCAPE = "792x612";
 const PORTRAIT = "612x792";
-
-/** Prints the page as the browser's print would; the PDF's page sizes and each page's text. */
-async function printed(page: Page, name: string): Promise<Printed> {
-  const bytes = await page.pdf({ preferCSSPageSize: true, printBackground: true });
-  const pdf = await PDFDocument.load(bytes);
-  const sizes = pdf.getPages().map((p) => {
-    const { width, height } = p.getSize();
-    return `${Math.round(width)}x${Math.round(height)}`;
-  });
-  const file = await Deno.makeTempFile({ suffix: ".pdf" });
-  await Deno.writeFile(file, bytes);
-  const shot = screenshotPath(name);
-  if (shot) await Deno.copyFile(file, shot.replace(/\.png$/, ".pdf"));
-  const out = await new Deno.Command("pdftotext", { args: [file, "-"] }).output();
-  await Deno.remove(file);
-  if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
-  // pdftotext ends every page with a form feed.
-  const pages = new TextDecoder().decode(out.stdout).split("\f").slice(0, sizes.length)
-    .map((p) => p.replace(/\s+/g, " "));
-  return { sizes, pages };
-}
 
 /** Words of the screen's chrome: none may reach paper. */
 const CHROME_WORDS = [

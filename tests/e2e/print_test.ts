@@ -3,7 +3,7 @@ import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
 import { sql } from "kysely";
 import { PDFDocument } from "pdf-lib";
-import { call, createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
+import { call, signedInUser, type TestApp } from "../helpers/test_app.ts";
 import {
   DESKTOP,
   expectCount,
@@ -19,8 +19,7 @@ let app: TestApp, browser: Browser, cookie: string;
 
 useBrowserApp(async (started) => {
   ({ app, browser } = started);
-  const staff = await createTestUser(app.db, { firstName: "Maria" });
-  cookie = await sessionCookieFor(app.db, staff.id);
+  ({ cookie: cookie } = await signedInUser(app.db, { firstName: "Maria" }));
   await app.db.updateTable("settings").set({
     storeName: "Northside Eyewear",
     storePhone: "(555) 010-0100",

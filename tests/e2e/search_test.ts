@@ -2,7 +2,7 @@ import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
 import AxeBuilder from "@axe-core/playwright";
-import { createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
+import { signedInUser, type TestApp } from "../helpers/test_app.ts";
 import {
   DESKTOP,
   expectCount,
@@ -18,8 +18,7 @@ let quote: { id: string; quoteNumber: string };
 
 useBrowserApp(async (started) => {
   ({ app, browser } = started);
-  const staff = await createTestUser(app.db, { firstName: "Maria", role: "ADMIN" });
-  cookie = await sessionCookieFor(app.db, staff.id);
+  ({ cookie: cookie } = await signedInUser(app.db, { firstName: "Maria", role: "ADMIN" }));
   const ann = await app.db.insertInto("clients").values({
     firstName: "Annika",
     lastName: "Lindqvist",

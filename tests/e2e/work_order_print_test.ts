@@ -3,17 +3,18 @@
 // notes and item lists), with the job number, the prescription and the PD.
 import { describe, it } from "node:test";
 import { expect } from "expect";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { PDFDocument } from "pdf-lib";
 import { pdfPageTexts } from "../../src/pdf/pdf_text.ts";
 import { sql } from "kysely";
 import type { TestApp } from "../helpers/test_app.ts";
 import { call, createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
-import { openSignedIn, screenshotPath } from "../helpers/browser.ts";
+import { openSignedIn } from "../helpers/browser.ts";
 import { seriousA11yViolations } from "../helpers/axe.ts";
 import { fill, insertSavedQuote } from "../helpers/quote_fixture.ts";
 import type { OrderBundle } from "../../src/orders/views.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
+import { printed } from "../helpers/printed.ts";
 
 let app: TestApp;
 let browser: Browser;
@@ -102,24 +103,6 @@ async function maximalOrder(): Promise<OrderBundle> {
 }
 
 const PAPER = { letter: "612x792", a4: "595x842" };
-
-async function printed(page: Page, name: string) {
-  const bytes = await page.pdf({ preferCSSPageSize: true, printBackground: true });
-  const pdf = await PDFDocument.load(bytes);
-  const sizes = pdf.getPages().map((p) => {
-    const { width, height } = p.getSize();
-    return `${Math.round(width)}x${Math.round(height)}`;
-  });
-  const file = await Deno.makeTempFile({ suffix: ".pdf" });
-  await Deno.writeFile(file, bytes);
-  const shot = screenshotPath(name);
-  if (shot) await Deno.copyFile(file, shot.replace(/\.png$/, ".pdf"));
-  const out = await new Deno.Command("pdftotext", { args: [file, "-"] }).output();
-  await Deno.remove(file);
-  const pages = new TextDecoder().decode(out.stdout).split("\f").slice(0, sizes.length)
-    .map((p) => p.replace(/\s+/g, " "));
-  return { sizes, pages };
-}
 
 describe("the lab work order on paper", () => {
   it("is exactly one page per job on Letter and A4, with the Rx, PD and job number", async () => {

@@ -1,6 +1,7 @@
 // Reading the online link out of a quote e-mail as a mail server received it
 // (quoted-printable soft breaks undone), for the API and browser tests.
-import type { ReceivedMail } from "./smtp.ts";
+import { mailSettingsFor, type ReceivedMail, type SmtpServer } from "./smtp.ts";
+import { call, createTestUser, sessionCookieFor, type TestApp } from "./test_app.ts";
 
 /** The raw message with quoted-printable soft line breaks and `=3D` undone. */
 export function unfoldQuotedPrintable(raw: string): string {
@@ -15,4 +16,31 @@ export function onlineLinkIn(mails: ReceivedMail[], to: string): string | undefi
     if (found) return found[0];
   }
   return undefined;
+}
+
+/**
+ * The store both online-acceptance test files start from: an owner whose
+ * e-mail hears of acceptances, and mail sent through the loopback server.
+ * Returns the owner's session cookie.
+ */
+export async function storeWithMail(
+  app: TestApp,
+  smtp: SmtpServer,
+  ownerEmail: string,
+): Promise<string> {
+  const owner = await createTestUser(app.db, { role: "OWNER" });
+  await app.db.updateTable("users").set({ email: ownerEmail }).where("id", "=", owner.id)
+    .execute();
+  const cookie = await sessionCookieFor(app.db, owner.id);
+  const res = await call(app, "PUT", "/api/admin/settings", {
+    cookie,
+    body: {
+      ...mailSettingsFor(smtp, { fromEmail: "quotes@northside.test" }),
+      storeName: "Northside Eyewear",
+      storePhone: "(555) 222-3333",
+      storeEmail: "hello@northside.test",
+    },
+  });
+  if (res.status !== 200) throw new Error(`settings refused: ${JSON.stringify(res.body)}`);
+  return cookie;
 }

@@ -111,6 +111,12 @@ export async function createTestUser(
   return { id: user.id, username, password, role };
 }
 
+/** A staff user (createTestUser) and the Cookie header of a session of theirs: the sign-in fixture. */
+export async function signedInUser(db: DB, init: Parameters<typeof createTestUser>[1] = {}) {
+  const user = await createTestUser(db, init);
+  return { user, cookie: await sessionCookieFor(db, user.id) };
+}
+
 /** Signs a user in the way the app does, minus the form: returns the Cookie header. */
 export async function sessionCookieFor(db: DB, userId: string): Promise<string> {
   const token = generateSessionToken();
