@@ -73,8 +73,8 @@ describe("intake to accepted quote", () => {
     await tablet.goto(`/tablet/${quoteId}`);
     await tablet.waitForSelector("html[data-hydrated=true]");
     await tablet.getByRole("heading", { name: "Select Your Preferred Options" }).waitFor();
-    await tablet.getByRole("checkbox", { name: "RB5154", exact: true }).click();
-    await tablet.getByRole("checkbox", { name: "OX8046", exact: true }).click();
+    await tablet.getByRole("checkbox", { name: "Option 1", exact: true }).click();
+    await tablet.getByRole("checkbox", { name: "Option 3", exact: true }).click();
     await tablet.getByRole("button", { name: "Confirm Selection(s)" }).click();
     await tablet.getByRole("heading", { name: "Thank You!" }).waitFor();
     const tabletShot = screenshotPath("journey-tablet-thanks");

@@ -164,7 +164,7 @@ describe("accepting a quote online on a phone", () => {
     const shot = screenshotPath("online-quote-phone");
     if (shot) await page.screenshot({ path: shot, fullPage: true });
 
-    await page.getByRole("checkbox", { name: "OK-2" }).tap();
+    await page.getByRole("checkbox", { name: "Sport", exact: true }).tap();
     await expect(page.getByTestId("selection-count").textContent()).resolves.toBe(
       "1 option selected",
     );
@@ -256,7 +256,7 @@ describe("accepting a quote online on a phone", () => {
     const { quoteId, link } = await emailedQuote("Bea", "bea@example.com");
     const { page, context } = await openPhone(link);
     await page.waitForSelector("html[data-hydrated=true]");
-    await page.getByRole("checkbox", { name: "RB-1" }).focus();
+    await page.getByRole("checkbox", { name: "Everyday", exact: true }).focus();
     await page.keyboard.press("Space");
     await page.getByLabel("Your full name").focus();
     await page.keyboard.type("Bea Ruiz");
@@ -296,7 +296,7 @@ describe("accepting a quote online on a phone", () => {
       },
     });
     expect(saved.status).toBe(200);
-    await page.getByRole("checkbox", { name: "RB-1" }).tap();
+    await page.getByRole("checkbox", { name: "Everyday", exact: true }).tap();
     await page.getByLabel("Your full name").fill("Cy Ruiz");
     await page.getByRole("button", { name: "Sign with my typed name instead" }).tap();
     await page.getByRole("checkbox", { name: /I accept the options/ }).tap();
