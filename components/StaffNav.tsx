@@ -48,7 +48,7 @@ export const logoutPath = (user: { isExternal: boolean }) =>
  * which the page shell passes in as `search` (components do not import
  * islands; routes/render_page.tsx does); the Menu dropdown is a native <details>, which opens with a click, Enter or
  * Space without any script, and closes on Escape or a click outside once the
- * browser entry has loaded (components/menu_dismiss.ts).
+ * search island has loaded (components/menu_dismiss.ts, called by islands/SearchBox.tsx).
  */
 export function StaffNav(
   { user, path, storeName, logoUrl, search }: {

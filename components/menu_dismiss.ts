@@ -1,8 +1,8 @@
 // The staff bar's Menu is a native <details> (it opens with a click, Enter or
 // Space without any script). A menu should also close the way menus do:
 // Escape (focus back on its button) and a click or tap anywhere outside it.
-// Every page with the staff bar loads the browser entry (the bar's search is
-// an island), which calls this once.
+// The staff bar's search island (islands/SearchBox.tsx) calls this once when
+// its code loads: every page with the bar has that island.
 
 const OPEN_MENUS = "details.menu[open]";
 

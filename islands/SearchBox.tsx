@@ -5,6 +5,12 @@ import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../components/api_client.ts";
 import { SEARCH_MIN_CHARS, type SearchResult } from "../src/search/views.ts";
+import { dismissMenusOnEscapeAndOutsideClick } from "../components/menu_dismiss.ts";
+
+// The staff bar's Menu closes the way menus do (Escape, a click outside). This
+// box is the bar's one island, so that code comes with the bar and stays off
+// the pages a client holds (their 90 KB budget has no room to spare).
+if (typeof document !== "undefined") dismissMenusOnEscapeAndOutsideClick(document);
 
 const DEBOUNCE_MS = 250;
 const TYPE_LABELS: Record<SearchResult["type"], string> = {

@@ -9,7 +9,6 @@ import { makeQueryClient } from "../components/query_client.ts";
 import { IslandRoot } from "../components/island_root.tsx";
 import { Toaster } from "../components/toast.tsx";
 import { handleUnauthorized } from "../components/api_client.ts";
-import { dismissMenusOnEscapeAndOutsideClick } from "../components/menu_dismiss.ts";
 
 // Props arrive as JSON written by the server for that same component.
 // deno-lint-ignore no-explicit-any
@@ -71,5 +70,4 @@ async function hydrateAll() {
   document.documentElement.dataset.hydrated = "true";
 }
 
-dismissMenusOnEscapeAndOutsideClick(document);
 hydrateAll();
