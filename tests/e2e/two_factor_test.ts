@@ -9,6 +9,7 @@ import { DESKTOP, openSignedIn, screenshotPath } from "../helpers/browser.ts";
 import { seriousA11yViolations } from "../helpers/axe.ts";
 import { currentStep } from "../../src/auth/totp.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
+import { waitUntil } from "../helpers/wait.ts";
 
 let app: TestApp, browser: Browser, owner: TestUser;
 
@@ -39,8 +40,11 @@ async function nextCode(key: Uint8Array, userId: string): Promise<string> {
   const row = await app.db.selectFrom("users").select("totpLastStep").where("id", "=", userId)
     .executeTakeFirstOrThrow();
   const last = row.totpLastStep === null ? -1n : BigInt(row.totpLastStep);
-  const now = currentStep(Date.now());
-  return generateHOTP(key, now > last ? now : last + 1n, 6);
+  // A code of this step was used already: an authenticator app would show the
+  // next one only when its step begins, so the test waits for it too (a code
+  // of a step still to come is not what a person can type).
+  await waitUntil(() => currentStep(Date.now()) > last, "the next TOTP step", 35_000);
+  return generateHOTP(key, currentStep(Date.now()), 6);
 }
 
 async function signInPage() {
