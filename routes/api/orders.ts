@@ -190,6 +190,7 @@ ordersApi.post("/orders/:id/work-order/email", staff, async (c) => {
     const text = `Work order ${numbers.join(", ")} from ${branding.storeName} ` +
       `(account ${lab.accountNumber || "—"}). The order is attached, one page per job.\n\n` +
       `${branding.storeName} · ${branding.storePhone}`;
+    const now = c.var.clock();
     const outboxId = await db.transaction().execute(async (trx) => {
       const id = await enqueueEmail(trx, {
         quoteId: null,
@@ -202,6 +203,7 @@ ordersApi.post("/orders/:id/work-order/email", staff, async (c) => {
         attachmentName: workOrderFilename(numbers),
         attachment,
         createdBy: c.var.user!.id,
+        sendAt: now,
       });
       await recordAudit(trx, auditActor(c), "order.work_order_emailed", "order", bundle.order.id, {
         jobs: numbers.join(", "),
@@ -210,7 +212,7 @@ ordersApi.post("/orders/:id/work-order/email", staff, async (c) => {
       });
       return id;
     });
-    await deliverEmail(db, config.secretKey, outboxId, c.var.clock(), c.var.logger);
+    await deliverEmail(db, config.secretKey, outboxId, now, c.var.logger);
     sent.push(`${numbers.join(", ")} to ${lab.email}`);
   }
   return c.json({ message: `Work order e-mailed: ${sent.join("; ")}` });

@@ -25,6 +25,8 @@ export interface NewEmail {
   kind?: OutboxKind;
   /** The job a ready notice or work order is about. */
   jobId?: string;
+  /** When it is first due; now unless said otherwise. */
+  sendAt?: Date;
 }
 
 export async function enqueueEmail(db: DB, email: NewEmail): Promise<string> {
@@ -39,6 +41,11 @@ export async function enqueueEmail(db: DB, email: NewEmail): Promise<string> {
     createdBy: email.createdBy,
     ...(email.kind ? { kind: email.kind } : {}),
     ...(email.jobId ? { jobId: email.jobId } : {}),
+    // Due from a JavaScript instant, not the column's default now(): the
+    // database keeps microseconds, a Date only milliseconds, so a send tried
+    // in the same millisecond as the insert found the message not yet due and
+    // left it to the background worker's next pass.
+    nextAttemptAt: email.sendAt ?? new Date(),
   }).returning("id").executeTakeFirstOrThrow();
   return row.id;
 }

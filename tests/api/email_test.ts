@@ -8,7 +8,7 @@ import {
   type TestApp,
 } from "../helpers/test_app.ts";
 import { deadPort, mailSettingsFor, startSmtpServer } from "../helpers/smtp.ts";
-import { deliverDue } from "../../src/mail/outbox.ts";
+import { deliverDue, deliverEmail, enqueueEmail } from "../../src/mail/outbox.ts";
 import { findMailSettings, MAIL_FAILURE } from "../../src/mail/mail_settings.ts";
 import { testEmailFailureMs } from "../../routes/api/admin_settings.ts";
 import type { CreatedClient } from "../../src/clients/views.ts";
@@ -346,6 +346,31 @@ describe("POST /api/quotes/{id}/email", () => {
     });
     expect(res.status).toBe(409);
     expect(res.body.message).toMatch(/^Email is not configured/);
+  });
+
+  it("a message is due in the very millisecond it was queued, so the request sends it itself", async () => {
+    // The request queues a message and tries it at once with a JavaScript
+    // instant, which has no microseconds; due-ness stored with the database's
+    // microseconds made a try within the same millisecond find nothing due.
+    for (let i = 0; i < 5; i++) {
+      const id = await enqueueEmail(app.db, {
+        quoteId: null,
+        to: `due${i}@example.com`,
+        subject: "s",
+        html: "<p>h</p>",
+        text: "t",
+        createdBy: null,
+      });
+      try {
+        const row = await app.db.selectFrom("emailOutbox").select("nextAttemptAt")
+          .where("id", "=", id).executeTakeFirstOrThrow();
+        const queuedAt = new Date(row.nextAttemptAt as unknown as string | Date);
+        const result = await deliverEmail(app.db, app.config.secretKey, id, queuedAt);
+        expect(result.status).not.toBe("busy");
+      } finally {
+        await app.db.deleteFrom("emailOutbox").where("id", "=", id).execute();
+      }
+    }
   });
 });
 
