@@ -116,7 +116,13 @@ twoFactorApi.post("/auth/two-factor/enable", async (c) => {
   const { code } = await readJson(c, totpCodeSchema);
   const { db, config } = c.var;
   const { user, challenge } = await enrollingUser(c);
-  const recoveryCodes = await confirmEnrolment(db, config.secretKey, user.id, code);
+  const recoveryCodes = await confirmEnrolment(
+    db,
+    config.secretKey,
+    user.id,
+    code,
+    c.var.clock().getTime(),
+  );
   if (!recoveryCodes) {
     const message = "That code does not match. Scan the QR code again and enter the current code.";
     throw new HttpError(400, message, { code: message });

@@ -56,7 +56,15 @@ export async function checkSecondFactor(
       "Retry-After": String(Math.ceil(refused.retryAfterMs / 1000)),
     });
   }
-  const used = await verifySecondFactor(db, config.secretKey, user.id, code);
+  // The code is checked against the app's clock (the real one but in tests
+  // that move time on, e.g. to the next 30-second step instead of waiting).
+  const used = await verifySecondFactor(
+    db,
+    config.secretKey,
+    user.id,
+    code,
+    c.var.clock().getTime(),
+  );
   if (used) {
     await deletePairFailures(db, key, SECOND_FACTOR_PURPOSE);
     return used;
