@@ -359,6 +359,58 @@ describe("the tablet selection reloaded offline", () => {
     expect(problems).toEqual([]);
     await context.close();
   });
+  it("as a kiosk: the kept shell is the kiosk's, and the kiosk's end removes the kept quote", async () => {
+    const { quoteId, optionIds } = await insertSavedQuote(app.db);
+    const context = await newContext(app.baseUrl);
+    const kiosk = await kioskCookieFor(app.db, { kind: "QUOTE", quoteId, handedOverBy: maria.id });
+    await context.addCookies([{
+      name: "lensdesk_kiosk",
+      value: kiosk.split("=")[1],
+      url: app.baseUrl,
+    }]);
+    const { page, problems } = await openPage(context, `/tablet/${quoteId}`);
+    await waitUntil(
+      () =>
+        page.evaluate(async () =>
+          !!navigator.serviceWorker.controller && !!(await caches.match("/tablet/offline-shell"))
+        ),
+      "the service worker keeps the kiosk's tablet shell",
+    );
+    await option(page, "Everyday").click();
+    const draftId = `draft:tablet:${quoteId}`;
+    await waitUntil(async () => {
+      const draft = await kept(page, draftId) as { selected?: string[] } | undefined;
+      return draft?.selected?.join() === optionIds[0];
+    }, "the tap is kept on the device");
+
+    await context.setOffline(true);
+    const reloaded = await page.reload();
+    expect(reloaded?.headers()["x-served-offline"]).toBe("1");
+    await waitUntil(
+      async () => (await option(page, "Everyday").getAttribute("aria-checked")) === "true",
+      "the tapped option comes back",
+    );
+    // Still the kiosk's page: no way into staff screens but the return form.
+    await expect(page.evaluate(() => document.body.classList.contains("kiosk"))).resolves.toBe(
+      true,
+    );
+    await expect(page.getByRole("link").count()).resolves.toBe(0);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    // Back online, staff take the tablet back before the client confirmed:
+    // nothing of the quote stays on the device.
+    await context.setOffline(false);
+    await page.getByRole("button", { name: "Staff: return to staff work" }).click();
+    await page.getByLabel("Password").fill(maria.password);
+    await page.getByRole("button", { name: "Return to Staff Work" }).click();
+    await page.waitForURL(/\/quote\//);
+    await expect(kept(page, draftId)).resolves.toBeUndefined();
+    const quote = await app.db.selectFrom("quotes").select(["status", "version"])
+      .where("id", "=", quoteId).executeTakeFirstOrThrow();
+    expect(quote).toEqual({ status: "ACTIVE", version: 1 });
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });
 
 describe("the server killed mid-submit", () => {
