@@ -12,7 +12,12 @@ import { useResend } from "../components/offline/use_resend.ts";
 import { SAVED_ON_DEVICE } from "../components/offline/messages.ts";
 
 export interface TabletSelectProps {
-  quote: TabletQuote;
+  /**
+   * The client's view; null on the offline shell (`/tablet/{id}?shell=1`,
+   * which the service worker keeps and which carries no client's data): that
+   * page shows the view this device kept while it was online, if any.
+   */
+  quote: TabletQuote | null;
   branding: TabletBranding;
   /**
    * Set when staff handed the tablet to the client (a kiosk session): the
@@ -21,6 +26,20 @@ export interface TabletSelectProps {
    */
   kiosk?: { staff: KioskStaff; completed: boolean } | null;
 }
+
+/**
+ * What the tablet keeps on the device while the page is open (the draft): the
+ * view as the client was shown it (client-safe: the server's tablet view, no
+ * staff-only data) and the options tapped, so the offline shell can show the
+ * selection again. It goes with the other kept work: once the server has the
+ * confirmation, when the kiosk session ends, after an hour.
+ */
+interface TabletDraft {
+  quote: TabletQuote;
+  selected: string[];
+}
+
+const deviceIdOf = (quoteId: string) => `tablet:${quoteId}`;
 
 interface SelectionPayload {
   version: number;
@@ -31,8 +50,46 @@ const tabletKey = (id: string) => ["tablet-quote", id] as const;
 
 const KIOSK_ENDED = "This tablet session has ended. Please hand the tablet back to your optician.";
 
-export default function TabletSelect(
-  { quote: initialQuote, branding, kiosk = null }: TabletSelectProps,
+export default function TabletSelect(props: TabletSelectProps) {
+  return props.quote
+    ? <TabletScreen {...props} quote={props.quote} />
+    : <OfflineTablet branding={props.branding} kiosk={props.kiosk} />;
+}
+
+/**
+ * The offline shell: opened (from the service worker's copy) with no
+ * connection, it shows the selection from what this device kept for the quote
+ * in the address, or says plainly that the page needs the connection.
+ */
+function OfflineTablet({ branding, kiosk }: Omit<TabletSelectProps, "quote">) {
+  // undefined while the device is being read (the server's rendering too).
+  const [kept, setKept] = useState<TabletQuote | null>();
+  useEffect(() => {
+    const quoteId = decodeURIComponent(location.pathname.split("/")[2] ?? "");
+    void restore<TabletDraft, KeyedRequest>(deviceIdOf(quoteId)).then((found) =>
+      setKept(found?.draft?.quote ?? null)
+    );
+  }, []);
+  if (kept) return <TabletScreen quote={kept} branding={branding} kiosk={kiosk} />;
+  return (
+    <section className="card tablet-missing">
+      <img src={branding.logoUrl} alt="" className="tablet-logo" width="56" height="56" />
+      {kept === undefined ? <h1>Select Your Preferred Options</h1> : (
+        <>
+          <h1>This Page Needs the Connection</h1>
+          <p className="lead">
+            This quote is not saved on this tablet. Please try again once the tablet is back on the
+            Wi-Fi, or hand the tablet back to your optician.
+          </p>
+          <a className="btn btn-primary tablet-big-btn" href="">Try Again</a>
+        </>
+      )}
+    </section>
+  );
+}
+
+function TabletScreen(
+  { quote: initialQuote, branding, kiosk = null }: TabletSelectProps & { quote: TabletQuote },
 ) {
   const queryClient = useQueryClient();
   const key = tabletKey(initialQuote.id);
@@ -68,19 +125,19 @@ export default function TabletSelect(
   const [waiting, setWaiting] = useState(false);
   const [restored, setRestored] = useState(false);
   const touched = useRef(false);
-  const deviceId = `tablet:${initialQuote.id}`;
+  const deviceId = deviceIdOf(initialQuote.id);
 
   // On load: the taps and a waiting confirmation come back within the hour.
   useEffect(() => {
     let gone = false;
     (async () => {
-      const { draft, outbox } = await restore<string[], KeyedRequest>(deviceId) ?? {};
+      const { draft, outbox } = await restore<TabletDraft, KeyedRequest>(deviceId) ?? {};
       if (gone) return;
       if (kiosk?.completed) {
         // The server has this kiosk's work: nothing of it stays on the device.
         await forgetBoth(deviceId);
       } else {
-        if (draft && !touched.current) setSelected(new Set(draft));
+        if (draft?.selected && !touched.current) setSelected(new Set(draft.selected));
         if (outbox) setQueued(outbox);
       }
       if (!gone) setRestored(true);
@@ -91,8 +148,11 @@ export default function TabletSelect(
   }, []);
 
   useEffect(() => {
-    if (restored && !confirmed) void keep("draft", deviceId, [...selected]);
-  }, [selected, restored]);
+    if (restored && !confirmed) {
+      const draft: TabletDraft = { quote, selected: [...selected] };
+      void keep("draft", deviceId, draft);
+    }
+  }, [selected, restored, quote]);
 
   useResend(queued !== null, async () => {
     if (!queued) return true;

@@ -6,12 +6,24 @@
 //   data) is kept with the JS, CSS and images it loads, so opening or
 //   reloading /intake offline still shows the form; what was typed comes back
 //   from IndexedDB (components/offline/device_store.ts).
+// - The tablet's option selection (/tablet/{id}) has the client's name and
+//   prices on it, so it is never kept; in its place the worker keeps the
+//   page's offline shell (/tablet/{id}?shell=1, marked X-Offline-Shell: the
+//   chrome, the island's code and the store's wording, no quote), one shared
+//   by every quote, fetched again after each tablet page the network answers.
+//   Opened offline, any /tablet/{id} gets that shell, and the island shows
+//   what this device kept of that quote while it was online (IndexedDB), or
+//   says that the page needs the connection.
 // - Any other page asked for offline gets a plain offline page.
 // - Nothing else is touched: API calls and every other page go to the network
 //   as before and are never kept.
 
 const SHELL_CACHE = "lensdesk-shell-v1";
 const SHELL_PAGES = ["/intake"];
+const TABLET_PAGE = /^\/tablet\/[^/]+$/;
+// Where the one tablet shell is kept: not a page's address, so the shell can
+// never be taken for a quote's page.
+const TABLET_SHELL = "/tablet/offline-shell";
 const STATIC_IMPORT = /(?:\bfrom\s*|\bimport\s*)["']\.\/([\w.-]+\.js)["']/g;
 
 self.addEventListener("install", (event) => {
@@ -24,6 +36,12 @@ self.addEventListener("activate", (event) => {
       if (name !== SHELL_CACHE) await caches.delete(name);
     }
     await self.clients.claim();
+    // The tablet page that registered this worker was answered before it ran:
+    // its shell is fetched now, so a reload offline already finds it.
+    for (const client of await self.clients.matchAll({ type: "window" })) {
+      const path = new URL(client.url).pathname;
+      if (TABLET_PAGE.test(path)) await keepTabletShell(path).catch(() => {});
+    }
   })());
 });
 
@@ -55,7 +73,6 @@ async function keepIfShell(cache, path, res) {
     return;
   }
   const html = await res.clone().text();
-  await cache.put(path, res);
   const found = new Set();
   for (const m of html.matchAll(/(?:src|href)="(\/(?:static|uploads)\/[^"?#]+)"/g)) {
     found.add(m[1]);
@@ -84,19 +101,31 @@ async function keepIfShell(cache, path, res) {
     }
     await cache.put(path, asset);
   }
+  // Last, so a kept page always finds what it loads.
+  await cache.put(path, res);
+}
+
+/** The tablet's offline shell, asked for with the cookies of the page at `path`. */
+async function keepTabletShell(path) {
+  const res = await fetch(`${path}?shell=1`, { credentials: "same-origin", cache: "no-store" });
+  await keepIfShell(await caches.open(SHELL_CACHE), TABLET_SHELL, res);
 }
 
 async function page(event, request, url) {
   const shell = SHELL_PAGES.includes(url.pathname);
+  const tablet = TABLET_PAGE.test(url.pathname);
   try {
     const res = await fetch(request);
     if (shell) {
       const cache = await caches.open(SHELL_CACHE);
       event.waitUntil(keepIfShell(cache, url.pathname, res.clone()).catch(() => {}));
+    } else if (tablet && res.ok && !url.searchParams.has("shell")) {
+      event.waitUntil(keepTabletShell(url.pathname).catch(() => {}));
     }
     return res;
   } catch {
-    const kept = shell && await (await caches.open(SHELL_CACHE)).match(url.pathname);
+    const key = shell ? url.pathname : tablet ? TABLET_SHELL : null;
+    const kept = key && await (await caches.open(SHELL_CACHE)).match(key);
     if (!kept) return offlinePage();
     const headers = new Headers(kept.headers);
     headers.set("X-Served-Offline", "1");

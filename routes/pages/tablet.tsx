@@ -18,6 +18,31 @@ export function tabletPages(manifest: AssetManifest) {
 
   app.get("/tablet/:quoteId", async (c) => {
     const db = c.var.db;
+    const kiosk = c.var.kiosk;
+    // Handed to the client: saves go through the kiosk, staff return with a password.
+    const kioskProps = kiosk ? { staff: kioskStaffProps(kiosk), completed: kiosk.completed } : null;
+    if (c.req.query("shell") === "1") {
+      // The offline shell, which the service worker (static/sw.js) keeps in
+      // place of this page: the chrome, the island and the store's wording,
+      // no quote and no client (it is never even read), so nothing of a
+      // client is kept by the browser. Offline, the island shows what this
+      // device kept of the quote while it was online (IndexedDB). The staff
+      // preview may be kept too: this page has no staff bar.
+      const branding = await findBranding(db);
+      const props: TabletSelectProps = {
+        quote: null,
+        branding: { storeName: branding.storeName, logoUrl: branding.logoUrl },
+        kiosk: kioskProps,
+      };
+      const page = await renderPage(
+        c,
+        manifest,
+        <Island name="TabletSelect" component={TabletSelect} props={props} />,
+        { ...TABLET_PAGE, title: "Select Your Options" },
+      );
+      page.headers.set("X-Offline-Shell", "tablet");
+      return page;
+    }
     const [bundle, branding] = await Promise.all([
       findQuoteBundle(db, c.req.param("quoteId")),
       findBranding(db),
@@ -38,12 +63,10 @@ export function tabletPages(manifest: AssetManifest) {
       );
     }
     // Only the client-facing view goes into the page's JSON, never the bundle.
-    const kiosk = c.var.kiosk;
     const props: TabletSelectProps = {
       quote: tabletQuote(bundle),
       branding: { storeName: branding.storeName, logoUrl: branding.logoUrl },
-      // Handed to the client: saves go through the kiosk, staff return with a password.
-      kiosk: kiosk ? { staff: kioskStaffProps(kiosk), completed: kiosk.completed } : null,
+      kiosk: kioskProps,
     };
     return renderPage(
       c,

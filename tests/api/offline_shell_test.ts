@@ -60,6 +60,83 @@ describe("the service worker", () => {
   });
 });
 
+describe("the tablet's offline shell (/tablet/{id}?shell=1)", () => {
+  /** The island's props as the page carries them. */
+  function islandProps(page: string): Record<string, unknown> {
+    const id = page.match(/data-island="TabletSelect" data-props="([^"]+)"/)?.[1];
+    const json = page.match(new RegExp(`<script type="application/json" id="${id}">(.*?)</script>`))
+      ?.[1];
+    return JSON.parse(json ?? "null");
+  }
+
+  it("may be kept, staff preview or kiosk: the page and the store's wording, no quote and no client", async () => {
+    const { quoteId } = await insertSavedQuote(app.db, {
+      firstName: "Shellington",
+      options: [
+        { label: "Walnut Everyday", sku: "SKU-WALNUT-1", price: "187.43" },
+        { label: "Quartz Sport", sku: "SKU-QUARTZ-2", price: "151.29" },
+      ],
+    });
+    const { quoteNumber } = await app.db.selectFrom("quotes").select("quoteNumber")
+      .where("id", "=", quoteId).executeTakeFirstOrThrow();
+    const clientData = [
+      "Shellington",
+      quoteNumber,
+      "Walnut Everyday",
+      "Quartz Sport",
+      "Ray-Ban",
+      "SKU-WALNUT-1",
+      "187.43",
+      "151.29",
+      ...Object.values(STAFF_ONLY),
+    ];
+    const staff = await sessionCookieFor(app.db, maria.id);
+    const kiosk = await kioskCookieFor(app.db, { kind: "QUOTE", quoteId, handedOverBy: maria.id });
+
+    // The page itself has the client on it (so it is never kept).
+    const full = await call(app, "GET", `/tablet/${quoteId}`, { headers: html, cookie: staff });
+    expect(full.text).toContain("Shellington");
+    expect(full.text).toContain("Walnut Everyday");
+
+    for (const [who, cookie] of [["staff", staff], ["kiosk", kiosk]]) {
+      const shell = await call(app, "GET", `/tablet/${quoteId}?shell=1`, {
+        headers: html,
+        cookie,
+      });
+      expect([who, shell.status]).toEqual([who, 200]);
+      expect([who, shell.headers.get("x-offline-shell")]).toEqual([who, "tablet"]);
+      expect(shell.headers.get("cache-control")).toBe("no-store");
+      expect(shell.text).toContain('data-island="TabletSelect"');
+      for (const word of clientData) expect([who, shell.text.includes(word)]).toEqual([who, false]);
+      const props = islandProps(shell.text);
+      expect(props.quote).toBeNull();
+      expect(props.branding).toEqual({
+        storeName: expect.any(String),
+        logoUrl: expect.any(String),
+      });
+      if (who === "kiosk") {
+        // The staff return form's handover name, as on the kept kiosk intake.
+        expect(props.kiosk).toMatchObject({ staff: { username: "maria_sw" }, completed: false });
+      } else expect(props.kiosk).toBeNull();
+    }
+  });
+
+  it("is not given where the page is not: signed out, or a kiosk of another quote", async () => {
+    const { quoteId } = await insertSavedQuote(app.db);
+    const { quoteId: otherId } = await insertSavedQuote(app.db);
+    const signedOut = await call(app, "GET", `/tablet/${quoteId}?shell=1`, { headers: html });
+    expect(signedOut.status).toBe(302);
+    expect(signedOut.headers.get("x-offline-shell")).toBeNull();
+    const kiosk = await kioskCookieFor(app.db, { kind: "QUOTE", quoteId, handedOverBy: maria.id });
+    const other = await call(app, "GET", `/tablet/${otherId}?shell=1`, {
+      headers: html,
+      cookie: kiosk,
+    });
+    expect(other.status).toBe(403);
+    expect(other.headers.get("x-offline-shell")).toBeNull();
+  });
+});
+
 describe("the staff tablet's client view (?view=tablet)", () => {
   it("reads and saves the quote as the tablet shows it, with no staff-only data", async () => {
     const { quoteId, optionIds } = await insertSavedQuote(app.db);

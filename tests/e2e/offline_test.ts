@@ -11,7 +11,7 @@ import {
 import { screenshotPath, TABLET_LANDSCAPE, TABLET_PORTRAIT } from "../helpers/browser.ts";
 import { seriousA11yViolations } from "../helpers/axe.ts";
 import { waitUntil } from "../helpers/wait.ts";
-import { insertSavedQuote } from "../helpers/quote_fixture.ts";
+import { insertSavedQuote, STAFF_ONLY } from "../helpers/quote_fixture.ts";
 import { type AppProcess, startAppProcess } from "../helpers/process.ts";
 import { createPersistentTestDatabase } from "../helpers/database.ts";
 import { SAVED_ON_DEVICE } from "../../components/offline/messages.ts";
@@ -246,6 +246,168 @@ describe("the tablet selection through a Wi-Fi drop", () => {
     const quote = await app.db.selectFrom("quotes").select(["status", "version"])
       .where("id", "=", quoteId).executeTakeFirstOrThrow();
     expect(quote).toEqual({ status: "ACCEPTED", version: 2 });
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
+describe("the tablet selection reloaded offline", () => {
+  const option = (page: Page, title: string) =>
+    page.getByRole("checkbox", { name: title, exact: true });
+
+  it("comes back from the device with the option tapped; confirmed there, it arrives once and the device's copy goes", async () => {
+    const { quoteId, optionIds } = await insertSavedQuote(app.db);
+    const { quoteId: notKeptId } = await insertSavedQuote(app.db, { firstName: "Nokept" });
+    const context = await newContext(app.baseUrl, TABLET_LANDSCAPE);
+    await context.addCookies([{
+      name: "lensdesk_session",
+      value: (await sessionCookieFor(app.db, maria.id)).split("=")[1],
+      url: app.baseUrl,
+    }]);
+    const { page, problems } = await openPage(context, `/tablet/${quoteId}`);
+    // The first visit starts the service worker, which keeps the tablet's
+    // offline shell (never the page with the client on it).
+    await waitUntil(
+      () =>
+        page.evaluate(async () =>
+          !!navigator.serviceWorker.controller && !!(await caches.match("/tablet/offline-shell"))
+        ),
+      "the service worker keeps the tablet's shell",
+    );
+    await option(page, "Sport Pair").click();
+    const draftId = `draft:tablet:${quoteId}`;
+    await waitUntil(async () => {
+      const draft = await kept(page, draftId) as { selected?: string[] } | undefined;
+      return draft?.selected?.join() === optionIds[1];
+    }, "the tap and the view are kept on the device");
+    // What the device keeps is the tablet's client view: nothing staff-only.
+    const keptText = JSON.stringify(await kept(page, draftId));
+    expect(keptText).toContain("Sport Pair");
+    for (const secret of Object.values(STAFF_ONLY)) expect(keptText).not.toContain(secret);
+
+    await context.setOffline(true);
+    const reloaded = await page.reload();
+    expect(reloaded?.headers()["x-served-offline"]).toBe("1");
+    await page.getByText("For: Jane Doe").waitFor();
+    await waitUntil(
+      async () => (await option(page, "Sport Pair").getAttribute("aria-checked")) === "true",
+      "the tapped option comes back",
+    );
+    await expect(option(page, "Everyday").getAttribute("aria-checked")).resolves.toBe("false");
+    await expect(page.getByTestId("selection-count").textContent()).resolves.toBe(
+      "1 option selected",
+    );
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    // Kept by the worker: the shell and the files it loads, never a page with a client on it.
+    const keptUrls = await page.evaluate(async () => {
+      const urls: string[] = [];
+      for (const name of await caches.keys()) {
+        for (const req of await (await caches.open(name)).keys()) {
+          urls.push(new URL(req.url).pathname);
+        }
+      }
+      return urls;
+    });
+    expect(keptUrls).toContain("/tablet/offline-shell");
+    expect(keptUrls.filter((u) => u !== "/tablet/offline-shell" && !u.startsWith("/static/")))
+      .toEqual([]);
+
+    await page.getByRole("button", { name: "Confirm Selection(s)" }).click();
+    await page.getByRole("status").filter({ hasText: SAVED_ON_DEVICE }).waitFor();
+    const shot = screenshotPath("offline-tablet-reloaded-offline-confirmed");
+    if (shot) await page.screenshot({ path: shot, fullPage: true });
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    const queued = await kept(page, `outbox:tablet:${quoteId}`) as { key: string };
+    expect(queued.key).toMatch(/^[0-9a-f-]{36}$/);
+
+    // A quote this device kept nothing of: the shell says the page needs the connection.
+    const other = await context.newPage();
+    other.on("pageerror", (err) => problems.push(err.message));
+    const otherRes = await other.goto(`/tablet/${notKeptId}`);
+    expect(otherRes?.headers()["x-served-offline"]).toBe("1");
+    await other.getByRole("heading", { name: "This Page Needs the Connection" }).waitFor();
+    await expect(other.getByText("Nokept").count()).resolves.toBe(0);
+    const notKeptShot = screenshotPath("offline-tablet-not-kept");
+    if (notKeptShot) await other.screenshot({ path: notKeptShot });
+    expect(await seriousA11yViolations(other)).toEqual([]);
+    await other.close();
+
+    await context.setOffline(false);
+    await page.getByRole("heading", { name: "Thank You!" }).waitFor();
+    const accepts = await app.db.selectFrom("auditLog").select("id")
+      .where("entityId", "=", quoteId).where("action", "=", "quote.accept").execute();
+    expect(accepts.length).toBe(1);
+    const quote = await app.db.selectFrom("quotes").select(["status", "version"])
+      .where("id", "=", quoteId).executeTakeFirstOrThrow();
+    expect(quote).toEqual({ status: "ACCEPTED", version: 2 });
+    const chosen = await app.db.selectFrom("quoteOptions").select(["id", "isChosen"])
+      .where("quoteId", "=", quoteId).orderBy("position").execute();
+    expect(chosen).toEqual([
+      { id: optionIds[0], isChosen: false },
+      { id: optionIds[1], isChosen: true },
+    ]);
+    const key = await app.db.selectFrom("idempotencyKeys").select("status")
+      .where("key", "=", queued.key).executeTakeFirst();
+    expect(key?.status).toBe(200);
+    // The server has it: nothing of the quote stays on the device.
+    await waitUntil(
+      async () =>
+        (await kept(page, draftId)) === undefined &&
+        (await kept(page, `outbox:tablet:${quoteId}`)) === undefined,
+      "the device's copy is removed",
+    );
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+  it("as a kiosk: the kept shell is the kiosk's, and the kiosk's end removes the kept quote", async () => {
+    const { quoteId, optionIds } = await insertSavedQuote(app.db);
+    const context = await newContext(app.baseUrl);
+    const kiosk = await kioskCookieFor(app.db, { kind: "QUOTE", quoteId, handedOverBy: maria.id });
+    await context.addCookies([{
+      name: "lensdesk_kiosk",
+      value: kiosk.split("=")[1],
+      url: app.baseUrl,
+    }]);
+    const { page, problems } = await openPage(context, `/tablet/${quoteId}`);
+    await waitUntil(
+      () =>
+        page.evaluate(async () =>
+          !!navigator.serviceWorker.controller && !!(await caches.match("/tablet/offline-shell"))
+        ),
+      "the service worker keeps the kiosk's tablet shell",
+    );
+    await option(page, "Everyday").click();
+    const draftId = `draft:tablet:${quoteId}`;
+    await waitUntil(async () => {
+      const draft = await kept(page, draftId) as { selected?: string[] } | undefined;
+      return draft?.selected?.join() === optionIds[0];
+    }, "the tap is kept on the device");
+
+    await context.setOffline(true);
+    const reloaded = await page.reload();
+    expect(reloaded?.headers()["x-served-offline"]).toBe("1");
+    await waitUntil(
+      async () => (await option(page, "Everyday").getAttribute("aria-checked")) === "true",
+      "the tapped option comes back",
+    );
+    // Still the kiosk's page: no way into staff screens but the return form.
+    await expect(page.evaluate(() => document.body.classList.contains("kiosk"))).resolves.toBe(
+      true,
+    );
+    await expect(page.getByRole("link").count()).resolves.toBe(0);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    // Back online, staff take the tablet back before the client confirmed:
+    // nothing of the quote stays on the device.
+    await context.setOffline(false);
+    await page.getByRole("button", { name: "Staff: return to staff work" }).click();
+    await page.getByLabel("Password").fill(maria.password);
+    await page.getByRole("button", { name: "Return to Staff Work" }).click();
+    await page.waitForURL(/\/quote\//);
+    await expect(kept(page, draftId)).resolves.toBeUndefined();
+    const quote = await app.db.selectFrom("quotes").select(["status", "version"])
+      .where("id", "=", quoteId).executeTakeFirstOrThrow();
+    expect(quote).toEqual({ status: "ACTIVE", version: 1 });
     expect(problems).toEqual([]);
     await context.close();
   });
