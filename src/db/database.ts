@@ -79,6 +79,10 @@ const POOL_MAX = 10;
 export async function openDatabase(
   databaseUrl: string | undefined,
   dataDir: string,
+  options: {
+    /** memory:// only: start from this data directory (PGlite's dumpDataDir) instead of an empty one. */
+    loadDataDir?: Blob;
+  } = {},
 ): Promise<DatabaseHandle> {
   if (databaseUrl && databaseUrl !== "memory://") {
     // Unique to this pool, so the notices of its own writes can be told apart.
@@ -130,7 +134,7 @@ export async function openDatabase(
   let kind: DatabaseHandle["kind"];
   let unlock = () => {};
   if (databaseUrl === "memory://") {
-    pg = new PGlite({ extensions });
+    pg = new PGlite({ extensions, loadDataDir: options.loadDataDir });
     kind = "memory";
   } else {
     const dir = join(dataDir, "pgdata");
