@@ -10,8 +10,8 @@ const MOVE_KEYS = new Set(["ArrowDown", "ArrowUp", "Home", "End"]);
 
 /**
  * The arrow keys move through a menu's items as in any menu (Tab does too):
- * ArrowDown from the menu's button opens it on its first item; Home and End
- * go to the first and last. Items shown at other screen widths only
+ * ArrowDown from the menu's button opens it on its first item, ArrowUp on its
+ * last; Home and End go to the first and last. Items shown at other screen widths only
  * (display: none) and disabled ones are passed over.
  */
 function moveInMenu(event: KeyboardEvent): void {
@@ -19,15 +19,15 @@ function moveInMenu(event: KeyboardEvent): void {
   const menu = target?.closest?.("details.menu") as HTMLDetailsElement | null;
   if (!menu) return;
   const onButton = target!.matches("summary");
-  if (onButton && event.key !== "ArrowDown") return;
+  if (onButton && event.key !== "ArrowDown" && event.key !== "ArrowUp") return;
   if (onButton) menu.open = true;
   const items = Array.from(menu.querySelectorAll<HTMLElement>(".menu-item"))
     .filter((el) => !(el as HTMLButtonElement).disabled && el.getClientRects().length > 0);
   if (items.length === 0) return;
   const at = items.indexOf(target as HTMLElement);
-  const next = onButton || event.key === "Home"
+  const next = (onButton && event.key === "ArrowDown") || event.key === "Home"
     ? 0
-    : event.key === "End"
+    : (onButton && event.key === "ArrowUp") || event.key === "End"
     ? items.length - 1
     : event.key === "ArrowDown"
     ? (at + 1) % items.length

@@ -2,9 +2,10 @@
 // its own aspect ratio inside its place's box: a 360 × 100 wordmark fills the
 // box's width, a square mark its height. Fixed squares drew such a wordmark
 // at 32 × 9 px in the staff bar and small on paper while the PDF drew it
-// large. The stylesheets say the same numbers as max-width and max-height
-// with width and height auto (tests/unit/logo_box_test.ts holds them to it);
-// the PDF fits the image's own pixel size with fitLogo (pdf_parts.tsx).
+// large. The stylesheets say the same numbers: the box's height, width auto
+// up to the box's max-width, object-fit: contain for a mark wider than the
+// box (tests hold them to it, src/print/logo_box_test.ts); the PDF fits the
+// image's own pixel size with fitLogo (src/pdf/pdf_parts.tsx).
 
 /** A width and height in CSS px (the PDF converts with PT_PER_PX). */
 export interface LogoBox {
@@ -41,11 +42,12 @@ export type LogoPlace = keyof typeof LOGO_BOXES;
 export const PT_PER_PX = 0.75;
 
 /**
- * The size an image of `image` pixels is drawn at in `box`, as CSS does with
- * max-width and max-height: scaled down to fit, aspect ratio kept, never
- * enlarged past one image pixel per CSS px (a small bitmap stays sharp).
+ * The size an image of `image` pixels is drawn at in `box`, as the
+ * stylesheets draw it: as tall as the box unless that makes it wider than the
+ * box, then as wide; the aspect ratio kept. A small bitmap is enlarged to the
+ * box, as the squares did, so a logo has the same weight whatever its pixels.
  */
 export function fitLogo(image: LogoBox, box: LogoBox): LogoBox {
-  const scale = Math.min(1, box.width / image.width, box.height / image.height);
+  const scale = Math.min(box.width / image.width, box.height / image.height);
   return { width: image.width * scale, height: image.height * scale };
 }

@@ -19,7 +19,7 @@ const fitted = (image: { width: number; height: number }, place: LogoPlace) => {
 };
 
 describe("logo boxes", () => {
-  it("fits a logo in its box at its own aspect ratio, never enlarged", () => {
+  it("fits a logo in its box at its own aspect ratio", () => {
     // A 360 × 100 wordmark fills the staff bar's box across (it was 32 × 9 in a square).
     expect(fitted({ width: 360, height: 100 }, "staffBar")).toEqual({
       width: 115.2,
@@ -35,11 +35,11 @@ describe("logo boxes", () => {
       width: 12,
       height: 48,
     });
-    // Smaller than the box: as it is, like an <img> under max-width and max-height.
-    expect(fitted({ width: 40, height: 20 }, "sheet")).toEqual({ width: 40, height: 20 });
+    // Smaller than the box: enlarged to its height, as the stylesheets do.
+    expect(fitted({ width: 40, height: 20 }, "sheet")).toEqual({ width: 96, height: 48 });
   });
 
-  it("the stylesheets bound each place's logo by its box, width and height auto", () => {
+  it("the stylesheets draw each place's logo in its box: its height, width auto to its width", () => {
     const places: Array<[string, string, LogoPlace]> = [
       ["app.css", ".brand-logo", "staffBar"],
       ["app.css", ".landing-logo", "landing"],
@@ -48,7 +48,11 @@ describe("logo boxes", () => {
       ["css/tablet.css", ".tablet-logo", "kiosk"],
       ["css/online.css", ".online-logo", "online"],
       ["css/print.css", ".print-logo", "sheet"],
-      ["css/print.css", ".print-density-3 .print-logo,\n.print-density-4 .print-logo", "sheetDense"],
+      [
+        "css/print.css",
+        ".print-density-3 .print-logo,\n.print-density-4 .print-logo",
+        "sheetDense",
+      ],
       ["css/print.css", ".print-internal-head .print-logo", "internalSheet"],
     ];
     for (const [file, selector, place] of places) {
@@ -56,19 +60,22 @@ describe("logo boxes", () => {
       const box = LOGO_BOXES[place];
       expect([selector, declarations]).toEqual([
         selector,
-        expect.stringContaining(`max-width: ${box.width}px;`),
+        expect.stringContaining(`\n  height: ${box.height}px;`),
       ]);
       expect([selector, declarations]).toEqual([
         selector,
-        expect.stringContaining(`max-height: ${box.height}px;`),
+        expect.stringContaining(`\n  max-width: ${box.width}px;`),
       ]);
-      // A fixed width or height would bring back the square (the dense and internal rules inherit auto).
-      expect([selector, /\n\s+(width|height): \d/.test(declarations)]).toEqual([selector, false]);
+      // A fixed width would bring back the square (the dense and internal rules inherit auto).
+      expect([selector, /\n\s+width: \d/.test(declarations)]).toEqual([selector, false]);
     }
-    for (const [file, selector] of [["css/print.css", ".print-logo"], ["app.css", ".brand-logo"]]) {
+    for (const [file, selector] of places.filter(([, s]) => !s.includes(" "))) {
       const declarations = rule(css(file), selector);
-      expect(declarations).toContain("width: auto;");
-      expect(declarations).toContain("height: auto;");
+      expect([selector, declarations]).toEqual([selector, expect.stringContaining("width: auto;")]);
+      expect([selector, declarations]).toEqual([
+        selector,
+        expect.stringContaining("object-fit: contain;"),
+      ]);
     }
   });
 });

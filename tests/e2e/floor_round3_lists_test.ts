@@ -6,7 +6,7 @@
 // reachable, the menu worked from the keyboard and clean for axe while open.
 import { describe, it } from "node:test";
 import { expect } from "expect";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
 import {
   openSignedIn,
@@ -36,7 +36,11 @@ let closed: string;
 
 useBrowserApp(async (started) => {
   ({ app, browser } = started);
-  const owner = await createTestUser(app.db, { username: "olga", firstName: "Olga", role: "OWNER" });
+  const owner = await createTestUser(app.db, {
+    username: "olga",
+    firstName: "Olga",
+    role: "OWNER",
+  });
   cookie = await sessionCookieFor(app.db, owner.id);
   // E-mail set up, so Email is a live action.
   await app.db.updateTable("settings").set({
@@ -89,6 +93,21 @@ const menuButton = (page: Page, quoteNumber: string) =>
   rowOf(page, quoteNumber).locator("details.row-menu > summary");
 const menuOf = (page: Page, quoteNumber: string) =>
   page.getByRole("menu", { name: `More actions for quote ${quoteNumber}` });
+/** Waits for the menu button to say it is open or closed (the toggle event comes after the change). */
+const saysExpanded = (button: Locator, value: "true" | "false") =>
+  button.evaluate(
+    (el, value) =>
+      new Promise<void>((resolve, reject) => {
+        const started = Date.now();
+        const check = () => {
+          if (el.getAttribute("aria-expanded") === value) resolve();
+          else if (Date.now() - started > 5_000) reject(new Error(`aria-expanded is not ${value}`));
+          else requestAnimationFrame(check);
+        };
+        check();
+      }),
+    value,
+  );
 
 /** Each row's height, and how far any row action sits outside the table's box or the screen. */
 function measure(page: Page) {
@@ -155,7 +174,11 @@ describe("round 3, the quotes list at tablet width (point 5)", () => {
 
         // Every action of the spec, on the row or in its menu; a closed quote has no Close.
         const actions = await reachableActions(page, widest);
-        console.log(`${size} on the row: ${actions.onRow.join(", ")}; in the menu: ${actions.inMenu.join(", ")}`);
+        console.log(
+          `${size} on the row: ${actions.onRow.join(", ")}; in the menu: ${
+            actions.inMenu.join(", ")
+          }`,
+        );
         expect([...actions.onRow, ...actions.inMenu].sort()).toEqual([...ALL_ACTIONS].sort());
         const closedActions = await reachableActions(page, closed);
         expect([...closedActions.onRow, ...closedActions.inMenu].sort()).toEqual(
@@ -170,7 +193,7 @@ describe("round 3, the quotes list at tablet width (point 5)", () => {
         await expect(button.getAttribute("aria-expanded")).resolves.toBe("false");
         await page.keyboard.press("Enter");
         await menu.waitFor();
-        await expect(button.getAttribute("aria-expanded")).resolves.toBe("true");
+        await saysExpanded(button, "true");
         await page.keyboard.press("ArrowDown");
         const focused = () => page.evaluate(() => document.activeElement?.textContent?.trim());
         await expect(focused()).resolves.toBe(actions.inMenu[0]);
@@ -186,7 +209,10 @@ describe("round 3, the quotes list at tablet width (point 5)", () => {
         const panel = await menu.evaluate((el) => {
           const r = el.getBoundingClientRect();
           const last = el.lastElementChild!.getBoundingClientRect();
-          const top = document.elementFromPoint(last.left + last.width / 2, last.top + last.height / 2);
+          const top = document.elementFromPoint(
+            last.left + last.width / 2,
+            last.top + last.height / 2,
+          );
           return {
             inside: r.left >= 0 && r.right <= innerWidth,
             onTop: !!top && el.contains(top),
@@ -199,7 +225,7 @@ describe("round 3, the quotes list at tablet width (point 5)", () => {
         await page.keyboard.press("Escape");
         await menu.waitFor({ state: "hidden" });
         await expect(button.evaluate((el) => el === document.activeElement)).resolves.toBe(true);
-        await expect(button.getAttribute("aria-expanded")).resolves.toBe("false");
+        await saysExpanded(button, "false");
 
         // Space opens it too, and Tab walks through the items (and out, closing it).
         await page.keyboard.press("Space");
@@ -212,10 +238,11 @@ describe("round 3, the quotes list at tablet width (point 5)", () => {
         await menu.waitFor({ state: "hidden" });
 
         // An item's dialog gives focus back to the menu's button when it closes.
+        // ArrowUp on the button opens the menu on its last item.
         await button.focus();
-        await page.keyboard.press("Enter");
+        await page.keyboard.press("ArrowUp");
         await menu.waitFor();
-        await page.keyboard.press("End");
+        await expect(focused()).resolves.toBe("Delete");
         await page.keyboard.press("Enter");
         const dialog = page.getByRole("dialog", { name: "Delete Quote" });
         await dialog.waitFor();

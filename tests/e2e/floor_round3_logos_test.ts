@@ -119,46 +119,83 @@ async function drawnInPdf(bytes: Uint8Array) {
 }
 
 describe("round 3, a wide logo in a bounded box (point 6)", () => {
-  const places: Array<{ path: () => string; holder: Holder; selector: string; place: LogoPlace }> =
-    [
-      { path: () => "/dashboard", holder: "staff", selector: "img.brand-logo", place: "staffBar" },
-      { path: () => "/intake", holder: "kiosk", selector: "img.intake-logo", place: "kiosk" },
-      { path: () => "/intake", holder: "signed out", selector: "img.intake-logo", place: "kiosk" },
-      { path: () => "/", holder: "signed out", selector: "img.landing-logo", place: "landing" },
-      { path: () => "/staff", holder: "signed out", selector: "img.auth-logo", place: "signIn" },
-      {
-        path: () => `/tablet/${quoteId}`,
-        holder: "staff",
-        selector: "img.tablet-logo",
-        place: "kiosk",
-      },
-      {
-        path: () => `/print/${quoteId}?noprint=1`,
-        holder: "staff",
-        selector: "#print-copy-client img.print-logo",
-        place: "sheet",
-      },
-      {
-        path: () => `/print/${quoteId}?copy=internal&noprint=1`,
-        holder: "staff",
-        selector: "#print-copy-internal img.print-logo",
-        place: "internalSheet",
-      },
-    ];
+  const places: Array<
+    { name: string; path: () => string; holder: Holder; selector: string; place: LogoPlace }
+  > = [
+    {
+      name: "staff bar",
+      path: () => "/dashboard",
+      holder: "staff",
+      selector: "img.brand-logo",
+      place: "staffBar",
+    },
+    {
+      name: "kiosk intake",
+      path: () => "/intake",
+      holder: "kiosk",
+      selector: "img.intake-logo",
+      place: "kiosk",
+    },
+    {
+      name: "signed-out intake",
+      path: () => "/intake",
+      holder: "signed out",
+      selector: "img.intake-logo",
+      place: "kiosk",
+    },
+    {
+      name: "landing",
+      path: () => "/",
+      holder: "signed out",
+      selector: "img.landing-logo",
+      place: "landing",
+    },
+    {
+      name: "sign-in",
+      path: () => "/staff",
+      holder: "signed out",
+      selector: "img.auth-logo",
+      place: "signIn",
+    },
+    {
+      name: "tablet",
+      path: () => `/tablet/${quoteId}`,
+      holder: "staff",
+      selector: "img.tablet-logo",
+      place: "kiosk",
+    },
+    {
+      name: "client copy",
+      path: () => `/print/${quoteId}?noprint=1`,
+      holder: "staff",
+      selector: "#print-copy-client img.print-logo",
+      place: "sheet",
+    },
+    {
+      name: "internal copy",
+      path: () => `/print/${quoteId}?copy=internal&noprint=1`,
+      holder: "staff",
+      selector: "#print-copy-internal img.print-logo",
+      place: "internalSheet",
+    },
+  ];
 
   for (const viewport of SIZES) {
     it(`at ${sizeName(viewport)}: the staff bar, the kiosk intake, sign-in, tablet and print pages`, async () => {
-      for (const { path, holder, selector, place } of places) {
+      for (const { name, path, holder, selector, place } of places) {
         const { page, problems, close } = await open(path(), viewport, holder);
         try {
-          const where = `${sizeName(viewport)} ${path().split("?")[0]} (${holder})`;
+          const where = `${sizeName(viewport)} ${name}`;
           expectFitted(where, await logoBox(page, selector), place);
-          expect([
-            where,
-            await page.evaluate(() =>
-              document.documentElement.scrollWidth - document.documentElement.clientWidth
-            ),
-          ]).toEqual([where, 0]);
+          // The wider logo widens no screen page (a print page is the paper's width).
+          if (!path().startsWith("/print/")) {
+            expect([
+              where,
+              await page.evaluate(() =>
+                document.documentElement.scrollWidth - document.documentElement.clientWidth
+              ),
+            ]).toEqual([where, 0]);
+          }
           expect(problems).toEqual([]);
         } finally {
           await close();
