@@ -7,6 +7,7 @@ import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
 import {
+  call,
   createTestUser,
   kioskCookieFor,
   sessionCookieFor,
@@ -26,6 +27,7 @@ import { realPng, setBrandingImage } from "../helpers/images.ts";
 import { insertSavedQuote } from "../helpers/quote_fixture.ts";
 import { pdfImages } from "../helpers/printed.ts";
 import { fitLogo, LOGO_BOXES, type LogoPlace } from "../../src/print/logo_box.ts";
+import type { OrderBundle } from "../../src/orders/views.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
 
 const WIDE = { width: 1440, height: 900 };
@@ -40,6 +42,7 @@ let owner: TestUser;
 let ownerCookie: string;
 let quoteId: string;
 let logoUrl: string;
+let orderId: string;
 
 useBrowserApp(async (started) => {
   ({ app, browser } = started);
@@ -53,6 +56,20 @@ useBrowserApp(async (started) => {
     "image/png",
   );
   ({ quoteId } = await insertSavedQuote(app.db));
+  // An order, for its work order and receipt.
+  const lab = await call<{ id: string }>(app, "POST", "/api/admin/labs", {
+    cookie: ownerCookie,
+    body: { name: "Lakeside Lab", phone: "555-0100", turnaroundDays: 5 },
+  });
+  const ordered = await insertSavedQuote(app.db, { status: "FINALIZED" });
+  await app.db.updateTable("quoteOptions").set({ isChosen: true })
+    .where("id", "=", ordered.optionIds[0]).execute();
+  const made = await call<OrderBundle>(app, "POST", `/api/quotes/${ordered.quoteId}/order`, {
+    cookie: ownerCookie,
+    body: { labId: lab.body.id },
+  });
+  if (made.status !== 201) throw new Error(`order: ${made.status} ${made.text}`);
+  orderId = made.body.order.id;
 });
 
 type Holder = "staff" | "signed out" | "kiosk";
@@ -178,17 +195,31 @@ describe("round 3, a wide logo in a bounded box (point 6)", () => {
       selector: "#print-copy-internal img.print-logo",
       place: "internalSheet",
     },
+    {
+      name: "work order",
+      path: () => `/orders/${orderId}/work-order`,
+      holder: "staff",
+      selector: ".print-sheet-work-order img.print-logo",
+      place: "sheet",
+    },
+    {
+      name: "receipt",
+      path: () => `/orders/${orderId}/receipt`,
+      holder: "staff",
+      selector: ".receipt-sheet img.print-logo",
+      place: "sheet",
+    },
   ];
 
   for (const viewport of SIZES) {
-    it(`at ${sizeName(viewport)}: the staff bar, the kiosk intake, sign-in, tablet and print pages`, async () => {
+    it(`at ${sizeName(viewport)}: the staff bar, the kiosk intake, sign-in, tablet, print and order sheets`, async () => {
       for (const { name, path, holder, selector, place } of places) {
         const { page, problems, close } = await open(path(), viewport, holder);
         try {
           const where = `${sizeName(viewport)} ${name}`;
           expectFitted(where, await logoBox(page, selector), place);
           // The wider logo widens no screen page (a print page is the paper's width).
-          if (!path().startsWith("/print/")) {
+          if (!["/print/", "/orders/"].some((p) => path().startsWith(p))) {
             expect([
               where,
               await page.evaluate(() =>
