@@ -65,7 +65,7 @@ export function StaffNav(
     <header className="topbar">
       <div className="topbar-inner">
         <a href="/" className="brand" aria-label={`${storeName} home`}>
-          <img src={logoUrl} alt="" className="brand-logo" width="32" height="32" />
+          <img src={logoUrl} alt="" className="brand-logo" />
           <span className="brand-name">{storeName}</span>
         </a>
         <nav aria-label="Main" className="mainnav">

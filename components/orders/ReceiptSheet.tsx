@@ -22,13 +22,7 @@ export function ReceiptSheet({ bundle, branding }: { bundle: OrderBundle; brandi
     <article className="print-sheet print-sheet-client receipt-sheet" aria-label="Receipt">
       <header className="print-head">
         <div className="print-brand">
-          <img
-            src={branding.logoPrintUrl ?? branding.logoUrl}
-            alt=""
-            className="print-logo"
-            width="40"
-            height="40"
-          />
+          <img src={branding.logoPrintUrl ?? branding.logoUrl} alt="" className="print-logo" />
           <div className="print-title-block">
             <h2 className="print-title">RECEIPT</h2>
             <p className="print-meta">

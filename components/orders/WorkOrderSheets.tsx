@@ -15,7 +15,7 @@ export function WorkOrderSheets({ sheets, paper }: { sheets: WorkOrderSheet[]; p
         >
           <header className="print-head work-order-head">
             <div className="print-brand">
-              <img src={s.logoUrl} alt="" className="print-logo" width="40" height="40" />
+              <img src={s.logoUrl} alt="" className="print-logo" />
               <div className="print-title-block">
                 <h2 className="print-title">LAB WORK ORDER</h2>
                 <p className="print-meta">

@@ -10,7 +10,7 @@ function Header(
   return (
     <header className="print-head print-client-head">
       <div className="print-brand">
-        <img src={header.logoUrl} alt="" className="print-logo" width="48" height="48" />
+        <img src={header.logoUrl} alt="" className="print-logo" />
         <span className="print-store">{header.storeName}</span>
       </div>
       <div className="print-title-block">

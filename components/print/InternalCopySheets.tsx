@@ -15,7 +15,7 @@ function Header(
   return (
     <header className="print-head print-internal-head">
       <div className="print-brand">
-        <img src={header.logoUrl} alt="" className="print-logo" width="40" height="40" />
+        <img src={header.logoUrl} alt="" className="print-logo" />
         <div className="print-title-block">
           <h2 className="print-title">INTERNAL QUOTE COPY</h2>
           <p className="print-meta">

@@ -6,6 +6,7 @@ import { DateText } from "../client_manager/format.tsx";
 import { expiryTone } from "./queries.ts";
 import { closeBlocker } from "../../src/quotes/rules.ts";
 import { ColumnHeads } from "../ColumnHeads.tsx";
+import { RowMenu } from "../RowMenu.tsx";
 
 export const EMAIL_NOT_CONFIGURED =
   "Email is not configured. Quote emailing is disabled until email settings are configured.";
@@ -29,16 +30,12 @@ export function QuoteTable(
   },
 ) {
   return (
-    // The table scrolls inside this box on narrow screens, never the page;
-    // focusable so keyboard users can scroll it too.
-    <div
-      className="data-table-wrap"
-      tabIndex={0}
-      role="region"
-      aria-label="Quotes table"
-    >
+    // One row a quote at every width (static/css/quote_manager.css), so the
+    // table never scrolls sideways and its box need not either: a row's menu
+    // can then open past the table's edge instead of being cut by it.
+    <div className="data-table-wrap quote-table-wrap" role="region" aria-label="Quotes table">
       <table
-        className="data-table data-table-actions data-table-roomy quote-table"
+        className="data-table data-table-actions quote-table"
         aria-busy={busy ? true : undefined}
       >
         <ColumnHeads
@@ -73,18 +70,37 @@ function QuoteTableRow(
   const label = quoteLabel(row);
   const closed = row.status === "CLOSED";
   const emailBlocked = !emailConfigured ? EMAIL_NOT_CONFIGURED : closed ? EMAIL_CLOSED : null;
+  const print = `/print/${id}`;
+  const printExternal = `/print/${id}?external=true`;
+  const email = (className: string, role?: "menuitem") => (
+    <button
+      type="button"
+      role={role}
+      className={className}
+      disabled={!!emailBlocked}
+      title={emailBlocked ?? undefined}
+      onClick={() => actions.onEmail(row)}
+    >
+      Email
+    </button>
+  );
+  // Each cell's class places it in the narrow screens' two-line row.
   return (
     <tr data-quote-id={row.id}>
-      <td>
+      <td className="quote-cell-number">
         <a className="link quote-number" href={`/quote/${id}`}>{label}</a>
       </td>
-      <td className="quote-name">
-        <a className="link" href={`/clients?id=${encodeURIComponent(row.clientId)}`}>
+      <td className="quote-name quote-cell-client">
+        <a className="link quote-clamp" href={`/clients?id=${encodeURIComponent(row.clientId)}`}>
           {row.clientName}
         </a>
       </td>
-      <td className="quote-name">{row.opticianName.trim() || <span className="muted">—</span>}</td>
-      <td>
+      <td className="quote-name quote-cell-optician">
+        {row.opticianName.trim()
+          ? <span className="quote-clamp">{row.opticianName}</span>
+          : <span className="muted">—</span>}
+      </td>
+      <td className="quote-cell-status">
         <Badge variant={QUOTE_STATUS_VARIANTS[row.status]}>{QUOTE_STATUS_LABELS[row.status]}</Badge>
         {row.clientViewedAt && (
           <span
@@ -95,59 +111,75 @@ function QuoteTableRow(
           </span>
         )}
       </td>
-      <td className="quote-date">
+      <td className="quote-date quote-cell-created">
         <DateText iso={row.createdAt} />
       </td>
-      <td className="quote-date">
+      <td className="quote-date quote-cell-expires">
         <ExpiryText iso={row.expiresAt} />
       </td>
-      <td>
+      <td className="quote-cell-actions">
+        {
+          /* View, Email and Print on the row where there is room; the rest,
+          and those too on narrower screens, in the row's menu. An item
+          shown at some widths only is in the markup once per place; CSS
+          shows one (display: none hides the other from everyone). */
+        }
         <div className="quote-row-actions" aria-label={`Actions for quote ${label}`} role="group">
-          <a className="btn btn-outline btn-sm" href={`/quote/${id}`}>View</a>
+          <a className="btn btn-outline btn-sm quote-act-view" href={`/quote/${id}`}>View</a>
           {/* A disabled button shows no tooltip in every browser; the wrapper carries it too. */}
-          <span title={emailBlocked ?? undefined} className="quote-action-wrap">
-            <button
-              type="button"
-              className="btn btn-outline btn-sm"
-              disabled={!!emailBlocked}
-              title={emailBlocked ?? undefined}
-              onClick={() => actions.onEmail(row)}
-            >
-              Email
-            </button>
+          <span title={emailBlocked ?? undefined} className="quote-action-wrap quote-act-wide">
+            {email("btn btn-outline btn-sm")}
           </span>
-          {closeBlocker(row.status) === null && (
-            <button
-              type="button"
-              className="btn btn-outline btn-sm"
-              onClick={() => actions.onClose(row)}
-            >
-              Close
-            </button>
-          )}
           <a
-            className="btn btn-outline btn-sm"
-            href={`/print/${id}`}
+            className="btn btn-outline btn-sm quote-act-wide"
+            href={print}
             target="_blank"
             rel="noopener"
           >
             Print
           </a>
-          <a
-            className="btn btn-outline btn-sm"
-            href={`/print/${id}?external=true`}
-            target="_blank"
-            rel="noopener"
-          >
-            Print External
-          </a>
-          <button
-            type="button"
-            className="btn btn-sm quote-delete"
-            onClick={() => actions.onDelete(row)}
-          >
-            Delete
-          </button>
+          <RowMenu name={`More actions for quote ${label}`}>
+            <a role="menuitem" className="menu-item quote-menu-view" href={`/quote/${id}`}>
+              View
+            </a>
+            {email("menu-item quote-menu-wide", "menuitem")}
+            <a
+              role="menuitem"
+              className="menu-item quote-menu-wide"
+              href={print}
+              target="_blank"
+              rel="noopener"
+            >
+              Print
+            </a>
+            <a
+              role="menuitem"
+              className="menu-item"
+              href={printExternal}
+              target="_blank"
+              rel="noopener"
+            >
+              Print External
+            </a>
+            {closeBlocker(row.status) === null && (
+              <button
+                type="button"
+                role="menuitem"
+                className="menu-item"
+                onClick={() => actions.onClose(row)}
+              >
+                Close
+              </button>
+            )}
+            <button
+              type="button"
+              role="menuitem"
+              className="menu-item menu-item-danger"
+              onClick={() => actions.onDelete(row)}
+            >
+              Delete
+            </button>
+          </RowMenu>
         </div>
       </td>
     </tr>

@@ -49,6 +49,11 @@ export function intakePages(manifest: AssetManifest) {
           </aside>
         )}
         <header className="intake-head">
+          {
+            // The form a client holds (a kiosk, or signed out) has no staff bar
+            // to carry the store's logo. Plain HTML: this page's script budget is spent.
+            !c.var.user && <img src={branding.logoUrl} alt="" className="kiosk-logo intake-logo" />
+          }
           <h1>{`Welcome to ${branding.storeName}`}</h1>
           <p className="lead">
             Please tell us a little about yourself. Fields marked{" "}

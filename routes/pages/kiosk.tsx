@@ -35,7 +35,7 @@ export async function renderKioskNotice(c: Context<AppEnv>, manifest: AssetManif
     c,
     manifest,
     <section className="kiosk-notice" aria-labelledby="kiosk-notice-title">
-      <img src={branding.logoUrl} alt="" className="kiosk-logo" width="56" height="56" />
+      <img src={branding.logoUrl} alt="" className="kiosk-logo" />
       <h1 id="kiosk-notice-title">This page is not available on this tablet</h1>
       <p className="lead">
         {kiosk.kind === "QUOTE"

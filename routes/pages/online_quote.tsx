@@ -44,7 +44,7 @@ export function onlineQuotePages(manifest: AssetManifest) {
       manifest,
       <section className="card online-refused" aria-labelledby="online-refused-title">
         <div className="online-brand">
-          <img src={store.logoUrl} alt="" className="online-logo" width="48" height="48" />
+          <img src={store.logoUrl} alt="" className="online-logo" />
           <span className="online-store">{store.storeName}</span>
         </div>
         <h1 id="online-refused-title">{text.title}</h1>

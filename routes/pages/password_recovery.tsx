@@ -30,7 +30,7 @@ async function authCard(c: Context<AppEnv>, title: string, lead: string, body: R
     <div className="auth-wrap">
       <section className="card auth-card" aria-labelledby="auth-title">
         <div className="auth-brand">
-          <img src={branding.logoUrl} alt="" className="auth-logo" width="56" height="56" />
+          <img src={branding.logoUrl} alt="" className="auth-logo" />
           <span className="auth-store">{branding.storeName}</span>
         </div>
         <h1 id="auth-title" className="card-title">{title}</h1>

@@ -46,7 +46,7 @@ export function publicPages(manifest: AssetManifest) {
       <div className="auth-wrap">
         <section className="card auth-card" aria-labelledby="login-title">
           <div className="auth-brand">
-            <img src={branding.logoUrl} alt="" className="auth-logo" width="56" height="56" />
+            <img src={branding.logoUrl} alt="" className="auth-logo" />
             <span className="auth-store">{branding.storeName}</span>
           </div>
           <h1 id="login-title" className="card-title">Staff Portal</h1>
@@ -137,7 +137,7 @@ export async function renderLanding(c: Context<AppEnv>, manifest: AssetManifest)
     c,
     manifest,
     <div className="landing">
-      <img src={branding.logoUrl} alt="" className="landing-logo" width="72" height="72" />
+      <img src={branding.logoUrl} alt="" className="landing-logo" />
       <h1>{branding.storeName}</h1>
       <p className="lead">Client intake and quotes for our opticians.</p>
       <div className="landing-actions">

@@ -12,10 +12,13 @@ import { fontPath } from "./fonts.ts";
 import { IMAGE_TYPES, type ImageKind } from "../uploads/image_rules.ts";
 import { imageSize, withinLimit } from "../uploads/image_size.ts";
 
-/** What react-pdf's <Image src> takes for bytes. */
+/** What react-pdf's <Image src> takes for bytes, with the image's pixel size. */
 export interface PdfImage {
   data: Buffer;
   format: "png" | "jpg";
+  /** Pixels, read from the headers: the PDF draws the logo at this aspect ratio. */
+  width: number;
+  height: number;
 }
 
 /**
@@ -83,9 +86,11 @@ async function decodes(image: PdfImage): Promise<boolean> {
 
 async function prepare(logo: LogoBytes): Promise<PdfImage | undefined> {
   try {
-    const image: PdfImage = logo.format === "svg"
-      ? { data: Buffer.from(await svgToPng(logo.bytes)), format: "png" }
-      : { data: Buffer.from(logo.bytes), format: logo.format };
+    const data = logo.format === "svg" ? await svgToPng(logo.bytes) : logo.bytes;
+    const format = logo.format === "jpg" ? "jpg" : "png";
+    const size = imageSize(format === "jpg" ? "jpeg" : "png", data);
+    if (!size || !(size.width > 0 && size.height > 0)) return undefined;
+    const image: PdfImage = { data: Buffer.from(data), format, ...size };
     return await decodes(image) ? image : undefined;
   } catch {
     // A broken SVG: the header prints the store name instead.

@@ -138,12 +138,6 @@ function stylesFor(d: Density) {
     },
     header: { flexDirection: "row", justifyContent: "space-between", alignItems: "flex-start" },
     brand: { flexDirection: "column", maxWidth: 300 },
-    logo: {
-      height: d.base * 4.4,
-      maxWidth: d.base * 18,
-      objectFit: "contain",
-      objectPosition: "left",
-    },
     storeNameUnderLogo: { fontWeight: 700, fontSize: d.base + 2, marginTop: 4 },
     storeName: { fontWeight: 700, fontSize: d.base + 10, color: COLOR.brand, lineHeight: 1.1 },
     titleBlock: { alignItems: "flex-end" },

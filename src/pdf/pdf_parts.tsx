@@ -11,6 +11,7 @@ import {
 import { formatMoney } from "../quotes/money.ts";
 import type { PriceLine } from "../quotes/price_breakdown.ts";
 import type { PdfImage } from "./logo_image.ts";
+import { fitLogo, LOGO_BOXES, PT_PER_PX } from "../print/logo_box.ts";
 import { rowMark } from "./pdf_measure.ts";
 import { type Density, FOOTER_LIMIT, lineText, qtyText, type Styles } from "./pdf_layout.ts";
 
@@ -23,8 +24,30 @@ function Field({ s, label, children }: { s: Styles; label: string; children: Rea
   );
 }
 
+/**
+ * The logo at its own aspect ratio in the client copy's box, the printed
+ * page's in points: the dense box from the levels whose type is as small as
+ * the printed page's densest, like print.css.
+ */
+function Logo({ d, logo }: { d: Density; logo: PdfImage }) {
+  const box = d.base < 9 ? LOGO_BOXES.sheetDense : LOGO_BOXES.sheet;
+  const { width, height } = fitLogo(logo, box);
+  return (
+    <Image
+      style={{ width: width * PT_PER_PX, height: height * PT_PER_PX }}
+      src={{ data: logo.data, format: logo.format }}
+    />
+  );
+}
+
 export function Header(
-  { s, copy, logo, page }: { s: Styles; copy: ClientCopy; logo?: PdfImage; page?: ClientCopyPage },
+  { s, d, copy, logo, page }: {
+    s: Styles;
+    d: Density;
+    copy: ClientCopy;
+    logo?: PdfImage;
+    page?: ClientCopyPage;
+  },
 ) {
   const { header } = copy;
   return (
@@ -34,7 +57,7 @@ export function Header(
           {logo
             ? (
               <>
-                <Image style={s.logo} src={logo} />
+                <Logo d={d} logo={logo} />
                 <Text style={s.storeNameUnderLogo}>{header.storeName}</Text>
               </>
             )

@@ -70,7 +70,7 @@ function Sheet(
   const note = page ? priceTableNote(lines.length - shown.length, shortened) : "";
   const body = (
     <>
-      <Header s={s} copy={copy} logo={logo} page={page} />
+      <Header s={s} d={d} copy={copy} logo={logo} page={page} />
       <ClientAndDetails s={s} copy={copy} page={page} />
       {page && page.notes !== "" && (
         <View style={s.section}>

@@ -251,8 +251,12 @@ describe("accessibility of every screen", () => {
     await settle(page);
     const row = page.getByRole("group", { name: /Actions for quote/ }).first();
     await scanDialog(page, row.getByRole("button", { name: "Email" }), "quotes-email");
-    await scanDialog(page, row.getByRole("button", { name: "Close" }), "quotes-close");
-    await scanDialog(page, row.getByRole("button", { name: "Delete" }), "quotes-delete");
+    // Close and Delete are in the row's menu (issue 36).
+    const rowMenu = row.locator("details.row-menu > summary");
+    await rowMenu.click();
+    await scanDialog(page, page.getByRole("menuitem", { name: "Close" }), "quotes-close");
+    await rowMenu.click();
+    await scanDialog(page, page.getByRole("menuitem", { name: "Delete" }), "quotes-delete");
 
     // Catalog and users: add forms, empty and refused.
     await page.goto("/admin");

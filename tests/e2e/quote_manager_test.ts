@@ -71,6 +71,15 @@ const rows = (page: Page) => page.locator(".quote-table tbody tr");
 const row = (page: Page, quoteNumber: string) =>
   rows(page).filter({ has: page.getByRole("link", { name: quoteNumber, exact: true }) });
 const heading = (page: Page) => page.getByRole("heading", { level: 1 });
+/** Opens a row's menu of its less common actions (Print External, Close, Delete) and gives it. */
+async function openRowMenu(page: Page, quoteNumber: string) {
+  await row(page, quoteNumber).locator("details.row-menu > summary").click();
+  const menu = page.getByRole("menu", { name: `More actions for quote ${quoteNumber}` });
+  await menu.waitFor();
+  return menu;
+}
+/** Closes an open row menu as a keyboard user does. */
+const closeRowMenu = (page: Page) => page.keyboard.press("Escape");
 
 async function shot(page: Page, name: string) {
   const path = screenshotPath(name);
@@ -108,8 +117,10 @@ describe("quote management", () => {
     await expect(first.getByRole("link", { name: "Ann Archer" }).getAttribute("href"))
       .resolves.toBe(`/clients?id=${f.ann}`);
     await expect(first.locator(".badge").textContent()).resolves.toBe("Active");
-    await expect(first.getByRole("link", { name: "Print External" }).getAttribute("href"))
+    const firstMenu = await openRowMenu(page, f.active.quoteNumber);
+    await expect(firstMenu.getByRole("menuitem", { name: "Print External" }).getAttribute("href"))
       .resolves.toBe(`/print/${f.active.id}?external=true`);
+    await closeRowMenu(page);
     await expect(first.getByRole("link", { name: "Print", exact: true }).getAttribute("target"))
       .resolves.toBe("_blank");
     await expect(row(page, f.soon.quoteNumber).locator(".badge").getAttribute("class"))
@@ -125,9 +136,12 @@ describe("quote management", () => {
     await expect(row(page, f.closed.quoteNumber).locator(".expiry").textContent())
       .resolves.toBe("—");
     // A closed quote cannot be closed again.
-    expect(await row(page, f.closed.quoteNumber).getByRole("button", { name: "Close" }).count())
-      .toBe(0);
-    expect(await first.getByRole("button", { name: "Close" }).count()).toBe(1);
+    const closedMenu = await openRowMenu(page, f.closed.quoteNumber);
+    expect(await closedMenu.getByRole("menuitem", { name: "Close" }).count()).toBe(0);
+    await closeRowMenu(page);
+    const activeMenu = await openRowMenu(page, f.active.quoteNumber);
+    expect(await activeMenu.getByRole("menuitem", { name: "Close" }).count()).toBe(1);
+    await closeRowMenu(page);
     await shot(page, "quotes-desktop");
 
     // The page itself never scrolls sideways on a portrait tablet.
@@ -208,7 +222,8 @@ describe("quote management", () => {
   it("deletes a quote after confirming", async () => {
     const f = await insertFixtures();
     const { page, problems } = await openQuotes();
-    await row(page, f.expired.quoteNumber).getByRole("button", { name: "Delete" }).click();
+    await (await openRowMenu(page, f.expired.quoteNumber)).getByRole("menuitem", { name: "Delete" })
+      .click();
     const dialog = page.getByRole("dialog", { name: "Delete Quote" });
     await dialog.waitFor();
     await expect(dialog.textContent()).resolves.toContain("cannot be undone");
@@ -229,8 +244,8 @@ describe("quote management", () => {
   it("closes a quote with a reason", async () => {
     const f = await insertFixtures();
     const { page, problems } = await openQuotes();
-    const target = row(page, f.active.quoteNumber);
-    await target.getByRole("button", { name: "Close" }).click();
+    await (await openRowMenu(page, f.active.quoteNumber)).getByRole("menuitem", { name: "Close" })
+      .click();
     const dialog = page.getByRole("dialog", { name: "Close Quote" });
     await dialog.waitFor();
     const confirm = dialog.getByRole("button", { name: "Close Quote" });
@@ -245,7 +260,8 @@ describe("quote management", () => {
         )?.querySelector(".badge")?.textContent === "Closed",
       f.active.quoteNumber,
     );
-    expect(await target.getByRole("button", { name: "Close" }).count()).toBe(0);
+    const menu = await openRowMenu(page, f.active.quoteNumber);
+    expect(await menu.getByRole("menuitem", { name: "Close" }).count()).toBe(0);
     const saved = await app.db.selectFrom("quotes").select(["status", "closureReason"])
       .where("id", "=", f.active.id).executeTakeFirstOrThrow();
     expect(saved).toEqual({ status: "CLOSED", closureReason: "Client decided to wait" });

@@ -39,3 +39,40 @@ export async function readPdf(bytes: Uint8Array, name?: string): Promise<Printed
 export async function printed(page: Page, name: string): Promise<Printed> {
   return await readPdf(await page.pdf({ preferCSSPageSize: true, printBackground: true }), name);
 }
+
+/** An image drawn in a PDF: its pixels, and the pixels per inch it is drawn at each way. */
+export interface PdfImageUse {
+  page: number;
+  width: number;
+  height: number;
+  xPpi: number;
+  yPpi: number;
+}
+
+/**
+ * Every image a PDF draws, as poppler's `pdfimages -list` reads it. The size
+ * it is drawn at is its pixels over its ppi: equal x and y ppi mean the image
+ * keeps its aspect ratio.
+ */
+export async function pdfImages(bytes: Uint8Array): Promise<PdfImageUse[]> {
+  const file = await Deno.makeTempFile({ suffix: ".pdf" });
+  try {
+    await Deno.writeFile(file, bytes);
+    const out = await new Deno.Command("pdfimages", { args: ["-list", file] }).output();
+    if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
+    // Two header lines, then: page num type width height color comp bpc enc interp object ID x-ppi y-ppi size ratio
+    return new TextDecoder().decode(out.stdout).split("\n").slice(2).filter((l) => l.trim())
+      .map((line) => line.trim().split(/\s+/))
+      // A soft mask (an alpha channel) is listed as its own "smask" row: not an image of its own.
+      .filter((cols) => cols[2] === "image")
+      .map((cols) => ({
+        page: Number(cols[0]),
+        width: Number(cols[3]),
+        height: Number(cols[4]),
+        xPpi: Number(cols[12]),
+        yPpi: Number(cols[13]),
+      }));
+  } finally {
+    await Deno.remove(file);
+  }
+}

@@ -1,0 +1,309 @@
+// The store floor, round 3 (issue 36), point 6: a wide logo keeps its aspect
+// ratio in a bounded box wherever it shows, the same on screen, on paper and
+// in the PDF, at the four sizes the store uses. A 360 × 100 PNG wordmark was
+// drawn 32 × 9 px in the staff bar's 32 px square and small on paper, while
+// the PDF drew it large; the kiosk intake did not show it at all.
+import { describe, it } from "node:test";
+import { expect } from "expect";
+import type { Browser, Page } from "playwright-core";
+import {
+  call,
+  createTestUser,
+  kioskCookieFor,
+  sessionCookieFor,
+  type TestApp,
+  type TestUser,
+} from "../helpers/test_app.ts";
+import {
+  DESKTOP,
+  openPage,
+  PHONE,
+  screenshotPath,
+  TABLET_LANDSCAPE,
+  TABLET_PORTRAIT,
+} from "../helpers/browser.ts";
+import { seriousA11yViolations } from "../helpers/axe.ts";
+import { realPng, setBrandingImage } from "../helpers/images.ts";
+import { insertSavedQuote } from "../helpers/quote_fixture.ts";
+import { pdfImages } from "../helpers/printed.ts";
+import { fitLogo, LOGO_BOXES, type LogoPlace } from "../../src/print/logo_box.ts";
+import type { OrderBundle } from "../../src/orders/views.ts";
+import { useBrowserApp } from "../helpers/suite.ts";
+
+const WIDE = { width: 1440, height: 900 };
+const SIZES = [WIDE, TABLET_LANDSCAPE, TABLET_PORTRAIT, PHONE];
+const sizeName = (v: { width: number; height: number }) => `${v.width}x${v.height}`;
+/** The wordmark: 3.6 times as wide as it is high. */
+const LOGO = { width: 360, height: 100 };
+
+let app: TestApp;
+let browser: Browser;
+let owner: TestUser;
+let ownerCookie: string;
+let quoteId: string;
+let logoUrl: string;
+let orderId: string;
+
+useBrowserApp(async (started) => {
+  ({ app, browser } = started);
+  owner = await createTestUser(app.db, { username: "wanda", firstName: "Wanda", role: "OWNER" });
+  ownerCookie = await sessionCookieFor(app.db, owner.id);
+  logoUrl = await setBrandingImage(
+    app,
+    ownerCookie,
+    "logo",
+    realPng(LOGO.width, LOGO.height),
+    "image/png",
+  );
+  ({ quoteId } = await insertSavedQuote(app.db));
+  // An order, for its work order and receipt.
+  const lab = await call<{ id: string }>(app, "POST", "/api/admin/labs", {
+    cookie: ownerCookie,
+    body: { name: "Lakeside Lab", phone: "555-0100", turnaroundDays: 5 },
+  });
+  const ordered = await insertSavedQuote(app.db, { status: "FINALIZED" });
+  await app.db.updateTable("quoteOptions").set({ isChosen: true })
+    .where("id", "=", ordered.optionIds[0]).execute();
+  const made = await call<OrderBundle>(app, "POST", `/api/quotes/${ordered.quoteId}/order`, {
+    cookie: ownerCookie,
+    body: { labId: lab.body.id },
+  });
+  if (made.status !== 201) throw new Error(`order: ${made.status} ${made.text}`);
+  orderId = made.body.order.id;
+});
+
+type Holder = "staff" | "signed out" | "kiosk";
+
+async function open(path: string, viewport: { width: number; height: number }, holder: Holder) {
+  const session = await openPage(browser, app.baseUrl, {
+    viewport,
+    cookie: holder === "staff" ? ownerCookie : undefined,
+    timeout: 60_000,
+  });
+  if (holder === "kiosk") {
+    const [name, value] = (await kioskCookieFor(app.db, { kind: "INTAKE", handedOverBy: owner.id }))
+      .split("=");
+    await session.page.context().addCookies([{
+      name,
+      value,
+      url: app.baseUrl,
+      sameSite: "Strict",
+    }]);
+  }
+  await session.page.goto(path);
+  return session;
+}
+
+/** The logo's box as laid out, once its image has loaded (a broken image has no ratio). */
+async function logoBox(page: Page, selector: string) {
+  await page.waitForFunction((sel) => {
+    const img = document.querySelector<HTMLImageElement>(sel);
+    return !!img && img.complete && img.naturalWidth > 0;
+  }, selector);
+  return await page.locator(selector).first().evaluate((img) => {
+    const box = img.getBoundingClientRect();
+    return { width: box.width, height: box.height };
+  });
+}
+
+/** The box is the wordmark fitted into its place's box: as wide as 3.6 × its height. */
+function expectFitted(where: string, box: { width: number; height: number }, place: LogoPlace) {
+  const want = fitLogo(LOGO, LOGO_BOXES[place]);
+  console.log(`${where}: ${box.width.toFixed(1)} × ${box.height.toFixed(1)} px`);
+  expect([where, Math.round(box.width), Math.round(box.height)]).toEqual([
+    where,
+    Math.round(want.width),
+    Math.round(want.height),
+  ]);
+  expect([where, Math.round((box.width / box.height) * 100) / 100]).toEqual([where, 3.6]);
+}
+
+async function shoot(page: Page, name: string) {
+  const path = screenshotPath(`round3-logo-${name}`);
+  if (path) await page.screenshot({ path, fullPage: true });
+}
+
+/** The wordmark as drawn in a PDF: inches wide and high, from its pixels and ppi. */
+async function drawnInPdf(bytes: Uint8Array) {
+  const images = (await pdfImages(bytes)).filter((i) =>
+    i.width === LOGO.width && i.height === LOGO.height
+  );
+  expect(images.length).toBeGreaterThan(0);
+  return images.map((i) => ({
+    page: i.page,
+    inches: `${(i.width / i.xPpi).toFixed(2)} × ${(i.height / i.yPpi).toFixed(2)}`,
+  }));
+}
+
+describe("round 3, a wide logo in a bounded box (point 6)", () => {
+  const places: Array<
+    { name: string; path: () => string; holder: Holder; selector: string; place: LogoPlace }
+  > = [
+    {
+      name: "staff bar",
+      path: () => "/dashboard",
+      holder: "staff",
+      selector: "img.brand-logo",
+      place: "staffBar",
+    },
+    {
+      name: "kiosk intake",
+      path: () => "/intake",
+      holder: "kiosk",
+      selector: "img.intake-logo",
+      place: "kiosk",
+    },
+    {
+      name: "signed-out intake",
+      path: () => "/intake",
+      holder: "signed out",
+      selector: "img.intake-logo",
+      place: "kiosk",
+    },
+    {
+      name: "landing",
+      path: () => "/",
+      holder: "signed out",
+      selector: "img.landing-logo",
+      place: "landing",
+    },
+    {
+      name: "sign-in",
+      path: () => "/staff",
+      holder: "signed out",
+      selector: "img.auth-logo",
+      place: "signIn",
+    },
+    {
+      name: "tablet",
+      path: () => `/tablet/${quoteId}`,
+      holder: "staff",
+      selector: "img.tablet-logo",
+      place: "kiosk",
+    },
+    {
+      name: "client copy",
+      path: () => `/print/${quoteId}?noprint=1`,
+      holder: "staff",
+      selector: "#print-copy-client img.print-logo",
+      place: "sheet",
+    },
+    {
+      name: "internal copy",
+      path: () => `/print/${quoteId}?copy=internal&noprint=1`,
+      holder: "staff",
+      selector: "#print-copy-internal img.print-logo",
+      place: "internalSheet",
+    },
+    {
+      name: "work order",
+      path: () => `/orders/${orderId}/work-order`,
+      holder: "staff",
+      selector: ".print-sheet-work-order img.print-logo",
+      place: "sheet",
+    },
+    {
+      name: "receipt",
+      path: () => `/orders/${orderId}/receipt`,
+      holder: "staff",
+      selector: ".receipt-sheet img.print-logo",
+      place: "sheet",
+    },
+  ];
+
+  for (const viewport of SIZES) {
+    it(`at ${sizeName(viewport)}: the staff bar, the kiosk intake, sign-in, tablet, print and order sheets`, async () => {
+      for (const { name, path, holder, selector, place } of places) {
+        const { page, problems, close } = await open(path(), viewport, holder);
+        try {
+          const where = `${sizeName(viewport)} ${name}`;
+          expectFitted(where, await logoBox(page, selector), place);
+          // The wider logo widens no screen page (a print page is the paper's width).
+          if (!["/print/", "/orders/"].some((p) => path().startsWith(p))) {
+            expect([
+              where,
+              await page.evaluate(() =>
+                document.documentElement.scrollWidth - document.documentElement.clientWidth
+              ),
+            ]).toEqual([where, 0]);
+          }
+          expect(problems).toEqual([]);
+        } finally {
+          await close();
+        }
+      }
+    });
+  }
+
+  it("the staff bar stays one row at 1280 and 1440 with the wide logo", async () => {
+    for (const viewport of [DESKTOP, WIDE]) {
+      const { page, close } = await open("/dashboard", viewport, "staff");
+      try {
+        await logoBox(page, "img.brand-logo");
+        const bar = await page.evaluate(() => {
+          const parts = [...document.querySelectorAll(".topbar-inner > *, .mainnav > a")]
+            .map((el) => el.getBoundingClientRect())
+            .filter((b) => b.width > 0);
+          return {
+            height: Math.round(document.querySelector(".topbar")!.getBoundingClientRect().height),
+            rows: new Set(parts.map((b) => Math.round(b.top + b.height / 2))).size,
+          };
+        });
+        console.log(`${sizeName(viewport)} staff bar with the wordmark: ${bar.height} px`);
+        expect([sizeName(viewport), bar.rows]).toEqual([sizeName(viewport), 1]);
+        expect(bar.height).toBeLessThanOrEqual(62);
+      } finally {
+        await close();
+      }
+    }
+  });
+
+  it("the kiosk intake's logo is in the page's HTML (no script draws it), and axe finds nothing", async () => {
+    const res = await fetch(`${app.baseUrl}/intake`);
+    const html = await res.text();
+    expect(html).toContain(`<img src="${logoUrl}" alt="" class="kiosk-logo intake-logo"/>`);
+    const { page, close } = await open("/intake", TABLET_LANDSCAPE, "kiosk");
+    try {
+      await page.waitForSelector("html[data-hydrated=true]");
+      await logoBox(page, "img.intake-logo");
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await shoot(page, "kiosk-intake-1024");
+    } finally {
+      await close();
+    }
+  });
+
+  it("paper and the PDF draw it the same size, 1.8 × 0.5 inches, its ratio kept", async () => {
+    const want = fitLogo(LOGO, LOGO_BOXES.sheet);
+    const inches = `${(want.width / 96).toFixed(2)} × ${(want.height / 96).toFixed(2)}`;
+    expect(inches).toBe("1.80 × 0.50");
+
+    // The print page as printed: print media, the browser's own PDF.
+    const { page, close } = await open(`/print/${quoteId}?noprint=1`, TABLET_LANDSCAPE, "staff");
+    try {
+      await page.waitForSelector("html[data-hydrated=true]");
+      await page.emulateMedia({ media: "print" });
+      expectFitted(
+        "printed client copy",
+        await logoBox(page, "#print-copy-client img.print-logo"),
+        "sheet",
+      );
+      const printed = await page.pdf({ preferCSSPageSize: true, printBackground: true });
+      const onPaper = await drawnInPdf(printed);
+      console.log(`printed: ${JSON.stringify(onPaper)}`);
+      expect(onPaper.map((i) => i.inches)).toEqual(onPaper.map(() => inches));
+    } finally {
+      await close();
+    }
+
+    // The quote PDF the app makes (react-pdf), one page an option.
+    const res = await fetch(`${app.baseUrl}/api/quotes/${quoteId}/pdf`, {
+      headers: { cookie: ownerCookie },
+    });
+    expect(res.status).toBe(200);
+    const pdf = await drawnInPdf(new Uint8Array(await res.arrayBuffer()));
+    console.log(`PDF: ${JSON.stringify(pdf)}`);
+    expect(pdf.map((i) => i.page)).toEqual([1, 2]);
+    expect(pdf.map((i) => i.inches)).toEqual([inches, inches]);
+  });
+});
