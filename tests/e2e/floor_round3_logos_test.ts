@@ -28,6 +28,7 @@ import { insertSavedQuote } from "../helpers/quote_fixture.ts";
 import { pdfImages } from "../helpers/printed.ts";
 import { fitLogo, LOGO_BOXES, type LogoPlace } from "../../src/print/logo_box.ts";
 import type { OrderBundle } from "../../src/orders/views.ts";
+import { createQuoteLink } from "../../src/quotes/online_links.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
 
 const WIDE = { width: 1440, height: 900 };
@@ -43,6 +44,8 @@ let ownerCookie: string;
 let quoteId: string;
 let logoUrl: string;
 let orderId: string;
+/** The token of an online link to the quote, as the client's e-mail holds it. */
+let onlineToken: string;
 
 useBrowserApp(async (started) => {
   ({ app, browser } = started);
@@ -56,6 +59,14 @@ useBrowserApp(async (started) => {
     "image/png",
   );
   ({ quoteId } = await insertSavedQuote(app.db));
+  const { version } = await app.db.selectFrom("quotes").select("version")
+    .where("id", "=", quoteId).executeTakeFirstOrThrow();
+  onlineToken = await createQuoteLink(app.db, {
+    quoteId,
+    quoteVersion: version,
+    sentTo: "client@example.com",
+    createdBy: owner.id,
+  });
   // An order, for its work order and receipt.
   const lab = await call<{ id: string }>(app, "POST", "/api/admin/labs", {
     cookie: ownerCookie,
@@ -182,6 +193,13 @@ describe("round 3, a wide logo in a bounded box (point 6)", () => {
       place: "kiosk",
     },
     {
+      name: "online quote",
+      path: () => `/q/${onlineToken}`,
+      holder: "signed out",
+      selector: "img.online-logo",
+      place: "online",
+    },
+    {
       name: "client copy",
       path: () => `/print/${quoteId}?noprint=1`,
       holder: "staff",
@@ -212,7 +230,7 @@ describe("round 3, a wide logo in a bounded box (point 6)", () => {
   ];
 
   for (const viewport of SIZES) {
-    it(`at ${sizeName(viewport)}: the staff bar, the kiosk intake, sign-in, tablet, print and order sheets`, async () => {
+    it(`at ${sizeName(viewport)}: the staff bar, the kiosk intake, sign-in, tablet, online quote, print and order sheets`, async () => {
       for (const { name, path, holder, selector, place } of places) {
         const { page, problems, close } = await open(path(), viewport, holder);
         try {
