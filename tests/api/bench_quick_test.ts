@@ -4,17 +4,16 @@
 // completes, every request answered, and the results are whole.
 import { describe, it } from "node:test";
 import { expect } from "expect";
-import { createTestDatabase } from "../helpers/database.ts";
+import { createTestDatabase, ONCE_ON_SERVER } from "../helpers/database.ts";
 
-describe("deno task bench --quick", () => {
+describe("deno task bench --quick", { skip: ONCE_ON_SERVER }, () => {
   it("runs end to end and writes every figure", async () => {
     const results = await Deno.makeTempFile({ suffix: ".json" });
     try {
       const env: Record<string, string> = { BENCH_RESULTS: results };
-      // The bench follows the suite's engine: a server database when the suite has one.
-      const server = !!Deno.env.get("TEST_DATABASE_URL");
+      // On the suite's server: the bench fills its store there.
       const db = await createTestDatabase();
-      if (server) env.BENCH_DATABASE_URL = db.url;
+      env.BENCH_DATABASE_URL = db.url;
       const out = await new Deno.Command(Deno.execPath(), {
         args: ["run", "--allow-all", "bench/bench.ts", "--quick"],
         cwd: new URL("../../", import.meta.url).pathname,
@@ -33,7 +32,7 @@ describe("deno task bench --quick", () => {
       expect(text).toContain("GET /dashboard");
       const r = JSON.parse(await Deno.readTextFile(results));
       expect(r.quick).toBe(true);
-      expect(r.engine).toBe(server ? "server" : "embedded");
+      expect(r.engine).toBe("server");
       expect(r.store).toMatchObject({ clients: 1000, quotes: 3000, options: 6000, items: 18000 });
       expect(r.errors).toBe(0);
       expect(r.throughput.map((t: { name: string }) => t.name)).toEqual([

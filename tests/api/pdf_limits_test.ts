@@ -17,24 +17,13 @@ import {
 import { startSmtpServer } from "../helpers/smtp.ts";
 import { createQuoteThroughApi, maximalClient, maximalOptions } from "../helpers/quote_fixture.ts";
 import { useTestApp } from "../helpers/suite.ts";
+import { ONCE_ON_SERVER } from "../helpers/database.ts";
 
 let app: TestApp, smtp: Awaited<ReturnType<typeof startSmtpServer>>, owner: string, staff: string;
 /** Another optician: the per-user limit is each user's own. */
 let colleague: string;
 /** 20 options of 50 items: seconds of layout. */
 let maximal: { id: string };
-
-useTestApp(async (started) => {
-  ({ app, smtp } = started);
-  owner = await sessionCookieFor(app.db, (await createTestUser(app.db, { role: "OWNER" })).id);
-  staff = await sessionCookieFor(app.db, (await createTestUser(app.db)).id);
-  colleague = await sessionCookieFor(app.db, (await createTestUser(app.db)).id);
-  maximal = await createQuoteThroughApi(app, staff, maximalClient(), maximalOptions());
-}, { env: { PDF_WORKERS: "1", PDF_QUEUE: "1", PDF_TIMEOUT_MS: "1000" }, smtp: true });
-after(() => {
-  // close() ended every renderer process.
-  expect(app.pdf.stats()).toMatchObject({ workers: 0, busy: 0, queued: 0 });
-});
 
 const getPdf = (id: string, cookie = staff, on = app) =>
   fetch(`${on.baseUrl}/api/quotes/${id}/pdf`, { headers: { cookie } });
@@ -46,7 +35,20 @@ async function expect503(res: Response, message: string | RegExp) {
   expect(res.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
 }
 
-describe("PDF limits", () => {
+describe("PDF limits", { skip: ONCE_ON_SERVER }, () => {
+  // Inside the describe: a skipped run starts no app.
+  useTestApp(async (started) => {
+    ({ app, smtp } = started);
+    owner = await sessionCookieFor(app.db, (await createTestUser(app.db, { role: "OWNER" })).id);
+    staff = await sessionCookieFor(app.db, (await createTestUser(app.db)).id);
+    colleague = await sessionCookieFor(app.db, (await createTestUser(app.db)).id);
+    maximal = await createQuoteThroughApi(app, staff, maximalClient(), maximalOptions());
+  }, { env: { PDF_WORKERS: "1", PDF_QUEUE: "1", PDF_TIMEOUT_MS: "1000" }, smtp: true });
+  after(() => {
+    // close() ended every renderer process.
+    expect(app.pdf.stats()).toMatchObject({ workers: 0, busy: 0, queued: 0 });
+  });
+
   it("cuts off a render over the time limit with a 503 and ends its renderer", async () => {
     await expect503(await getPdf(maximal.id), "took too long");
     expect(app.pdf.stats()).toMatchObject({ workers: 0, busy: 0, queued: 0 });
