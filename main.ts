@@ -133,7 +133,7 @@ async function shutdown(signal: string) {
   // In-flight requests finish first, PDFs they wait for included; then the PDF renderers end.
   await server.shutdown();
   const { workers } = pdf.stats();
-  pdf.close();
+  await pdf.close();
   logger.log("info", "pdf renderers ended", { workers });
   await outbox.stop();
   await database.close();

@@ -182,22 +182,28 @@ export class PdfPool {
     });
   }
 
-  /** Refuses new jobs, fails the waiting and running ones, and ends every renderer. */
-  close(): void {
+  /**
+   * Refuses new jobs, fails the waiting and running ones, and ends every
+   * renderer; resolves once their processes are gone (a shutdown says so
+   * only then).
+   */
+  async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    const ending: Promise<void>[] = [];
     for (const job of this.#queue.splice(0)) {
       clearTimeout(job.timer);
       job.reject(this.#unavailable("closed"));
     }
     for (const slot of this.#slots.splice(0)) {
       clearTimeout(slot.idleTimer);
-      slot.renderer.end();
+      ending.push(slot.renderer.end());
       if (slot.job) {
         clearTimeout(slot.job.timer);
         slot.job.reject(this.#unavailable("closed"));
       }
     }
+    await Promise.all(ending);
   }
 
   /** Gives waiting jobs to idle renderers, starting renderers up to the pool size. */

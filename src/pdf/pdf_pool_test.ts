@@ -106,10 +106,10 @@ describe("PdfPool", () => {
     await Promise.all([pool.render(small), pool.render(small)]);
     const pids = pool.pids();
     expect(pids).toHaveLength(2);
-    pool.close();
-    for (const pid of pids) {
-      await waitUntil(async () => !(await isAlive(pid)), `renderer ${pid} has ended`, 10_000);
-    }
+    await pool.close();
+    // Once close() has resolved the processes are gone, not only sent a kill:
+    // a shutdown that says its renderers ended says so truly.
+    for (const pid of pids) expect([pid, await isAlive(pid)]).toEqual([pid, false]);
   });
 });
 
@@ -195,7 +195,7 @@ describe("a PDF renderer's memory", () => {
       const bytes = RENDERER_MEMORY_MIB * 1024 * 1024;
       expect(limits).toMatch(new RegExp(`^Max data size\\s+${bytes}\\s+${bytes}\\s+bytes`, "m"));
     } finally {
-      pool.close();
+      await pool.close();
     }
   });
 });

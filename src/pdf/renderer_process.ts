@@ -159,15 +159,21 @@ export class RendererProcess {
     this.#input.write(encodeFrame({ header, body })).catch(() => {});
   }
 
-  /** Ends the process now (a job it may be running is abandoned). */
-  end(): void {
-    if (this.#ended) return;
-    this.#ended = true;
-    this.#input.close().catch(() => {});
-    try {
-      this.#child.kill("SIGKILL");
-    } catch {
-      // Already gone.
+  /**
+   * Ends the process now (a job it may be running is abandoned). Resolves
+   * once it is gone: a kill is only sent, and a busy machine may take a
+   * moment to carry it out.
+   */
+  async end(): Promise<void> {
+    if (!this.#ended) {
+      this.#ended = true;
+      this.#input.close().catch(() => {});
+      try {
+        this.#child.kill("SIGKILL");
+      } catch {
+        // Already gone.
+      }
     }
+    await this.#child.status;
   }
 }

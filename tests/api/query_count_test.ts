@@ -63,7 +63,7 @@ before(async () => {
 });
 after(async () => {
   await server.shutdown();
-  pdf.close();
+  await pdf.close();
   await testDb.close();
 });
 

@@ -70,7 +70,7 @@ export async function startTestApp(
     pdf,
     async close() {
       await server.shutdown();
-      pdf.close();
+      await pdf.close();
       await testDb.close();
     },
   };
