@@ -50,7 +50,9 @@ async function openPage(context: BrowserContext, path: string) {
   const problems: string[] = [];
   page.on("pageerror", (err) => problems.push(err.message));
   await page.goto(path);
-  // Hydrated: the submit waits for React.
+  // Typed before hydration, a field's text is the DOM's, not the form's: the
+  // form would then submit without it (a busy machine hydrates late).
+  await page.waitForSelector("html[data-hydrated=true]");
   return { page, problems };
 }
 
