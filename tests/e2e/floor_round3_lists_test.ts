@@ -8,21 +8,12 @@ import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Locator, Page } from "playwright-core";
 import { createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
-import {
-  openSignedIn,
-  PHONE,
-  screenshotPath,
-  TABLET_LANDSCAPE,
-  TABLET_PORTRAIT,
-} from "../helpers/browser.ts";
+import { FLOOR_SIZES, openSignedIn, screenshotPath, sizeName, WIDE } from "../helpers/browser.ts";
 import { seriousA11yViolations } from "../helpers/axe.ts";
 import { fill, LIMITS } from "../helpers/quote_fixture.ts";
 import type { QuoteStatus } from "../../db/schema.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
 
-const WIDE = { width: 1440, height: 900 };
-const SIZES = [WIDE, TABLET_LANDSCAPE, TABLET_PORTRAIT, PHONE];
-const sizeName = (v: { width: number; height: number }) => `${v.width}x${v.height}`;
 /** One row a quote: two lines of text, or a button, and the row's padding. */
 const MAX_ROW_HEIGHT = 60;
 const ALL_ACTIONS = ["View", "Email", "Print", "Print External", "Close", "Delete"];
@@ -156,7 +147,7 @@ async function shoot(page: Page, name: string) {
 }
 
 describe("round 3, the quotes list at tablet width (point 5)", () => {
-  for (const viewport of SIZES) {
+  for (const viewport of FLOOR_SIZES) {
     const size = sizeName(viewport);
     it(`at ${size}: one row a quote, Actions whole, every action reachable, the menu by keyboard`, async () => {
       const { page, problems, close } = await open(viewport);

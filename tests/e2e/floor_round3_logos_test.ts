@@ -16,11 +16,12 @@ import {
 } from "../helpers/test_app.ts";
 import {
   DESKTOP,
+  FLOOR_SIZES,
   openPage,
-  PHONE,
   screenshotPath,
+  sizeName,
   TABLET_LANDSCAPE,
-  TABLET_PORTRAIT,
+  WIDE,
 } from "../helpers/browser.ts";
 import { seriousA11yViolations } from "../helpers/axe.ts";
 import { realPng, setBrandingImage } from "../helpers/images.ts";
@@ -31,9 +32,6 @@ import type { OrderBundle } from "../../src/orders/views.ts";
 import { createQuoteLink } from "../../src/quotes/online_links.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
 
-const WIDE = { width: 1440, height: 900 };
-const SIZES = [WIDE, TABLET_LANDSCAPE, TABLET_PORTRAIT, PHONE];
-const sizeName = (v: { width: number; height: number }) => `${v.width}x${v.height}`;
 /** The wordmark: 3.6 times as wide as it is high. */
 const LOGO = { width: 360, height: 100 };
 
@@ -229,7 +227,7 @@ describe("round 3, a wide logo in a bounded box (point 6)", () => {
     },
   ];
 
-  for (const viewport of SIZES) {
+  for (const viewport of FLOOR_SIZES) {
     it(`at ${sizeName(viewport)}: the staff bar, the kiosk intake, sign-in, tablet, online quote, print and order sheets`, async () => {
       for (const { name, path, holder, selector, place } of places) {
         const { page, problems, close } = await open(path(), viewport, holder);

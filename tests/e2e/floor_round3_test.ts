@@ -14,11 +14,14 @@ import {
   type TestUser,
 } from "../helpers/test_app.ts";
 import {
+  FLOOR_SIZES,
   openSignedIn,
   PHONE,
   screenshotPath,
+  sizeName,
   TABLET_LANDSCAPE,
   TABLET_PORTRAIT,
+  WIDE,
 } from "../helpers/browser.ts";
 import { seriousA11yViolations } from "../helpers/axe.ts";
 import {
@@ -34,10 +37,6 @@ import type { OptionInput } from "../../src/schemas/quote.ts";
 import { CONTINUED_IN_SYSTEM } from "../../src/print/print_model.ts";
 import { formatMoney } from "../../src/quotes/money.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
-
-const WIDE = { width: 1440, height: 900 };
-const SIZES = [WIDE, TABLET_LANDSCAPE, TABLET_PORTRAIT, PHONE];
-const sizeName = (v: { width: number; height: number }) => `${v.width}x${v.height}`;
 
 let app: TestApp;
 let browser: Browser;
@@ -128,7 +127,7 @@ async function keyboardFocus(page: Page, selector: string) {
 
 describe("round 3, the small ones (point 7)", () => {
   it("focus rings of inputs, checkboxes, radios and the orange banner reach 3:1 at every size", async () => {
-    for (const viewport of SIZES) {
+    for (const viewport of FLOOR_SIZES) {
       const { page, close } = await open("/intake", viewport);
       try {
         const rings = [];
@@ -164,7 +163,7 @@ describe("round 3, the small ones (point 7)", () => {
   });
 
   it("the client dialog keeps each quote row whole, View in reach, at every size", async () => {
-    for (const viewport of SIZES) {
+    for (const viewport of FLOOR_SIZES) {
       const { page, problems, close } = await open(`/clients?id=${clientId}`, viewport);
       try {
         const dialog = page.getByRole("dialog");
@@ -451,7 +450,7 @@ describe("round 3, the builder on a desk screen and a tablet (point 2)", () => {
 
   it("the first option's editor on the first screen, actions without a scroll box, nothing under the bar", async () => {
     const id = await fiveOptionQuote();
-    for (const viewport of SIZES) {
+    for (const viewport of FLOOR_SIZES) {
       const { page, problems, close } = await open(`/quote/${id}`, viewport);
       const size = sizeName(viewport);
       try {
@@ -626,7 +625,7 @@ describe("round 3, lists at tablet width (point 5, the dashboard)", () => {
         options: [{ label: "One", sku: "S-1", price: days === 400 ? "12345.67" : "9.50" }],
       });
     }
-    for (const viewport of SIZES) {
+    for (const viewport of FLOOR_SIZES) {
       const { page, close } = await open("/dashboard", viewport);
       const size = sizeName(viewport);
       try {
