@@ -116,6 +116,11 @@ export interface ClientsTable {
   consentDate: Timestamp | null;
   createdAt: CreatedAt;
   updatedAt: Timestamp;
+  /** Names and e-mail, lowercased: what searches test (generated, migration 0025). */
+  searchText: ColumnType<string, never, never>;
+  /** Each phone's digits (generated, migration 0025). */
+  mobileDigits: ColumnType<string, never, never>;
+  homeDigits: ColumnType<string, never, never>;
 }
 
 export interface ClientMeasurementsTable {
@@ -162,6 +167,8 @@ export interface QuotesTable {
   createdBy: string | null;
   createdAt: CreatedAt;
   updatedAt: Timestamp;
+  /** Number, optician and client name, lowercased: what searches test (generated, 0025). */
+  searchText: ColumnType<string, never, never>;
 }
 
 export interface QuoteOptionsTable {

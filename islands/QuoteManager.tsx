@@ -32,6 +32,8 @@ export interface QuoteManagerProps {
   initialRows: QuoteListRow[];
   /** X-Total-Count for it. */
   initialTotal: number;
+  /** X-Total-Count-At-Least for it. */
+  initialTotalAtLeast: boolean;
   /** Without mail settings the Email action is off and says why. */
   emailConfigured: boolean;
 }
@@ -92,10 +94,19 @@ export default function QuoteManager(props: QuoteManagerProps) {
     initialPageParam: 0,
     getNextPageParam: (last, pages, lastOffset) => {
       const loaded = pages.reduce((n, p) => n + p.rows.length, 0);
-      return loaded < last.total && last.rows.length > 0 ? lastOffset + QUOTE_PAGE_SIZE : undefined;
+      // Past a floor the list goes on while pages come back full.
+      const more = last.atLeast ? last.rows.length === QUOTE_PAGE_SIZE : loaded < last.total;
+      return more && last.rows.length > 0 ? lastOffset + QUOTE_PAGE_SIZE : undefined;
     },
     initialData: filter === props.initialFilter && query === props.initialQuery
-      ? { pages: [{ rows: props.initialRows, total: props.initialTotal }], pageParams: [0] }
+      ? {
+        pages: [{
+          rows: props.initialRows,
+          total: props.initialTotal,
+          atLeast: props.initialTotalAtLeast,
+        }],
+        pageParams: [0],
+      }
       : undefined,
     // While the next search runs, the last answer stays on screen.
     placeholderData: keepPreviousData,
@@ -110,7 +121,9 @@ export default function QuoteManager(props: QuoteManagerProps) {
     );
   }, [list.data]);
   const pages = list.data?.pages;
-  const total = pages?.length ? pages[pages.length - 1].total : null;
+  const last = pages?.length ? pages[pages.length - 1] : undefined;
+  // A search that stopped counting shows its floor: "2000+".
+  const total = last ? (last.atLeast ? `${last.total}+` : last.total) : null;
 
   function chooseFilter(value: QuoteListFilter) {
     setFilter(value);

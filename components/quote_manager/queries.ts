@@ -16,6 +16,8 @@ export const quoteListKey = (filter: QuoteListFilter, q: string) =>
 export interface QuotePage {
   rows: QuoteListRow[];
   total: number;
+  /** The total is a floor: a search found this many and stopped counting (issue 35). */
+  atLeast: boolean;
 }
 
 export function quoteListUrl(filter: QuoteListFilter, q: string, offset: number): string {
@@ -54,7 +56,11 @@ export async function fetchQuotePage(
   }
   const rows = JSON.parse(text) as QuoteListRow[];
   const total = Number(res.headers.get("X-Total-Count"));
-  return { rows, total: Number.isFinite(total) ? total : rows.length };
+  return {
+    rows,
+    total: Number.isFinite(total) ? total : rows.length,
+    atLeast: res.headers.get("X-Total-Count-At-Least") === "true",
+  };
 }
 
 export const DAY_MS = 24 * 60 * 60 * 1000;

@@ -79,10 +79,14 @@ quotesApi.get("/quotes/expired", async (c) => {
   return c.json(quotes);
 });
 
-/** The quote management list; X-Total-Count gives the number matching. */
+/**
+ * The quote management list; X-Total-Count gives the number matching, or,
+ * with X-Total-Count-At-Least: true, how many a search found before it
+ * stopped counting: it reads only as far as its page (src/search/head.ts).
+ */
 quotesApi.get("/quotes", async (c) => {
   const { q, search, status, filter, limit, offset } = readQuery(c, quoteListQuery);
-  const { rows, total } = await listQuotes(c.var.db, {
+  const { rows, total, atLeast } = await listQuotes(c.var.db, {
     q: q ?? search,
     status,
     expired: filter === "expired",
@@ -90,6 +94,7 @@ quotesApi.get("/quotes", async (c) => {
     offset,
   });
   c.header("X-Total-Count", String(total));
+  c.header("X-Total-Count-At-Least", String(atLeast));
   return c.json(rows);
 });
 

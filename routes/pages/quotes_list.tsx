@@ -43,6 +43,7 @@ export function quotesListPages(manifest: AssetManifest) {
       initialFilter: filter,
       initialRows: first.rows,
       initialTotal: first.total,
+      initialTotalAtLeast: first.atLeast,
       emailConfigured,
     };
     return renderPage(

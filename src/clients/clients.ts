@@ -2,6 +2,7 @@ import { type ExpressionBuilder, sql } from "kysely";
 import { type DB, genericPlans } from "../db/database.ts";
 import { clientMatches, searchWords } from "../search/match.ts";
 import { CAPPED_MATCHES, cappedPage, matchCount } from "../search/capped.ts";
+import { headAnswer, type HeadCounts, headRows } from "../search/head.ts";
 import type { Database } from "../../db/schema.ts";
 import type {
   ClientDetail,
@@ -115,6 +116,16 @@ export function listClientsQuery(db: DB, options: Page & { filter?: "missing" } 
 export async function searchClients(db: DB, query: string, page: Page = {}) {
   const words = searchWords(query);
   if (words.length === 0) return listClients(db, page);
+  const { limit, offset } = clientPage(page);
+  const { rows: head } = await headSearchClientsQuery(db, words, page).execute(db);
+  const { complete, filled } = headAnswer(head[0], offset + limit);
+  if (complete || filled) {
+    const ids = head.flatMap((r) => r.id ? [r.id] : []);
+    if (ids.length === 0) return [];
+    const rows = await summaryQuery(db).where("clients.id", "in", ids)
+      .orderBy("clients.lastName").orderBy("clients.firstName").orderBy("clients.id").execute();
+    return rows.map(toSummary);
+  }
   const capped = await cappedPage(
     (firstRowOnly) =>
       cappedSearchClientsQuery(genericPlans(db), words, firstRowOnly ? { limit: 1 } : page)
@@ -137,6 +148,39 @@ export function searchClientsQuery(db: DB, words: string[], page: Page = {}) {
     .where(clientMatches(words, "scan"))
     .orderBy("clients.lastName").orderBy("clients.firstName").orderBy("clients.id")
     .limit(limit).offset(offset);
+}
+
+/**
+ * searchClients' page from the list's head (src/search/head.ts): the first
+ * clients in name order, the words tested on each. One row always comes
+ * back, with how many clients were read and how many matched; the ids of
+ * the page's clients are on it and the rows after it.
+ */
+export function headSearchClientsQuery(db: DB, words: string[], page: Page = {}) {
+  const { limit, offset } = clientPage(page);
+  const head = db.selectFrom("clients")
+    .select([
+      "clients.id",
+      "clients.firstName",
+      "clients.lastName",
+      "clients.searchText",
+      "clients.mobileDigits",
+      "clients.homeDigits",
+    ])
+    .orderBy("clients.lastName").orderBy("clients.firstName").orderBy("clients.id")
+    .limit(headRows(offset + limit));
+  // The head is named `clients` where the words are tested: match.ts's
+  // expressions name that table's columns, and the head has them.
+  const matched = clientMatches(words, "scan");
+  return sql<HeadCounts & { id: string | null }>`with head as (${head})
+    select counts.scanned, counts.matches, page.id
+    from (select count(*) as scanned, count(*) filter (where ${matched}) as matches
+      from head as clients) counts
+    left join lateral (select clients.id, clients.last_name, clients.first_name
+      from head as clients where ${matched}
+      order by clients.last_name, clients.first_name, clients.id
+      limit ${limit} offset ${offset}) page on true
+    order by page.last_name, page.first_name, page.id`;
 }
 
 /**

@@ -2,6 +2,8 @@
 import { type DB, genericPlans } from "../db/database.ts";
 import { type Lookup, quoteMatches, searchWords } from "../search/match.ts";
 import { CAPPED_MATCHES, cappedPage, matchCount } from "../search/capped.ts";
+import { headAnswer, type HeadCounts, headRows } from "../search/head.ts";
+import { sql } from "kysely";
 import { pageOf, totalFromPage } from "../db/paging.ts";
 import type { QuoteStatus } from "../../db/schema.ts";
 import { isExpired } from "./rules.ts";
@@ -85,8 +87,39 @@ export function cappedListQuotesQuery(db: DB, query: QuoteListQuery, now = new D
     .orderBy("page.createdAt", "desc").orderBy("page.id", "desc");
 }
 
+/** A page row of headListQuotesQuery: the page's columns, empty when nothing matched. */
+type HeadRow = HeadCounts & Partial<ListRow>;
+type ListRow = Awaited<ReturnType<ReturnType<typeof listQuotesQuery>["execute"]>>[number];
+
+/**
+ * A searched quote list's page from its head (src/search/head.ts): the first
+ * quotes of the list, newest first with its filters, the words tested on
+ * each. One row always comes back, carrying how many quotes were read and how
+ * many matched; the page's quotes are on it and the rows after it.
+ */
+export function headListQuotesQuery(db: DB, query: QuoteListQuery, now = new Date()) {
+  const { limit, offset } = quotePage(query);
+  const head = listFilter(db, { ...query, q: undefined }, now, "scan")
+    .select([...LIST_COLUMNS, "quotes.searchText"])
+    .orderBy("quotes.createdAt", "desc").orderBy("quotes.id", "desc")
+    .limit(headRows(offset + limit));
+  // The head is named `quotes` where the words are tested: match.ts's
+  // expressions name that table's columns, and the head has them.
+  const matched = quoteMatches(searchWords(query.q ?? ""), "scan");
+  return sql<HeadRow>`with head as (${head})
+    select counts.scanned, counts.matches, page.*,
+      (select clients.email from clients where clients.id = page.client_id) as client_email
+    from (select count(*) as scanned, count(*) filter (where ${matched}) as matches
+      from head as quotes) counts
+    left join lateral (select * from head as quotes where ${matched}
+      order by quotes.created_at desc, quotes.id desc limit ${limit} offset ${offset}) page on true
+    order by page.created_at desc, page.id desc`;
+}
+
 /*
- * A search runs the capped statement first, and its page tells the total.
+ * A search reads the list's head first (src/search/head.ts): a word in many
+ * quotes fills its page there, and the total says "at least" what the head
+ * found. Otherwise it runs the capped statement, and its page tells the total.
  * Otherwise the count runs only when the page cannot tell the total: a page
  * shorter than its limit is the end of the list.
  */
@@ -108,6 +141,12 @@ export async function listQuotes(db: DB, query: QuoteListQuery, now = new Date()
       isExpired: isExpired(r, now),
     }));
   if (searchWords(query.q ?? "").length) {
+    const { rows: head } = await headListQuotesQuery(db, query, now).execute(db);
+    const { matches, complete, filled } = headAnswer(head[0], offset + limit);
+    if (complete || filled) {
+      const rows = head.filter((r): r is HeadRow & ListRow => r.id !== null);
+      return { total: matches, atLeast: !complete, rows: view(rows) };
+    }
     const capped = await cappedPage(
       (firstRowOnly) =>
         cappedListQuotesQuery(
@@ -117,10 +156,16 @@ export async function listQuotes(db: DB, query: QuoteListQuery, now = new Date()
         ).execute(),
       offset,
     );
-    if (capped) return { total: capped.total, rows: view(capped.rows) };
+    if (capped) return { total: capped.total, atLeast: false, rows: view(capped.rows) };
+    // More than the cap: the ordinary statement reads the list in order.
+    const rows = await listQuotesQuery(db, query, now).execute();
+    const total = totalFromPage(offset, limit, rows.length);
+    // More than the cap matched; a page with rows says at least that many more.
+    const atLeast = Math.max(CAPPED_MATCHES + 1, rows.length ? offset + rows.length : 0);
+    return { total: total ?? atLeast, atLeast: total === undefined, rows: view(rows) };
   }
   const rows = await listQuotesQuery(db, query, now).execute();
   const total = totalFromPage(offset, limit, rows.length) ??
     Number((await countQuotesQuery(db, query, now).executeTakeFirstOrThrow()).n);
-  return { total, rows: view(rows) };
+  return { total, atLeast: false, rows: view(rows) };
 }

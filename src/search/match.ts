@@ -4,26 +4,22 @@ import { containsPattern } from "../db/like.ts";
 /*
  * The "contains" matching of every search in the app: the staff bar's global
  * search, the client list and the quote list. Each expression below is,
- * character for character in meaning, the expression of a gram index of
- * migration 0018 (inside lensdesk_search_grams); PostgreSQL uses an
- * expression index only for the same expression, so changing one here
- * without a new index turns searches into scans (tests/api/search_plan_test.ts
- * checks the plans). They name the tables `clients` and `quotes` unaliased.
+ * character for character, the expression of a gram index of migration 0025
+ * (inside lensdesk_search_grams), over the texts that migration stores;
+ * PostgreSQL uses an expression index only for the same expression, so
+ * changing one here without a new index turns searches into scans
+ * (tests/api/search_plan_test.ts checks the plans). They name the tables
+ * `clients` and `quotes` unaliased: a list's head (head.ts) takes that name.
  */
 
 /** Names and e-mail, lowercased (clients_search_text_grams_idx). */
-export const clientText = sql<string>`lower(clients.first_name || ' ' ||
-  coalesce(clients.middle_name, '') || ' ' || clients.last_name || ' ' ||
-  coalesce(clients.email, ''))`;
+export const clientText = sql<string>`clients.search_text`;
 
 /** Both phones, digits only (clients_phone_digits_grams_idx). */
-export const clientPhoneDigits = sql<string>`(regexp_replace(coalesce(clients.mobile_phone, ''),
-  '[^0-9]', '', 'g') || ' ' || regexp_replace(coalesce(clients.home_phone, ''), '[^0-9]', '',
-  'g'))`;
+export const clientPhoneDigits = sql<string>`(clients.mobile_digits || ' ' || clients.home_digits)`;
 
 /** Quote number, optician and the client's name, lowercased (quotes_search_text_grams_idx). */
-export const quoteText = sql<string>`lower(quotes.quote_number || ' ' || quotes.optician_name ||
-  ' ' || quotes.client_name)`;
+export const quoteText = sql<string>`quotes.search_text`;
 
 /** At most this many words of a query take part; the rest are ignored. */
 export const MAX_SEARCH_WORDS = 6;

@@ -1,82 +1,45 @@
 import { JOB_STATUS_LABELS } from "../orders/rules.ts";
-import { sql } from "kysely";
+import { type Compilable, type RawBuilder, sql } from "kysely";
 import { type DB, genericPlans } from "../db/database.ts";
 import { CAPPED_MATCHES, cappedPage, matchCount } from "./capped.ts";
-import { endsWithPattern, startsWithPattern } from "../db/like.ts";
+import type { QuoteStatus } from "../../db/schema.ts";
+import { bestFirst, type Ranked } from "./best_first.ts";
+import { headAnswer, type HeadCounts, headRows } from "./head.ts";
+import { clientLookups, quoteLookups, rankOf } from "./ranks.ts";
 import { QUOTE_STATUS_LABELS } from "../quotes/status_labels.ts";
-import {
-  clientMatches,
-  clientPhoneDigits,
-  clientText,
-  type Lookup,
-  phoneDigits,
-  quoteMatches,
-  searchWords,
-} from "./match.ts";
+import { clientMatches, type Lookup, quoteMatches, searchWords } from "./match.ts";
 import { SEARCH_MIN_CHARS, SEARCH_RESULTS_PER_TYPE, type SearchResult } from "./views.ts";
 
-/*
- * How good a match is, lower first, on one scale for both types so the answer
- * can put the best matches first whatever their type:
- *   0  the whole query is the name, the e-mail, the phone or the quote number
- *   1  a name, the e-mail, the phone or the quote number starts with it (a
- *      quote number may also end with it: people type its last digits)
- *   2  a first name, last name, client name or optician starts with a word of it
- *   3  found anywhere (every word, as the list searches match)
- */
+/** The columns of a client result. */
+const CLIENT_COLUMNS = [
+  "clients.id",
+  "clients.firstName",
+  "clients.lastName",
+  "clients.email",
+  "clients.mobilePhone",
+  "clients.homePhone",
+] as const;
 
-function clientRank(text: string, words: string[]) {
-  const digits = phoneDigits(text);
-  const first = startsWithPattern(words[0]);
-  const prefix = startsWithPattern(text);
-  const phoneExact = digits
-    ? sql`or regexp_replace(coalesce(clients.mobile_phone, ''), '[^0-9]', '', 'g') = ${digits}
-        or regexp_replace(coalesce(clients.home_phone, ''), '[^0-9]', '', 'g') = ${digits}`
-    : sql``;
-  const phonePrefix = digits
-    ? sql`or ${clientPhoneDigits} like ${startsWithPattern(digits)}`
-    : sql``;
-  return sql<number>`case
-    when lower(clients.first_name || ' ' || clients.last_name) = ${text}
-      or lower(coalesce(clients.email, '')) = ${text} ${phoneExact} then 0
-    when lower(clients.first_name || ' ' || clients.last_name) like ${prefix}
-      or lower(clients.last_name) like ${prefix}
-      or lower(coalesce(clients.email, '')) like ${prefix} ${phonePrefix} then 1
-    when lower(clients.first_name) like ${first} or lower(clients.last_name) like ${first}
-      or ${clientText} like ${"% " + first} then 2
-    else 3 end`;
-}
-
-function quoteRank(text: string, words: string[]) {
-  const first = startsWithPattern(words[0]);
-  return sql<number>`case
-    when lower(quotes.quote_number) = ${text} then 0
-    when lower(quotes.quote_number) like ${startsWithPattern(text)}
-      or lower(quotes.quote_number) like ${endsWithPattern(text)} then 1
-    when lower(quotes.client_name) like ${first} or lower(quotes.optician_name) like ${first}
-      or lower(quotes.client_name || ' ' || quotes.optician_name) like ${"% " + first} then 2
-    else 3 end`;
+interface ClientRow extends Ranked {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string | null;
+  mobilePhone: string | null;
+  homePhone: string | null;
 }
 
 /** The clients the words find, each with its rank, in no order. */
 function clientResults(db: DB, text: string, words: string[], lookup: Lookup) {
   return db.selectFrom("clients")
-    .select([
-      "id",
-      "firstName",
-      "lastName",
-      "email",
-      "mobilePhone",
-      "homePhone",
-      clientRank(text, words).as("rank"),
-    ])
+    .select([...CLIENT_COLUMNS, rankOf(clientLookups(text, words)).as("rank")])
     .where(clientMatches(words, lookup));
 }
 
 /**
- * The clients part of the search, best first (exported so tests can look at
- * its plan). It runs only with more matches than the capped statement
- * orders, so its words are scanned for, not looked up (match.ts).
+ * The clients part of the search, every match ranked and sorted (exported so
+ * tests can look at its plan): the reference the other statements agree
+ * with, and the answer when they find more than they can order.
  */
 export function searchClientResultsQuery(db: DB, text: string, words: string[]) {
   return clientResults(db, text, words, "scan")
@@ -92,11 +55,51 @@ export function cappedClientResultsQuery(db: DB, text: string, words: string[]) 
     .orderBy("found.id").limit(SEARCH_RESULTS_PER_TYPE);
 }
 
-async function findClients(db: DB, text: string, words: string[]) {
-  const capped = await cappedPage(() =>
-    cappedClientResultsQuery(genericPlans(db), text, words).execute()
+/**
+ * The clients part from the head of the client list (head.ts), in name
+ * order: how many clients it read and matched, and up to a page of each rank.
+ */
+export function headClientResultsQuery(db: DB, text: string, words: string[]) {
+  const head = db.selectFrom("clients")
+    .select([...CLIENT_COLUMNS, "clients.searchText", "clients.mobileDigits", "clients.homeDigits"])
+    .orderBy("clients.lastName").orderBy("clients.firstName").orderBy("clients.id")
+    .limit(headRows(SEARCH_RESULTS_PER_TYPE));
+  return headStatement<ClientRow>(
+    head,
+    "clients",
+    rankOf(clientLookups(text, words)),
+    clientMatches(words, "scan"),
+    sql`last_name, first_name, id`,
   );
-  const rows = capped?.rows ?? await searchClientResultsQuery(db, text, words).execute();
+}
+
+/**
+ * The first `need` clients of a rank below the last, looked up by the rank's
+ * tests (ranks.ts, migration 0025), or undefined when its tests find more
+ * than CAPPED_MATCHES clients.
+ */
+export function clientRankQuery(db: DB, text: string, words: string[], rank: number, need: number) {
+  const lookups = clientLookups(text, words);
+  return rankStatement<ClientRow>(
+    lookups[rank].map((test) => db.selectFrom("clients").select("clients.id").where(test)),
+    db.selectFrom("clients").select([...CLIENT_COLUMNS, rankOf(lookups).as("rank")])
+      .where(clientMatches(words, "scan")),
+    "clients",
+    rank,
+    need,
+    sql`last_name, first_name, id`,
+  );
+}
+
+async function findClients(db: DB, text: string, words: string[]) {
+  const rows = await bestFirst<ClientRow>({
+    head: () => runHead(db, headClientResultsQuery(db, text, words)),
+    capped: async () =>
+      (await cappedPage(() => cappedClientResultsQuery(genericPlans(db), text, words).execute()))
+        ?.rows,
+    rank: (rank, need) => runRank(db, clientRankQuery(db, text, words, rank, need)),
+    ordinary: () => searchClientResultsQuery(db, text, words).execute(),
+  });
   return rows.map((r) => ({
     rank: Number(r.rank),
     result: {
@@ -109,22 +112,33 @@ async function findClients(db: DB, text: string, words: string[]) {
   }));
 }
 
+/** The columns of a quote result. */
+const QUOTE_COLUMNS = [
+  "quotes.id",
+  "quotes.quoteNumber",
+  "quotes.clientName",
+  "quotes.opticianName",
+  "quotes.status",
+  "quotes.createdAt",
+] as const;
+
+interface QuoteRow extends Ranked {
+  id: string;
+  quoteNumber: string;
+  clientName: string;
+  opticianName: string;
+  status: QuoteStatus;
+  createdAt: Date;
+}
+
 /** The quotes the words find, each with its rank, in no order. */
 function quoteResults(db: DB, text: string, words: string[], lookup: Lookup) {
   return db.selectFrom("quotes")
-    .select([
-      "id",
-      "quoteNumber",
-      "clientName",
-      "opticianName",
-      "status",
-      "createdAt",
-      quoteRank(text, words).as("rank"),
-    ])
+    .select([...QUOTE_COLUMNS, rankOf(quoteLookups(text, words)).as("rank")])
     .where(quoteMatches(words, lookup));
 }
 
-/** The quotes part of the search, best first, as the clients part (exported for its plan). */
+/** The quotes part of the search, every match ranked and sorted, as the clients part. */
 export function searchQuoteResultsQuery(db: DB, text: string, words: string[]) {
   return quoteResults(db, text, words, "scan")
     .orderBy("rank").orderBy("createdAt", "desc").orderBy("id", "desc")
@@ -139,11 +153,43 @@ export function cappedQuoteResultsQuery(db: DB, text: string, words: string[]) {
     .limit(SEARCH_RESULTS_PER_TYPE);
 }
 
-async function findQuotes(db: DB, text: string, words: string[]) {
-  const capped = await cappedPage(() =>
-    cappedQuoteResultsQuery(genericPlans(db), text, words).execute()
+/** The quotes part from the head of the quote list, newest first, as the clients part. */
+export function headQuoteResultsQuery(db: DB, text: string, words: string[]) {
+  const head = db.selectFrom("quotes").select([...QUOTE_COLUMNS, "quotes.searchText"])
+    .orderBy("quotes.createdAt", "desc").orderBy("quotes.id", "desc")
+    .limit(headRows(SEARCH_RESULTS_PER_TYPE));
+  return headStatement<QuoteRow>(
+    head,
+    "quotes",
+    rankOf(quoteLookups(text, words)),
+    quoteMatches(words, "scan"),
+    sql`created_at desc, id desc`,
   );
-  const rows = capped?.rows ?? await searchQuoteResultsQuery(db, text, words).execute();
+}
+
+/** The first `need` quotes of a rank below the last, as clientRankQuery. */
+export function quoteRankQuery(db: DB, text: string, words: string[], rank: number, need: number) {
+  const lookups = quoteLookups(text, words);
+  return rankStatement<QuoteRow>(
+    lookups[rank].map((test) => db.selectFrom("quotes").select("quotes.id").where(test)),
+    db.selectFrom("quotes").select([...QUOTE_COLUMNS, rankOf(lookups).as("rank")])
+      .where(quoteMatches(words, "scan")),
+    "quotes",
+    rank,
+    need,
+    sql`created_at desc, id desc`,
+  );
+}
+
+async function findQuotes(db: DB, text: string, words: string[]) {
+  const rows = await bestFirst<QuoteRow>({
+    head: () => runHead(db, headQuoteResultsQuery(db, text, words)),
+    capped: async () =>
+      (await cappedPage(() => cappedQuoteResultsQuery(genericPlans(db), text, words).execute()))
+        ?.rows,
+    rank: (rank, need) => runRank(db, quoteRankQuery(db, text, words, rank, need)),
+    ordinary: () => searchQuoteResultsQuery(db, text, words).execute(),
+  });
   return rows.map((r) => ({
     rank: Number(r.rank),
     result: {
@@ -155,6 +201,81 @@ async function findQuotes(db: DB, text: string, words: string[]) {
       href: `/quote/${r.id}`,
     } satisfies SearchResult,
   }));
+}
+
+/*
+ * The two statements both types share. Each always answers one row at
+ * least, its counts, the matches on it and on the rows after it.
+ */
+
+/**
+ * The head's statement: `head` (the list's first rows, in its order) named as
+ * its table where the words are tested and the rank computed, since match.ts
+ * and ranks.ts name that table's columns; up to a page of each rank, best first.
+ */
+function headStatement<R>(
+  head: Compilable,
+  table: "clients" | "quotes",
+  rank: RawBuilder<number>,
+  matched: RawBuilder<boolean>,
+  order: RawBuilder<unknown>,
+) {
+  const t = sql.table(table);
+  return sql<HeadCounts & Partial<R> & { rank: number | null }>`with head as (${head}),
+    found as (select ${t}.*, ${rank} as rank from head as ${t} where ${matched})
+    select counts.scanned, counts.matches, best.* from
+      (select (select count(*) from head) as scanned, (select count(*) from found) as matches)
+        counts
+      left join lateral (select * from (select found.*,
+          row_number() over (partition by found.rank order by ${order}) as place
+        from found) ranked where place <= ${SEARCH_RESULTS_PER_TYPE}) best on true
+    order by best.rank, ${order}`;
+}
+
+/**
+ * A rank's statement: the rows each of the rank's tests finds (at most
+ * CAPPED_MATCHES + 1 each, so a test of a common prefix stops early), how
+ * many, and the first `need` of them that match the words and have the rank.
+ */
+function rankStatement<R>(
+  tests: Compilable[],
+  rows: Compilable,
+  table: "clients" | "quotes",
+  rank: number,
+  need: number,
+  order: RawBuilder<unknown>,
+) {
+  const t = sql.table(table);
+  const capped = tests.map((test) => sql`(${test} limit ${CAPPED_MATCHES + 1})`);
+  return sql<{ candidates: string | number } & Partial<R> & { rank: number | null }>`
+    with candidates as (${sql.join(capped, sql` union `)})
+    select counts.candidates, best.* from (select count(*) as candidates from candidates) counts
+      left join lateral (select * from (${rows}) as ${t}
+        where ${t}.id in (select id from candidates) and ${t}.rank = ${rank}
+        order by ${order} limit ${need}) best on true`;
+}
+
+/** The head statement's answer for bestFirst. */
+async function runHead<R extends Ranked>(
+  db: DB,
+  statement: RawBuilder<HeadCounts & Partial<R> & { rank: number | null }>,
+) {
+  const { rows } = await statement.execute(db);
+  const { matches, complete } = headAnswer(rows[0], SEARCH_RESULTS_PER_TYPE);
+  const best = rows.filter((r) => r.rank !== null).map(({ scanned: _, matches: _m, ...r }) =>
+    r as unknown as R
+  );
+  return { complete, matches, best };
+}
+
+/** A rank statement's answer for bestFirst: undefined past the cap. */
+async function runRank<R extends Ranked>(
+  db: DB,
+  statement: RawBuilder<{ candidates: string | number } & Partial<R> & { rank: number | null }>,
+) {
+  const { rows } = await statement.execute(db);
+  if (Number(rows[0].candidates) > CAPPED_MATCHES) return undefined;
+  return rows.filter((r) => r.rank !== null).map(({ candidates: _, ...r }) => r as unknown as R);
 }
 
 /**

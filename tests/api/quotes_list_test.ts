@@ -1,5 +1,6 @@
 import { beforeEach, describe, it } from "node:test";
 import { expect } from "expect";
+import { sql } from "kysely";
 import type { TestApp, TestUser } from "../helpers/test_app.ts";
 import { call, createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
 import type { QuoteStatus } from "../../db/schema.ts";
@@ -120,6 +121,26 @@ describe("GET /api/quotes", () => {
     const past = await list("?limit=2&offset=10");
     expect(past.body).toEqual([]);
     expect(past.headers.get("X-Total-Count")).toBe("3");
+  });
+
+  it("a search in more quotes than its page reads stops counting and says the total is a floor", async () => {
+    const f = await insertFixtures();
+    // 2,500 more of Dr. Lee's quotes, older than the fixtures: more than
+    // the head of the list a search reads first (src/search/head.ts).
+    await sql`insert into quotes (client_id, optician_name, created_at)
+      select ${f.ann}, 'Dr. Lee', now() - make_interval(days => g)
+      from generate_series(1, 2500) g`.execute(app.db);
+    const common = await list("?q=dr.%20lee&limit=10");
+    expect(common.body.map((r) => r.id).slice(0, 1)).toEqual([f.active.id]);
+    expect(common.body).toHaveLength(10);
+    expect(common.headers.get("X-Total-Count-At-Least")).toBe("true");
+    const floor = Number(common.headers.get("X-Total-Count"));
+    expect(floor).toBeGreaterThanOrEqual(10);
+    expect(floor).toBeLessThanOrEqual(2501);
+    // A rare word among them is counted exactly.
+    const rare = await list("?q=bob%20baker");
+    expect(rare.headers.get("X-Total-Count")).toBe("1");
+    expect(rare.headers.get("X-Total-Count-At-Least")).toBe("false");
   });
 
   it("refuses an unknown status with 400", async () => {

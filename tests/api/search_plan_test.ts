@@ -5,26 +5,32 @@
 // autovacuum, so an embedded store may never have any) and after ANALYZE.
 import { after, before, describe, it } from "node:test";
 import { expect } from "expect";
-import { type RawBuilder, sql } from "kysely";
+import { type Compilable, type RawBuilder, sql } from "kysely";
 import { type DatabaseHandle, openDatabase } from "../../src/db/database.ts";
 import { listMigrationNames, migrateTo, migrateToLatest } from "../../src/db/migrate.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
 import { genericPlanOf, planOf } from "../helpers/explain.ts";
 import {
   cappedSearchClientsQuery,
+  headSearchClientsQuery,
   searchClients,
   searchClientsQuery,
 } from "../../src/clients/clients.ts";
 import {
   cappedListQuotesQuery,
   countQuotesQuery,
+  headListQuotesQuery,
   listQuotes,
   listQuotesQuery,
 } from "../../src/quotes/quote_list.ts";
 import {
   cappedClientResultsQuery,
   cappedQuoteResultsQuery,
+  clientRankQuery,
   globalSearch,
+  headClientResultsQuery,
+  headQuoteResultsQuery,
+  quoteRankQuery,
   searchClientResultsQuery,
   searchQuoteResultsQuery,
 } from "../../src/search/search.ts";
@@ -79,7 +85,10 @@ before(async () => {
     values ('Zoë', 'Ünal', 'Straße', 'zoë.straße@example.com', '+44 20 7946 0958'),
       ('Gem', null, '💎Gemstone💎', null, null),
       ('Tab', 'X' || chr(9) || 'Y', 'Nbsp' || chr(160) || 'Name', 'a_b%c\\d@example.com', null),
-      ('Ian', null, 'İpek', 'ipek@example.com', '555-0000')`.execute(db);
+      ('Ian', null, 'İpek', 'ipek@example.com', '555-0000'),
+      -- Past the head of the name order, and the only client whose first name
+      -- starts with a word every client's e-mail holds: its rank is looked up.
+      ('Example', null, 'Zulu', null, null)`.execute(db);
   await migrateToLatest(db);
 });
 after(async () => {
@@ -152,6 +161,85 @@ function lookups() {
   ];
 }
 
+/** A statement built as raw SQL, as planOf and genericPlanOf take built queries. */
+const built = (statement: RawBuilder<unknown>): Compilable => ({
+  compile: () => statement.compile(handle.db),
+});
+
+/**
+ * The statements that read a list's head (src/search/head.ts) and look a
+ * rank up (src/search/ranks.ts), with the index each must read: the head in
+ * the list's order, never the whole table; a rank by its tests' indexes.
+ */
+function orderedReads() {
+  const db = handle.db;
+  const words = (q: string) => searchWords(q);
+  return [
+    {
+      name: "client list head",
+      query: built(headSearchClientsQuery(db, words("example"))),
+      uses: ["clients_name_order_idx"],
+    },
+    {
+      name: "quote list head",
+      query: built(headListQuotesQuery(db, { q: "dr." })),
+      uses: ["quotes_created_at_idx"],
+    },
+    {
+      name: "global search, clients head",
+      query: built(headClientResultsQuery(db, "555", words("555"))),
+      uses: ["clients_name_order_idx"],
+    },
+    {
+      name: "global search, quotes head",
+      query: built(headQuoteResultsQuery(db, "dr.", words("dr."))),
+      uses: ["quotes_created_at_idx"],
+    },
+    {
+      name: "global search, clients ranked 0",
+      query: built(clientRankQuery(db, "555 200", words("555 200"), 0, 5)),
+      uses: [
+        "clients_full_name_prefix_idx",
+        "clients_email_prefix_idx",
+        "clients_mobile_digits_prefix_idx",
+        "clients_home_digits_prefix_idx",
+      ],
+    },
+    {
+      name: "global search, clients ranked 1",
+      query: built(clientRankQuery(db, "example", words("example"), 1, 5)),
+      uses: [
+        "clients_full_name_prefix_idx",
+        "clients_last_name_prefix_idx",
+        "clients_email_prefix_idx",
+      ],
+    },
+    {
+      name: "global search, clients ranked 2",
+      query: built(clientRankQuery(db, "example zulu", words("example zulu"), 2, 5)),
+      uses: ["clients_first_name_prefix_idx", "clients_last_name_prefix_idx"],
+    },
+    {
+      name: "global search, quotes ranked 1",
+      query: built(quoteRankQuery(db, "4321", words("4321"), 1, 5)),
+      uses: ["quotes_number_prefix_idx", "quotes_number_suffix_idx"],
+    },
+    {
+      name: "global search, quotes ranked 2",
+      query: built(quoteRankQuery(db, "corwenstein", words("corwenstein"), 2, 5)),
+      uses: ["quotes_client_name_prefix_idx", "quotes_optician_prefix_idx"],
+    },
+  ];
+}
+
+async function expectOrderedReads() {
+  for (const { name, query, uses } of orderedReads()) {
+    const plan = await planOf(handle.db, query);
+    expect({ name, uses: uses.filter((i) => plan.indexes.has(i)), seqScans: plan.seqScans })
+      .toEqual({ name, uses, seqScans: [] });
+  }
+}
+
 async function expectIndexServed() {
   for (const { name, query, uses } of lookups()) {
     for (
@@ -172,12 +260,14 @@ describe(`search plans with ${CLIENTS} clients and ${CLIENTS * QUOTES_PER_CLIENT
     await sql`delete from pg_statistic where starelid in ('clients'::regclass, 'quotes'::regclass)`
       .execute(handle.db);
     await expectIndexServed();
+    await expectOrderedReads();
   });
 
   it("use the gram indexes after ANALYZE", async () => {
     await sql`analyze clients`.execute(handle.db);
     await sql`analyze quotes`.execute(handle.db);
     await expectIndexServed();
+    await expectOrderedReads();
   });
 
   it("read a common word's matches in the list's order, testing each row's text", async () => {
@@ -216,14 +306,31 @@ describe(`search plans with ${CLIENTS} clients and ${CLIENTS * QUOTES_PER_CLIENT
     expect(cappedTotal(under)).toBeLessThanOrEqual(CAPPED_MATCHES);
 
     expect(cappedTotal(await cappedSearchClientsQuery(db, ["ann"]).execute())).toBe(CAPPED_MATCHES);
-    const words = ["corwenstein", "hana holkoley", "dr.", "ann", "example", "q-0043", "kim novak"];
+    // Common words (every e-mail, every phone, each tenth name, half the
+    // opticians, every quote number's start), rare ones, and a common word
+    // whose best match is outside the head ("example": Example Zulu).
+    const words = [
+      ...["corwenstein", "hana holkoley", "dr.", "ann", "example", "q-0043", "kim novak"],
+      ...["555", "(555) 123", "01234", "555.200.0", "hana", "son", "4321", "q-00", "zulu"],
+    ];
     for (const q of words) {
-      for (const page of [{ limit: 20 }, { limit: 7, offset: 5 }, { limit: 5, offset: 40_000 }]) {
+      for (
+        const page of [{ limit: 20 }, { limit: 7, offset: 5 }, { limit: 5, offset: 40_000 }, {
+          limit: 100,
+          offset: 300,
+        }]
+      ) {
         const ordinary = await listQuotesQuery(db, { q, ...page }).execute();
-        const { total, rows } = await listQuotes(db, { q, ...page });
+        const { total, atLeast, rows } = await listQuotes(db, { q, ...page });
         const count = Number((await countQuotesQuery(db, { q }).executeTakeFirstOrThrow()).n);
-        expect({ q, page, total, ids: rows.map((r) => r.id) })
-          .toEqual({ q, page, total: count, ids: ordinary.map((r) => r.id) });
+        expect({ q, page, ids: rows.map((r) => r.id) })
+          .toEqual({ q, page, ids: ordinary.map((r) => r.id) });
+        // A search that stopped counting tells a true floor, at least its page.
+        const shown = rows.length ? (page.offset ?? 0) + rows.length : 0;
+        if (atLeast) {
+          expect({ q, page, floor: total <= count && total >= shown })
+            .toEqual({ q, page, floor: true });
+        } else expect({ q, page, total }).toEqual({ q, page, total: count });
         const clients = await searchClients(db, q, page);
         const ordinaryClients = await searchClientsQuery(db, searchWords(q), page).execute();
         const brief = (c: { id: string; quoteCount?: number | null; measurementStatus: string }) =>
@@ -242,6 +349,14 @@ describe(`search plans with ${CLIENTS} clients and ${CLIENTS * QUOTES_PER_CLIENT
         ids: ordinary,
       });
     }
+  });
+
+  it("finds a common word's best match outside the head by looking its rank up", async () => {
+    // Every client's e-mail holds "example"; the head (the first clients by
+    // last name) holds hundreds of them at rank 3, and Example Zulu, the one
+    // whose first name starts with it (rank 2), is the last client by name.
+    const [first] = await globalSearch(handle.db, "example");
+    expect(first.title).toBe("Example Zulu");
   });
 
   it("keeps every row the LIKE alone keeps, and no other", async () => {

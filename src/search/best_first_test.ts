@@ -1,0 +1,105 @@
+import { describe, it } from "node:test";
+import { expect } from "expect";
+import { bestFirst, type RankedSearch } from "./best_first.ts";
+import { LAST_RANK } from "./ranks.ts";
+import { SEARCH_RESULTS_PER_TYPE } from "./views.ts";
+
+interface Row {
+  id: string;
+  rank: number;
+}
+
+/**
+ * A search over `all` (the whole list, in its order, each row ranked) whose
+ * head is its first `headSize` rows, recording which steps ran. `overflow`
+ * makes the capped lookup and the given ranks' lookups find too many.
+ */
+function fakeSearch(
+  all: Row[],
+  headSize: number,
+  overflow: { capped?: boolean; ranks?: number[] } = {},
+) {
+  const steps: string[] = [];
+  const byRank = (rows: Row[]) =>
+    [...rows].sort((a, b) => a.rank - b.rank || all.indexOf(a) - all.indexOf(b));
+  const perRank = (rows: Row[]) =>
+    byRank(rows).filter((r, _, list) =>
+      list.filter((o) => o.rank === r.rank).indexOf(r) < SEARCH_RESULTS_PER_TYPE
+    );
+  const search: RankedSearch<Row> = {
+    head: () => {
+      steps.push("head");
+      const head = all.slice(0, headSize);
+      return Promise.resolve({
+        complete: all.length < headSize,
+        matches: head.length,
+        best: perRank(head),
+      });
+    },
+    capped: () => {
+      steps.push("capped");
+      return Promise.resolve(
+        overflow.capped ? undefined : byRank(all).slice(0, SEARCH_RESULTS_PER_TYPE),
+      );
+    },
+    rank: (rank, need) => {
+      steps.push(`rank ${rank}`);
+      return Promise.resolve(
+        overflow.ranks?.includes(rank)
+          ? undefined
+          : all.filter((r) => r.rank === rank).slice(0, need),
+      );
+    },
+    ordinary: () => {
+      steps.push("ordinary");
+      return Promise.resolve(byRank(all).slice(0, SEARCH_RESULTS_PER_TYPE));
+    },
+  };
+  return { search, steps };
+}
+
+const rows = (ranks: number[]) => ranks.map((rank, i) => ({ id: `r${i}`, rank }));
+const ids = (found: Row[]) => found.map((r) => r.id);
+
+describe("bestFirst", () => {
+  it("answers from a head that read the whole list", async () => {
+    const all = rows([3, 1, 3, 0, 2]);
+    const { search, steps } = fakeSearch(all, 100);
+    expect(ids(await bestFirst(search))).toEqual(["r3", "r1", "r4", "r0", "r2"]);
+    expect(steps).toEqual(["head"]);
+  });
+
+  it("looks a rare word up with the capped statement, and ranks every match past its cap", async () => {
+    // Three matches in the first ten rows: fewer than a page.
+    const all = [
+      ...rows([3, 3, 3]),
+      ...rows(Array(40).fill(1)).map((r) => ({ ...r, id: `x${r.id}` })),
+    ];
+    const rare = fakeSearch(all, 3);
+    expect(ids(await bestFirst(rare.search))).toHaveLength(SEARCH_RESULTS_PER_TYPE);
+    expect(rare.steps).toEqual(["head", "capped"]);
+    const tooMany = fakeSearch(all, 3, { capped: true });
+    expect(ids(await bestFirst(tooMany.search))).toEqual(ids(await rare.search.ordinary()));
+    expect(tooMany.steps).toEqual(["head", "capped", "ordinary"]);
+  });
+
+  it("takes a common word's ranks from the head while it holds enough, and looks up the others", async () => {
+    // Rank 0 only past the head; rank 1 twice in it; rank 3 everywhere.
+    const all = rows([3, 1, 3, 3, 1, 3, 3, 3, 3, 3, 0, 3, 1]);
+    const { search, steps } = fakeSearch(all, 10);
+    const found = await bestFirst(search);
+    expect(ids(found)).toEqual(["r10", "r1", "r4", "r12", "r0"]);
+    expect(steps).toEqual(["head", "rank 0", "rank 1", "rank 2"]);
+    expect(ids(found)).toEqual(ids(await search.ordinary()));
+  });
+
+  it("never looks up the last rank, and hands an overflowing rank to the ordinary statement", async () => {
+    const all = rows([3, 3, 3, 3, 3, 3, 3, 3, 2, 3, 3, 3]);
+    const { search, steps } = fakeSearch(all, 10);
+    expect(ids(await bestFirst(search))).toEqual(["r8", "r0", "r1", "r2", "r3"]);
+    expect(steps.filter((s) => s === `rank ${LAST_RANK}`)).toEqual([]);
+    const over = fakeSearch(all, 10, { ranks: [1] });
+    expect(ids(await bestFirst(over.search))).toEqual(ids(await search.ordinary()));
+    expect(over.steps).toEqual(["head", "rank 0", "rank 1", "ordinary"]);
+  });
+});
