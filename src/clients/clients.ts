@@ -117,7 +117,7 @@ export async function searchClients(db: DB, query: string, page: Page = {}) {
   const words = searchWords(query);
   if (words.length === 0) return listClients(db, page);
   const { limit, offset } = clientPage(page);
-  const { rows: head } = await headSearchClientsQuery(db, words, page).execute(db);
+  const { rows: head } = await headSearchClientsQuery(db, words, page).execute(genericPlans(db));
   const { complete, filled } = headAnswer(head[0], offset + limit);
   if (complete || filled) {
     const ids = head.flatMap((r) => r.id ? [r.id] : []);
@@ -168,17 +168,17 @@ export function headSearchClientsQuery(db: DB, words: string[], page: Page = {})
       "clients.homeDigits",
     ])
     .orderBy("clients.lastName").orderBy("clients.firstName").orderBy("clients.id")
-    .limit(headRows(offset + limit));
+    .limit(sql.lit(headRows(offset + limit)));
   // The head is named `clients` where the words are tested: match.ts's
   // expressions name that table's columns, and the head has them.
   const matched = clientMatches(words, "scan");
-  return sql<HeadCounts & { id: string | null }>`with head as (${head})
+  return sql<HeadCounts & { id: string | null }>`with head as (${head}),
+    found as (select clients.id, clients.last_name, clients.first_name
+      from head as clients where ${matched})
     select counts.scanned, counts.matches, page.id
-    from (select count(*) as scanned, count(*) filter (where ${matched}) as matches
-      from head as clients) counts
-    left join lateral (select clients.id, clients.last_name, clients.first_name
-      from head as clients where ${matched}
-      order by clients.last_name, clients.first_name, clients.id
+    from (select (select count(*) from head) as scanned, (select count(*) from found) as matches)
+      counts
+    left join lateral (select * from found order by found.last_name, found.first_name, found.id
       limit ${limit} offset ${offset}) page on true
     order by page.last_name, page.first_name, page.id`;
 }

@@ -102,17 +102,18 @@ export function headListQuotesQuery(db: DB, query: QuoteListQuery, now = new Dat
   const head = listFilter(db, { ...query, q: undefined }, now, "scan")
     .select([...LIST_COLUMNS, "quotes.searchText"])
     .orderBy("quotes.createdAt", "desc").orderBy("quotes.id", "desc")
-    .limit(headRows(offset + limit));
+    .limit(sql.lit(headRows(offset + limit)));
   // The head is named `quotes` where the words are tested: match.ts's
   // expressions name that table's columns, and the head has them.
   const matched = quoteMatches(searchWords(query.q ?? ""), "scan");
-  return sql<HeadRow>`with head as (${head})
+  return sql<HeadRow>`with head as (${head}),
+    found as (select * from head as quotes where ${matched})
     select counts.scanned, counts.matches, page.*,
       (select clients.email from clients where clients.id = page.client_id) as client_email
-    from (select count(*) as scanned, count(*) filter (where ${matched}) as matches
-      from head as quotes) counts
-    left join lateral (select * from head as quotes where ${matched}
-      order by quotes.created_at desc, quotes.id desc limit ${limit} offset ${offset}) page on true
+    from (select (select count(*) from head) as scanned, (select count(*) from found) as matches)
+      counts
+    left join lateral (select * from found order by found.created_at desc, found.id desc
+      limit ${limit} offset ${offset}) page on true
     order by page.created_at desc, page.id desc`;
 }
 
@@ -141,7 +142,7 @@ export async function listQuotes(db: DB, query: QuoteListQuery, now = new Date()
       isExpired: isExpired(r, now),
     }));
   if (searchWords(query.q ?? "").length) {
-    const { rows: head } = await headListQuotesQuery(db, query, now).execute(db);
+    const { rows: head } = await headListQuotesQuery(db, query, now).execute(genericPlans(db));
     const { matches, complete, filled } = headAnswer(head[0], offset + limit);
     if (complete || filled) {
       const rows = head.filter((r): r is HeadRow & ListRow => r.id !== null);

@@ -12,13 +12,15 @@ import { SEARCH_RESULTS_PER_TYPE } from "./views.ts";
  *    capped lookup through the gram indexes finds its matches and ranks them
  *    (src/search/capped.ts).
  * 3. A common word takes each rank from the head while the head holds enough
- *    of it: the head's rows of a rank are that rank's first rows. A rank the
- *    head holds too few of is looked up by its tests (the indexes of
- *    migration 0025). The last rank never is: the head holds enough of it
- *    whenever it is reached (see below).
+ *    of it: the head's rows of a rank are that rank's first rows. The ranks
+ *    the head holds too few of are looked up by their tests (the indexes of
+ *    migration 0025), all in one statement, the first time one is needed.
+ *    The last rank never is: the head holds enough of it whenever it is
+ *    reached (see below).
  *
- * Any step that finds more than it can order (a lookup past CAPPED_MATCHES)
- * hands the search to the ordinary statement, which ranks every match.
+ * Any step that finds more than it can order (the capped lookup, or a
+ * needed rank's lookup, past CAPPED_MATCHES) hands the search to the
+ * ordinary statement, which ranks every match.
  */
 
 /** A match with its rank. */
@@ -31,8 +33,11 @@ export interface RankedSearch<R extends Ranked> {
   head(): Promise<{ complete: boolean; matches: number; best: R[] }>;
   /** The capped lookup's best matches, or undefined past the cap. */
   capped(): Promise<R[] | undefined>;
-  /** The first `need` matches of a rank below LAST_RANK, or undefined past the cap. */
-  rank(rank: number, need: number): Promise<R[] | undefined>;
+  /**
+   * Up to a page of matches of each of `ranks` (all below LAST_RANK), by
+   * rank; a rank whose lookup found more than CAPPED_MATCHES is missing.
+   */
+  ranks(ranks: number[]): Promise<Map<number, R[]>>;
   /** Every match ranked and sorted: the reference the steps above agree with. */
   ordinary(): Promise<R[]>;
 }
@@ -42,19 +47,26 @@ export async function bestFirst<R extends Ranked>(search: RankedSearch<R>): Prom
   const head = await search.head();
   if (head.complete) return head.best.slice(0, size);
   if (head.matches < size) return await search.capped() ?? await search.ordinary();
+  const inHead = (rank: number) => head.best.filter((r) => Number(r.rank) === rank);
   const best: R[] = [];
+  let looked: Map<number, R[]> | undefined;
   for (let rank = 0; rank <= LAST_RANK && best.length < size; rank++) {
     const need = size - best.length;
-    const inHead = head.best.filter((r) => Number(r.rank) === rank);
-    if (inHead.length >= need) {
-      best.push(...inHead.slice(0, need));
+    if (inHead(rank).length >= need) {
+      best.push(...inHead(rank).slice(0, need));
       continue;
     }
     // The last rank is reached with `need` places left only when the ranks
     // before it hold size - need matches in all, and the head's matches of
     // them are among those, so the head holds at least `need` of the last
     // rank (it holds `size` or more matches). Hence no lookup by it.
-    const found = rank < LAST_RANK ? await search.rank(rank, need) : undefined;
+    if (rank === LAST_RANK) return search.ordinary();
+    // This rank and the later ones the head may hold too few of.
+    looked ??= await search.ranks(
+      Array.from({ length: LAST_RANK - rank }, (_, i) => rank + i)
+        .filter((r) => inHead(r).length < size),
+    );
+    const found = looked.get(rank);
     if (!found) return search.ordinary();
     best.push(...found.slice(0, need));
   }

@@ -42,12 +42,15 @@ function fakeSearch(
         overflow.capped ? undefined : byRank(all).slice(0, SEARCH_RESULTS_PER_TYPE),
       );
     },
-    rank: (rank, need) => {
-      steps.push(`rank ${rank}`);
+    ranks: (ranks) => {
+      steps.push(`ranks ${ranks.join(",")}`);
       return Promise.resolve(
-        overflow.ranks?.includes(rank)
-          ? undefined
-          : all.filter((r) => r.rank === rank).slice(0, need),
+        new Map(
+          ranks.filter((rank) => !overflow.ranks?.includes(rank)).map((rank) => [
+            rank,
+            all.filter((r) => r.rank === rank).slice(0, SEARCH_RESULTS_PER_TYPE),
+          ]),
+        ),
       );
     },
     ordinary: () => {
@@ -89,7 +92,7 @@ describe("bestFirst", () => {
     const { search, steps } = fakeSearch(all, 10);
     const found = await bestFirst(search);
     expect(ids(found)).toEqual(["r10", "r1", "r4", "r12", "r0"]);
-    expect(steps).toEqual(["head", "rank 0", "rank 1", "rank 2"]);
+    expect(steps).toEqual(["head", "ranks 0,1,2"]);
     expect(ids(found)).toEqual(ids(await search.ordinary()));
   });
 
@@ -97,9 +100,18 @@ describe("bestFirst", () => {
     const all = rows([3, 3, 3, 3, 3, 3, 3, 3, 2, 3, 3, 3]);
     const { search, steps } = fakeSearch(all, 10);
     expect(ids(await bestFirst(search))).toEqual(["r8", "r0", "r1", "r2", "r3"]);
-    expect(steps.filter((s) => s === `rank ${LAST_RANK}`)).toEqual([]);
+    expect(steps).toEqual(["head", "ranks 0,1,2"]);
+    expect(steps.some((s) => s.includes(String(LAST_RANK)))).toBe(false);
     const over = fakeSearch(all, 10, { ranks: [1] });
     expect(ids(await bestFirst(over.search))).toEqual(ids(await search.ordinary()));
-    expect(over.steps).toEqual(["head", "rank 0", "rank 1", "ordinary"]);
+    expect(over.steps).toEqual(["head", "ranks 0,1,2", "ordinary"]);
+  });
+
+  it("looks up only the ranks the head holds too few of, and minds no overflow it does not need", async () => {
+    // Rank 0 past the head; rank 1 five times in it; rank 2 would overflow.
+    const all = rows([1, 1, 2, 1, 1, 1, 3, 3, 3, 3, 0, 3]);
+    const { search, steps } = fakeSearch(all, 10, { ranks: [2] });
+    expect(ids(await bestFirst(search))).toEqual(["r10", "r0", "r1", "r3", "r4"]);
+    expect(steps).toEqual(["head", "ranks 0,2"]);
   });
 });

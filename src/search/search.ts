@@ -63,7 +63,7 @@ export function headClientResultsQuery(db: DB, text: string, words: string[]) {
   const head = db.selectFrom("clients")
     .select([...CLIENT_COLUMNS, "clients.searchText", "clients.mobileDigits", "clients.homeDigits"])
     .orderBy("clients.lastName").orderBy("clients.firstName").orderBy("clients.id")
-    .limit(headRows(SEARCH_RESULTS_PER_TYPE));
+    .limit(sql.lit(headRows(SEARCH_RESULTS_PER_TYPE)));
   return headStatement<ClientRow>(
     head,
     "clients",
@@ -74,19 +74,19 @@ export function headClientResultsQuery(db: DB, text: string, words: string[]) {
 }
 
 /**
- * The first `need` clients of a rank below the last, looked up by the rank's
- * tests (ranks.ts, migration 0025), or undefined when its tests find more
- * than CAPPED_MATCHES clients.
+ * Up to a page of clients of each of `ranks` (below the last), looked up by
+ * the ranks' tests (ranks.ts, migration 0025), with the tests that found
+ * more than CAPPED_MATCHES clients.
  */
-export function clientRankQuery(db: DB, text: string, words: string[], rank: number, need: number) {
+export function clientRanksQuery(db: DB, text: string, words: string[], ranks: number[]) {
   const lookups = clientLookups(text, words);
-  return rankStatement<ClientRow>(
-    lookups[rank].map((test) => db.selectFrom("clients").select("clients.id").where(test)),
+  return ranksStatement<ClientRow>(
+    lookups,
+    ranks,
+    (test) => db.selectFrom("clients").select("clients.id").where(test),
     db.selectFrom("clients").select([...CLIENT_COLUMNS, rankOf(lookups).as("rank")])
       .where(clientMatches(words, "scan")),
     "clients",
-    rank,
-    need,
     sql`last_name, first_name, id`,
   );
 }
@@ -97,7 +97,7 @@ async function findClients(db: DB, text: string, words: string[]) {
     capped: async () =>
       (await cappedPage(() => cappedClientResultsQuery(genericPlans(db), text, words).execute()))
         ?.rows,
-    rank: (rank, need) => runRank(db, clientRankQuery(db, text, words, rank, need)),
+    ranks: (ranks) => runRanks(db, clientRanksQuery(db, text, words, ranks), ranks),
     ordinary: () => searchClientResultsQuery(db, text, words).execute(),
   });
   return rows.map((r) => ({
@@ -157,7 +157,7 @@ export function cappedQuoteResultsQuery(db: DB, text: string, words: string[]) {
 export function headQuoteResultsQuery(db: DB, text: string, words: string[]) {
   const head = db.selectFrom("quotes").select([...QUOTE_COLUMNS, "quotes.searchText"])
     .orderBy("quotes.createdAt", "desc").orderBy("quotes.id", "desc")
-    .limit(headRows(SEARCH_RESULTS_PER_TYPE));
+    .limit(sql.lit(headRows(SEARCH_RESULTS_PER_TYPE)));
   return headStatement<QuoteRow>(
     head,
     "quotes",
@@ -167,16 +167,16 @@ export function headQuoteResultsQuery(db: DB, text: string, words: string[]) {
   );
 }
 
-/** The first `need` quotes of a rank below the last, as clientRankQuery. */
-export function quoteRankQuery(db: DB, text: string, words: string[], rank: number, need: number) {
+/** Up to a page of quotes of each of `ranks`, as clientRanksQuery. */
+export function quoteRanksQuery(db: DB, text: string, words: string[], ranks: number[]) {
   const lookups = quoteLookups(text, words);
-  return rankStatement<QuoteRow>(
-    lookups[rank].map((test) => db.selectFrom("quotes").select("quotes.id").where(test)),
+  return ranksStatement<QuoteRow>(
+    lookups,
+    ranks,
+    (test) => db.selectFrom("quotes").select("quotes.id").where(test),
     db.selectFrom("quotes").select([...QUOTE_COLUMNS, rankOf(lookups).as("rank")])
       .where(quoteMatches(words, "scan")),
     "quotes",
-    rank,
-    need,
     sql`created_at desc, id desc`,
   );
 }
@@ -187,7 +187,7 @@ async function findQuotes(db: DB, text: string, words: string[]) {
     capped: async () =>
       (await cappedPage(() => cappedQuoteResultsQuery(genericPlans(db), text, words).execute()))
         ?.rows,
-    rank: (rank, need) => runRank(db, quoteRankQuery(db, text, words, rank, need)),
+    ranks: (ranks) => runRanks(db, quoteRanksQuery(db, text, words, ranks), ranks),
     ordinary: () => searchQuoteResultsQuery(db, text, words).execute(),
   });
   return rows.map((r) => ({
@@ -232,27 +232,46 @@ function headStatement<R>(
     order by best.rank, ${order}`;
 }
 
+/** A ranks statement's rows: the ranks whose lookup overflowed, and the rows found. */
+type RanksRow<R> = { overflowed: number[] | null } & Partial<R> & { rank: number | null };
+
 /**
- * A rank's statement: the rows each of the rank's tests finds (at most
- * CAPPED_MATCHES + 1 each, so a test of a common prefix stops early), how
- * many, and the first `need` of them that match the words and have the rank.
+ * The ranks' statement: the rows each test of `ranks` finds (at most
+ * CAPPED_MATCHES + 1 each, so a test of a common prefix stops early, and
+ * such a test's rank is said to overflow), and up to a page of each rank
+ * among them that match the words, best first. `rows` is every match with
+ * its rank, named as its table; it is read for the candidates only.
  */
-function rankStatement<R>(
-  tests: Compilable[],
+function ranksStatement<R>(
+  lookups: RawBuilder<boolean>[][],
+  ranks: number[],
+  select: (test: RawBuilder<boolean>) => Compilable,
   rows: Compilable,
   table: "clients" | "quotes",
-  rank: number,
-  need: number,
   order: RawBuilder<unknown>,
 ) {
   const t = sql.table(table);
-  const capped = tests.map((test) => sql`(${test} limit ${CAPPED_MATCHES + 1})`);
-  return sql<{ candidates: string | number } & Partial<R> & { rank: number | null }>`
-    with candidates as (${sql.join(capped, sql` union `)})
-    select counts.candidates, best.* from (select count(*) as candidates from candidates) counts
-      left join lateral (select * from (${rows}) as ${t}
-        where ${t}.id in (select id from candidates) and ${t}.rank = ${rank}
-        order by ${order} limit ${need}) best on true`;
+  const capped = ranks.flatMap((rank) =>
+    lookups[rank].map((test, i) =>
+      sql`(select found.id, ${sql.lit(rank)} as rank, ${sql.lit(i)} as test
+        from (${select(test)} limit ${CAPPED_MATCHES + 1}) found)`
+    )
+  );
+  // An overflowing rank's candidates are not ranked: that costs a thousand
+  // rows, and bestFirst cannot use the rank anyway.
+  return sql<RanksRow<R>>`
+    with candidates as (${sql.join(capped, sql` union all `)}),
+    over as (select distinct rank from candidates group by rank, test
+      having count(*) > ${CAPPED_MATCHES})
+    select (select array_agg(rank) from over) as overflowed, best.*
+    from (select 1) one
+    left join lateral (select * from (select ${t}.*,
+        row_number() over (partition by ${t}.rank order by ${order}) as place
+      from (${rows}) as ${t}
+      where ${t}.id in (select id from candidates where rank not in (select rank from over))
+        and ${t}.rank in (${sql.join(ranks)})) ranked
+      where place <= ${SEARCH_RESULTS_PER_TYPE}) best on true
+    order by best.rank, ${order}`;
 }
 
 /** The head statement's answer for bestFirst. */
@@ -260,7 +279,8 @@ async function runHead<R extends Ranked>(
   db: DB,
   statement: RawBuilder<HeadCounts & Partial<R> & { rank: number | null }>,
 ) {
-  const { rows } = await statement.execute(db);
+  // Its plan is the same for every word: planned once (genericPlans).
+  const { rows } = await statement.execute(genericPlans(db));
   const { matches, complete } = headAnswer(rows[0], SEARCH_RESULTS_PER_TYPE);
   const best = rows.filter((r) => r.rank !== null).map(({ scanned: _, matches: _m, ...r }) =>
     r as unknown as R
@@ -268,14 +288,21 @@ async function runHead<R extends Ranked>(
   return { complete, matches, best };
 }
 
-/** A rank statement's answer for bestFirst: undefined past the cap. */
-async function runRank<R extends Ranked>(
+/** A ranks statement's answer for bestFirst: each rank's rows, but for the ranks that overflowed. */
+async function runRanks<R extends Ranked>(
   db: DB,
-  statement: RawBuilder<{ candidates: string | number } & Partial<R> & { rank: number | null }>,
+  statement: RawBuilder<RanksRow<R>>,
+  ranks: number[],
 ) {
   const { rows } = await statement.execute(db);
-  if (Number(rows[0].candidates) > CAPPED_MATCHES) return undefined;
-  return rows.filter((r) => r.rank !== null).map(({ candidates: _, ...r }) => r as unknown as R);
+  const overflowed = (rows[0].overflowed ?? []).map(Number);
+  const found = rows.filter((r) => r.rank !== null).map(({ overflowed: _, ...r }) =>
+    r as unknown as R
+  );
+  return new Map(
+    ranks.filter((rank) => !overflowed.includes(rank))
+      .map((rank) => [rank, found.filter((r) => Number(r.rank) === rank)]),
+  );
 }
 
 /**
