@@ -1,5 +1,6 @@
 import { beforeEach, describe, it } from "node:test";
 import { expect } from "expect";
+import { sql } from "kysely";
 import type { Browser, Page } from "playwright-core";
 import type { TestApp, TestUser } from "../helpers/test_app.ts";
 import { createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
@@ -184,6 +185,29 @@ describe("quote management", () => {
     await page.waitForSelector("html[data-hydrated=true]");
     expect(await rows(page).count()).toBe(1);
     await expect(page.getByRole("searchbox").inputValue()).resolves.toBe("archer");
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it("shows a search found in more quotes than it counted as a floor, and loads on while pages are full", async () => {
+    const f = await insertFixtures();
+    // 2,500 more of Dr. Lee's quotes, older than the fixtures: the search
+    // fills its page from the list's head and stops counting (issue 35).
+    await sql`insert into quotes (client_id, optician_name, status, created_at)
+      select ${f.ann}, 'Dr. Lee', 'DRAFT', now() - make_interval(days => g)
+      from generate_series(1, 2500) g`.execute(app.db);
+    const { page, problems } = await openQuotes("/quotes?q=dr.%20lee");
+    await expect(heading(page).textContent()).resolves.toMatch(/^Quote Management \(\d+\+\)$/);
+    await page.getByText(/^Showing 100 of \d+\+$/).waitFor();
+    await page.getByRole("button", { name: "Load more" }).click();
+    // The second page reads a longer head (20 rows per row it needs), here
+    // the whole list: its count is exact.
+    await page.getByText("Showing 200 of 2503", { exact: true }).waitFor();
+    // A rare word among them is counted exactly.
+    await page.getByRole("searchbox").fill("bob baker");
+    await page.waitForFunction(() =>
+      document.querySelector("h1")?.textContent === "Quote Management (1)"
+    );
     expect(problems).toEqual([]);
     await page.context().close();
   });
