@@ -83,7 +83,8 @@ useBrowserApp(async (started) => {
 
 type Holder = "staff" | "signed out" | "kiosk";
 
-async function open(path: string, viewport: { width: number; height: number }, holder: Holder) {
+/** A page (in a context of its own) as `holder` sees the app: staff, signed out, or a kiosk. */
+async function openAs(viewport: { width: number; height: number }, holder: Holder) {
   const session = await openPage(browser, app.baseUrl, {
     viewport,
     cookie: holder === "staff" ? ownerCookie : undefined,
@@ -99,6 +100,11 @@ async function open(path: string, viewport: { width: number; height: number }, h
       sameSite: "Strict",
     }]);
   }
+  return session;
+}
+
+async function open(path: string, viewport: { width: number; height: number }, holder: Holder) {
+  const session = await openAs(viewport, holder);
   await session.page.goto(path);
   return session;
 }
@@ -229,25 +235,35 @@ describe("round 3, a wide logo in a bounded box (point 6)", () => {
 
   for (const viewport of FLOOR_SIZES) {
     it(`at ${sizeName(viewport)}: the staff bar, the kiosk intake, sign-in, tablet, online quote, print and order sheets`, async () => {
-      for (const { name, path, holder, selector, place } of places) {
-        const { page, problems, close } = await open(path(), viewport, holder);
+      // One page for each holder at this size, going from place to place as a
+      // person would (a fresh context for each of the 11 places cost a
+      // browser context, a renderer and every asset fetched and compiled
+      // anew): the holders' pages are independent, so they go side by side.
+      const holders: Holder[] = ["staff", "signed out", "kiosk"];
+      await Promise.all(holders.map(async (holder) => {
+        const { page, problems, close } = await openAs(viewport, holder);
         try {
-          const where = `${sizeName(viewport)} ${name}`;
-          expectFitted(where, await logoBox(page, selector), place);
-          // The wider logo widens no screen page (a print page is the paper's width).
-          if (!["/print/", "/orders/"].some((p) => path().startsWith(p))) {
-            expect([
-              where,
-              await page.evaluate(() =>
-                document.documentElement.scrollWidth - document.documentElement.clientWidth
-              ),
-            ]).toEqual([where, 0]);
+          for (const { name, path, selector, place } of places.filter((p) => p.holder === holder)) {
+            const where = `${sizeName(viewport)} ${name}`;
+            await page.goto(path());
+            expectFitted(where, await logoBox(page, selector), place);
+            // The wider logo widens no screen page (a print page is the paper's width).
+            if (!["/print/", "/orders/"].some((p) => path().startsWith(p))) {
+              expect([
+                where,
+                await page.evaluate(() =>
+                  document.documentElement.scrollWidth - document.documentElement.clientWidth
+                ),
+              ]).toEqual([where, 0]);
+            }
+            expect([where, problems]).toEqual([where, []]);
           }
-          expect(problems).toEqual([]);
         } finally {
           await close();
         }
-      }
+      }));
+      // Every place was visited by one holder or another.
+      expect(places.filter((p) => !holders.includes(p.holder))).toEqual([]);
     });
   }
 

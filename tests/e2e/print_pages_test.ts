@@ -120,17 +120,30 @@ async function overflowingSheets(page: Page): Promise<string[]> {
   return over;
 }
 
+/**
+ * A print page, signed in with `cookie`; its `next` goes on to another print
+ * page in the same page, as staff go from one copy to the other (a fresh
+ * context for each copy cost a renderer and the page's assets anew).
+ */
 async function open(cookie: string, path: string, name: string) {
   const { page, problems, close } = await openSignedIn(browser, app.baseUrl, cookie);
   // A real print dialog would block the test.
   await page.addInitScript(() => {
     (globalThis as unknown as { print: () => void }).print = () => {};
   });
-  await page.goto(path, { waitUntil: "load" });
-  await page.waitForSelector("html[data-hydrated=true]");
-  const shot = screenshotPath(name);
-  if (shot) await page.screenshot({ path: shot, fullPage: false });
-  return { page, problems, close };
+  const opened = {
+    page,
+    problems,
+    close,
+    async next(path: string, name: string) {
+      await page.goto(path, { waitUntil: "load" });
+      await page.waitForSelector("html[data-hydrated=true]");
+      const shot = screenshotPath(name);
+      if (shot) await page.screenshot({ path: shot, fullPage: false });
+      return opened;
+    },
+  };
+  return await opened.next(path, name);
 }
 
 function expectOnlySheets(result: Printed, count: number, size: string, title: string) {
@@ -164,10 +177,8 @@ describe("printed copies: nothing but the sheets, one per option", () => {
         // Shortened with a mark, never a second page.
         for (const text of clientPaper.pages) expect(text).toContain(CONTINUED_IN_SYSTEM);
         expect(client.problems).toEqual([]);
-        await client.close();
 
-        const internal = await open(
-          user.cookie(),
+        const internal = await client.next(
           `/print/${id}?copy=internal`,
           `print-pages-internal-${slug}`,
         );
@@ -192,10 +203,8 @@ describe("printed copies: nothing but the sheets, one per option", () => {
       const paper = await printed(client.page, "print-pages-typical-client");
       expectOnlySheets(paper, 3, PORTRAIT, "EYEWEAR QUOTE");
       expect(paper.pages[0]).toContain("Total $688.00");
-      await client.close();
 
-      const internal = await open(
-        user.cookie(),
+      const internal = await client.next(
         `/print/${id}?copy=internal`,
         "print-pages-typical-internal",
       );

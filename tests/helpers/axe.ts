@@ -4,9 +4,16 @@ import type { Page } from "playwright-core";
 /**
  * axe-core's serious and critical findings on the page as it is now (WCAG 2.x
  * A and AA rules), as "rule: target" lines; empty when there are none.
+ *
+ * Run as axe.run() in the page (AxeBuilder's legacy mode): its default runs
+ * axe in each frame and then merges the results in a new blank page of the
+ * context, axe-core compiled there again, which made a scan take twice as long
+ * (2.0-2.4 s against 1.0-1.1 s on the builder, the same findings). Legacy mode
+ * skips cross-origin frames only, and no page of the app has a frame.
  */
 export async function seriousA11yViolations(page: Page, include?: string): Promise<string[]> {
-  let builder = new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]);
+  let builder = new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .setLegacyMode();
   if (include) builder = builder.include(include);
   const { violations } = await builder.analyze();
   return violations
