@@ -5,9 +5,36 @@ import { renderPage } from "../render_page.tsx";
 import { Island } from "../../components/Island.tsx";
 import QuoteBuilder, { type QuoteBuilderProps } from "../../islands/QuoteBuilder.tsx";
 import { readQuoteBundle } from "../../src/quotes/quote_bundle.ts";
-import { loadBuilderCatalog } from "../../src/catalog/catalog.ts";
+import { type BuilderCatalog, readBuilderCatalog } from "../../src/catalog/catalog.ts";
+import type { QuoteBundle } from "../../src/quotes/views.ts";
 import { renderNotFound } from "./not_found.tsx";
 import { pageSettings } from "../../src/http/page_settings.ts";
+
+/**
+ * The builder's props, one object per kept bundle, catalog and what else
+ * they hold, so Island renders the builder once per kept bundle instead of
+ * once per request (components/Island.tsx): both reads are kept between
+ * requests (src/db/read_through.ts), the bundle for at most a second.
+ */
+const propsKept = new WeakMap<QuoteBundle, Map<string, QuoteBuilderProps>>();
+const catalogIds = new WeakMap<BuilderCatalog, number>();
+let nextCatalogId = 0;
+
+function builderProps(
+  bundle: QuoteBundle,
+  catalog: BuilderCatalog,
+  emailConfigured: boolean,
+  userRole: QuoteBuilderProps["userRole"],
+): QuoteBuilderProps {
+  let catalogId = catalogIds.get(catalog);
+  if (catalogId === undefined) catalogIds.set(catalog, catalogId = nextCatalogId++);
+  const key = `${catalogId}:${emailConfigured}:${userRole}`;
+  let byKey = propsKept.get(bundle);
+  if (!byKey) propsKept.set(bundle, byKey = new Map());
+  let props = byKey.get(key);
+  if (!props) byKey.set(key, props = { bundle, catalog, emailConfigured, userRole });
+  return props;
+}
 
 export function quotePages(manifest: AssetManifest) {
   const app = new Hono<AppEnv>();
@@ -22,16 +49,11 @@ export function quotePages(manifest: AssetManifest) {
     const db = c.var.db;
     const [bundle, catalog, settings] = await Promise.all([
       readQuoteBundle(db, c.req.param("id")),
-      loadBuilderCatalog(db),
+      readBuilderCatalog(db),
       pageSettings(c),
     ]);
     if (!bundle) return renderNotFound(c, manifest);
-    const props: QuoteBuilderProps = {
-      bundle,
-      catalog,
-      emailConfigured: settings.mailConfigured,
-      userRole: c.var.user!.role,
-    };
+    const props = builderProps(bundle, catalog, settings.mailConfigured, c.var.user!.role);
     return renderPage(
       c,
       manifest,

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { jsonArrayFrom } from "kysely/helpers/postgres";
 import type { DB } from "../db/database.ts";
+import { readThrough } from "../db/read_through.ts";
 import type { CatalogTableName } from "./default_catalog.ts";
 
 /**
@@ -59,6 +60,30 @@ export interface BuilderCatalog {
   materials: CatalogItem[];
   arCoatings: CatalogItem[];
   addOns: CatalogItem[];
+}
+
+/** The tables the builder's catalog is read from. */
+const BUILDER_CATALOG_TABLES = [
+  "lens_packages",
+  "lens_types",
+  "materials",
+  "ar_coatings",
+  "add_ons",
+];
+
+/**
+ * The builder's catalog, kept while none of its tables is written
+ * (src/db/read_through.ts): the quote page opens often and its catalog
+ * changes when an admin edits it. The same object lets the page keep its
+ * rendering (routes/pages/quote.tsx).
+ */
+export function readBuilderCatalog(db: DB): Promise<BuilderCatalog> {
+  return readThrough(db, {
+    key: "builder-catalog",
+    tables: BUILDER_CATALOG_TABLES,
+    maxAgeMs: 60_000,
+    load: () => loadBuilderCatalog(db),
+  });
 }
 
 /** The five sections for the quote builder, in one statement (the builder page opens often). */

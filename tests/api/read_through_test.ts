@@ -187,6 +187,17 @@ describe("pages that keep their reads show every write on the next request", () 
     expect(await page(`/quote/${quoteId}`)).toContain("Seen at once");
   });
 
+  it("the builder page's catalog and its kept rendering", async () => {
+    const { quoteId } = await insertSavedQuote(app.db, { status: "ACTIVE" });
+    expect(await page(`/quote/${quoteId}`)).not.toContain("Kept Twice Lens");
+    await app.db.insertInto("lensTypes").values({ name: "Kept Twice Lens", price: "12.00" })
+      .execute();
+    expect(await page(`/quote/${quoteId}`)).toContain("Kept Twice Lens");
+    await app.db.updateTable("lensTypes").set({ active: false })
+      .where("name", "=", "Kept Twice Lens").execute();
+    expect(await page(`/quote/${quoteId}`)).not.toContain("Kept Twice Lens");
+  });
+
   it("the clients page", async () => {
     await page("/clients");
     await insertSavedQuote(app.db, { firstName: "Philippa" });
