@@ -1,5 +1,5 @@
 import { type ExpressionBuilder, sql } from "kysely";
-import { type DB, genericPlans } from "../db/database.ts";
+import { customPlans, type DB, genericPlans } from "../db/database.ts";
 import { clientMatches, searchWords } from "../search/match.ts";
 import { CAPPED_MATCHES, cappedPage, matchCount } from "../search/capped.ts";
 import { headAnswer, type HeadCounts, headRows } from "../search/head.ts";
@@ -133,7 +133,8 @@ export async function searchClients(db: DB, query: string, page: Page = {}) {
     clientPage(page).offset,
   );
   if (capped) return capped.rows.map(({ matches: _, ...r }) => toSummary(r));
-  const rows = await searchClientsQuery(db, words, page).execute();
+  // Planned for its words (customPlans): they decide whether an index serves.
+  const rows = await searchClientsQuery(customPlans(db), words, page).execute();
   return rows.map(toSummary);
 }
 

@@ -46,6 +46,7 @@ export interface DatabaseHandle {
 
 const writesOf = new WeakMap<DB, TableWrites>();
 const genericPlansOf = new WeakMap<DB, DB>();
+const customPlansOf = new WeakMap<DB, DB>();
 
 /**
  * Where a statement built to have one good plan for every value runs: on a
@@ -61,7 +62,21 @@ export function genericPlans(db: DB): DB {
   return genericPlansOf.get(db) ?? db;
 }
 
-/** Connections of the generic-plan pool: searches run one or two statements at a time. */
+/**
+ * Where a statement whose best plan depends on its values runs: on a server,
+ * a pool whose sessions plan every execution for its values; elsewhere, `db`
+ * itself. postgres.js prepares each statement, and after five executions
+ * PostgreSQL may keep one generic plan for it when that plan's estimate looks
+ * no worse, and a generic `lower(last_name) like $1` cannot read an index
+ * range: a search repeated under load (the bench's wrk) then read whole
+ * tables (80 ms for the staff bar's "ann" at 100,000 clients, 14 ms for its
+ * first five runs). The searches' rank lookups and ordinary statements run here.
+ */
+export function customPlans(db: DB): DB {
+  return customPlansOf.get(db) ?? db;
+}
+
+/** Connections of each planning pool: searches run one or two statements at a time. */
 const GENERIC_POOL_MAX = 3;
 
 /** The write counters of a database opened by openDatabase (undefined for a transaction). */
@@ -99,20 +114,23 @@ export async function openDatabase(
       pool,
     );
     const stopListening = listenForWrites(client, applicationName, writes);
-    // Reads only; its connections are not in `pool`, which counts the app's own.
-    const genericClient = postgres(databaseUrl, {
-      max: GENERIC_POOL_MAX,
-      onnotice: () => {},
-      connection: {
-        application_name: `${applicationName} generic`,
-        plan_cache_mode: "force_generic_plan",
-      },
-    });
-    const generic = new Kysely<Database>({
-      dialect: new PostgresJSDialect({ postgres: releasingResults(genericClient) }),
-      plugins: [new CamelCasePlugin()],
-    });
-    genericPlansOf.set(db, generic);
+    // Reads only; their connections are not in `pool`, which counts the app's own.
+    const planned = (mode: "force_generic_plan" | "force_custom_plan", name: string) => {
+      const client = postgres(databaseUrl, {
+        max: GENERIC_POOL_MAX,
+        onnotice: () => {},
+        connection: { application_name: `${applicationName} ${name}`, plan_cache_mode: mode },
+      });
+      const kysely = new Kysely<Database>({
+        dialect: new PostgresJSDialect({ postgres: releasingResults(client) }),
+        plugins: [new CamelCasePlugin()],
+      });
+      return { client, kysely };
+    };
+    const generic = planned("force_generic_plan", "generic");
+    const custom = planned("force_custom_plan", "custom");
+    genericPlansOf.set(db, generic.kysely);
+    customPlansOf.set(db, custom.kysely);
     return {
       db,
       kind: "server",
@@ -121,8 +139,10 @@ export async function openDatabase(
       writes,
       async close() {
         await stopListening();
-        await generic.destroy();
-        await genericClient.end();
+        for (const pool of [generic, custom]) {
+          await pool.kysely.destroy();
+          await pool.client.end();
+        }
         await db.destroy();
         // Kysely ends the client only when it ran a query; a backup uses the client alone.
         await client.end();

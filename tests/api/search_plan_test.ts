@@ -35,7 +35,7 @@ import {
   searchQuoteResultsQuery,
 } from "../../src/search/search.ts";
 import { CAPPED_MATCHES, cappedTotal } from "../../src/search/capped.ts";
-import { genericPlans } from "../../src/db/database.ts";
+import { customPlans, genericPlans } from "../../src/db/database.ts";
 import {
   clientMatches,
   clientPhoneDigits,
@@ -318,10 +318,13 @@ describe(`search plans with ${CLIENTS} clients and ${CLIENTS * QUOTES_PER_CLIENT
         .rows[0].mode;
     if (handle.kind === "server") {
       expect(await setting(genericPlans(handle.db))).toBe("force_generic_plan");
+      // The statements whose plan depends on their words are planned for them every time.
+      expect(await setting(customPlans(handle.db))).toBe("force_custom_plan");
       expect(await setting(handle.db)).toBe("auto");
     } else {
       // PGlite is one connection: everything runs on it, planned as usual.
       expect(genericPlans(handle.db)).toBe(handle.db);
+      expect(customPlans(handle.db)).toBe(handle.db);
     }
   });
 
