@@ -127,26 +127,30 @@ export function mobileDigitsOf(g: number): string {
  * expiry are mostly closed or finalized, as in a store that follows up, and
  * a few are still open (the dashboard's follow-up list).
  *
- * One transaction, so a fill that fails leaves the store as it was. Where the
- * time went before (10,000 clients on the server, one transaction per 10,000
- * clients, 65 s on a busy machine): each batch's quotes, options and items
- * were found again by joins through the indexes the fill was writing, every
- * row checked its foreign key and ran the quotes' row trigger that copies the
- * client's name, the search grams went to the GIN indexes' pending lists and
- * the indexes were rebuilt at the end (24 of the 65 s), and every other index
- * took its rows one at a time. Now:
+ * Where the time went before (on the server, one transaction per 10,000
+ * clients: 65 s for 10,000 clients on a busy machine): each batch's quotes,
+ * options and items were found again by joins through the indexes the fill
+ * was writing, every row checked its foreign key and ran the quotes' row
+ * trigger that copies the client's name, every index took the rows one at a
+ * time, and the search grams went to the GIN indexes' pending lists and were
+ * computed again when those were rebuilt at the end (24 of the 65 s). Now:
  *
  * - each batch is one statement: the rows get their ids before they are
  *   written (gen_random_uuid(), the columns' own default), so a quote's
  *   options name it without looking it up;
- * - the triggers do not run (session_replication_role = replica, which also
- *   skips the foreign key checks of rows made consistent here; a role that
- *   may not set it disables the tables' own triggers instead and keeps the
- *   checks), and what they keep is written here as they would have: the
- *   client's name on each quote, quote_expiry_counts recounted from the
- *   quotes in one statement, and one table-write notice per table;
- * - the indexes other than the constraints' are dropped first and built
- *   afterwards from the whole table, as fresh and compact as the rebuild was.
+ * - the triggers do not run (session_replication_role = replica; a role that
+ *   may not set it disables the tables' own triggers instead), and what they
+ *   keep is written here as they would have: the client's name on each
+ *   quote, quote_expiry_counts recounted from the quotes in one statement,
+ *   and one table-write notice per table;
+ * - the five tables' keys, unique constraints and the foreign keys to and
+ *   from them are dropped first and added back after the rows (one sort per
+ *   key, one join per foreign key to check every row), all in the fill's one
+ *   transaction: a fill that fails leaves the store as it was;
+ * - the other indexes are dropped too and built after the commit from the
+ *   whole table, as fresh and compact as the rebuild was, several at once
+ *   (a GIN index of grams is built by one process, and computing the grams
+ *   is most of a fill's time).
  */
 export async function fillStore(
   db: DB,
@@ -154,8 +158,12 @@ export async function fillStore(
   to: number,
   shape: StoreShape,
   progress: (done: number, total: number) => void = () => {},
+  /** Called as each step after the rows starts: "keys", then "indexes". */
+  step: (name: "keys" | "indexes") => void = () => {},
 ): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  const tables = sql`(select oid from pg_class
+    where relname in (${sql.join(FILLED)}) and pg_table_is_visible(oid))`;
+  const indexes = await db.transaction().execute(async (trx) => {
     const { rows: [{ superuser }] } = await sql<{ superuser: boolean }>`select
       current_setting('is_superuser') = 'on' superuser`.execute(trx);
     if (superuser) {
@@ -165,17 +173,26 @@ export async function fillStore(
         await sql`alter table ${sql.table(table)} disable trigger user`.execute(trx);
       }
     }
-    // Materialized batches stay in memory, the indexes are built in one pass each.
+    // Materialized batches stay in memory, keys are sorted in memory.
     await sql`set local work_mem = '64MB'`.execute(trx);
     await sql`set local maintenance_work_mem = '256MB'`.execute(trx);
+    const { rows: constraints } = await sql<{ table: string; name: string; definition: string }>`
+      select conrelid::regclass::text "table", conname "name",
+        pg_get_constraintdef(oid) definition
+      from pg_constraint
+      where contype in ('p', 'u', 'f') and (conrelid in ${tables} or confrelid in ${tables})
+      order by contype = 'f' desc, 1, 2`.execute(trx);
     const { rows: indexes } = await sql<{ name: string; definition: string }>`select
-        i.indexrelid::regclass::text "name", pg_get_indexdef(i.indexrelid) definition
-      from pg_index i join pg_class t on t.oid = i.indrelid
-      where t.relname in (${sql.join(FILLED)}) and pg_table_is_visible(t.oid)
-        and not exists (select from pg_constraint c where c.conindid = i.indexrelid
-          and c.conrelid = t.oid)
+        indexrelid::regclass::text "name", pg_get_indexdef(indexrelid) definition
+      from pg_index
+      where indrelid in ${tables} and not exists (select from pg_constraint c
+        where c.conindid = indexrelid and c.conrelid = indrelid and c.contype in ('p', 'u', 'x'))
       order by 1`.execute(trx);
     for (const index of indexes) await sql`drop index ${sql.raw(index.name)}`.execute(trx);
+    // Foreign keys first: a key cannot go while one refers to it.
+    for (const c of constraints) {
+      await sql`alter table ${sql.raw(c.table)} drop constraint ${sql.id(c.name)}`.execute(trx);
+    }
 
     for (let start = from + 1; start <= to; start += BATCH) {
       const end = Math.min(start + BATCH - 1, to);
@@ -183,7 +200,13 @@ export async function fillStore(
       progress(end - from, to - from);
     }
 
-    for (const index of indexes) await sql.raw(index.definition).execute(trx);
+    step("keys");
+    // Keys before the foreign keys that refer to them.
+    for (const c of [...constraints].reverse()) {
+      await sql`alter table ${sql.raw(c.table)} add constraint ${sql.id(c.name)} ${
+        sql.raw(c.definition)
+      }`.execute(trx);
+    }
     const { rows: [{ counts }] } = await sql<{ counts: string | null }>`select
       to_regclass('quote_expiry_counts')::text counts`.execute(trx);
     if (counts) {
@@ -200,12 +223,30 @@ export async function fillStore(
     }
     // The notices the tables' statement triggers (migration 0017) would have sent at commit.
     await sql`select pg_notify('lensdesk_table_writes',
-        c.relname || ' ' || current_setting('application_name'))
-      from pg_trigger t join pg_class c on c.oid = t.tgrelid
-      where t.tgname = c.relname || '_written' and c.relname in (${sql.join(FILLED)})
-        and pg_table_is_visible(c.oid)`.execute(trx);
+        relname || ' ' || current_setting('application_name'))
+      from pg_trigger join pg_class on pg_class.oid = tgrelid
+      where tgname = relname || '_written' and tgrelid in ${tables}`.execute(trx);
+    return indexes;
   });
+  step("indexes");
+  // The largest first, each on a connection of its own (an embedded store has one).
+  const queue = [...indexes].sort((a, b) => gramsFirst(a.definition) - gramsFirst(b.definition));
+  await Promise.all(
+    Array.from({ length: INDEX_BUILDERS }, async () => {
+      for (let index = queue.shift(); index; index = queue.shift()) {
+        await db.connection().execute(async (conn) => {
+          await sql`set maintenance_work_mem = '256MB'`.execute(conn);
+          await sql.raw(index.definition).execute(conn);
+          await sql`reset maintenance_work_mem`.execute(conn);
+        });
+      }
+    }),
+  );
 }
+
+/** Indexes built at once after a fill: the three GIN indexes of grams, then the rest. */
+const INDEX_BUILDERS = 3;
+const gramsFirst = (definition: string) => definition.includes(" USING gin ") ? 0 : 1;
 
 /**
  * Clients start … end and everything of theirs, in one statement. Quote
