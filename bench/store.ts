@@ -33,85 +33,44 @@ const BATCH = 25_000;
  * minutes ago, so 100,000 clients span about three years of a store's
  * history and a bigger store is an older one.
  */
-const S1 = `array['ab','bel','cor','dun','ed','fal','gar','hol','ing','jor','kal','lin','mor',
-  'nor','ost','pal','quin','ros','sal','tor']`;
-const S2 = `array['va','wen','xi','yor','zu','ba','ce','di','fo','gu','he','ja','ko','lu','me',
-  'ni','po','ra','si','te']`;
-const S3 = `array['son','berg','ley','man','ton','well','wood','ford','stein','ski','ez','ova','er',
-  'ini','oux','ard','an','ow','ic','ay']`;
+/** Two rows of each: the first syllables, the middle ones, the last ones. */
+const SYLLABLES = [
+  ["ab", "bel", "cor", "dun", "ed", "fal", "gar", "hol", "ing", "jor"],
+  ["kal", "lin", "mor", "nor", "ost", "pal", "quin", "ros", "sal", "tor"],
+  ["va", "wen", "xi", "yor", "zu", "ba", "ce", "di", "fo", "gu"],
+  ["he", "ja", "ko", "lu", "me", "ni", "po", "ra", "si", "te"],
+  ["son", "berg", "ley", "man", "ton", "well", "wood", "ford", "stein", "ski"],
+  ["ez", "ova", "er", "ini", "oux", "ard", "an", "ow", "ic", "ay"],
+];
+/** A last name's first, middle and last syllables: client g's are [g % 20], [g / 20 % 20], [g / 400 % 20]. */
+const SYL1 = [...SYLLABLES[0], ...SYLLABLES[1]];
+const SYL2 = [...SYLLABLES[2], ...SYLLABLES[3]];
+const SYL3 = [...SYLLABLES[4], ...SYLLABLES[5]];
+const sqlArray = (words: string[]) => `array[${words.map((w) => `'${w}'`).join(",")}]`;
+const S1 = sqlArray(SYL1);
+const S2 = sqlArray(SYL2);
+const S3 = sqlArray(SYL3);
 const PRICES = "array[189, 120, 45, 30]::numeric[]";
 const FIRST = `array['Ann','Ben','Carla','Dana','Eve','Farid','Gus','Hana','Ivo','June']`;
 
+const syllables = (g: number) =>
+  [SYL1[g % 20], SYL2[Math.floor(g / 20) % 20], SYL3[Math.floor(g / 400) % 20]] as const;
+
 /** Client g's last name, as the generator writes it (for picking search words). */
 export function lastNameOf(g: number): string {
-  const s1 = [
-    "ab",
-    "bel",
-    "cor",
-    "dun",
-    "ed",
-    "fal",
-    "gar",
-    "hol",
-    "ing",
-    "jor",
-    "kal",
-    "lin",
-    "mor",
-    "nor",
-    "ost",
-    "pal",
-    "quin",
-    "ros",
-    "sal",
-    "tor",
-  ];
-  const s2 = [
-    "va",
-    "wen",
-    "xi",
-    "yor",
-    "zu",
-    "ba",
-    "ce",
-    "di",
-    "fo",
-    "gu",
-    "he",
-    "ja",
-    "ko",
-    "lu",
-    "me",
-    "ni",
-    "po",
-    "ra",
-    "si",
-    "te",
-  ];
-  const s3 = [
-    "son",
-    "berg",
-    "ley",
-    "man",
-    "ton",
-    "well",
-    "wood",
-    "ford",
-    "stein",
-    "ski",
-    "ez",
-    "ova",
-    "er",
-    "ini",
-    "oux",
-    "ard",
-    "an",
-    "ow",
-    "ic",
-    "ay",
-  ];
-  const name = s1[g % 20] + s2[Math.floor(g / 20) % 20] + s3[Math.floor(g / 400) % 20];
+  const name = syllables(g).join("");
   return name[0].toUpperCase() + name.slice(1);
+}
+
+/** The last syllable of client g's last name: one client in 20 has it. */
+export function lastNameSyllable(g: number): string {
+  return syllables(g)[2];
+}
+
+/** Client g's e-mail before the @: first and last syllables and g, as in "rosberg777". */
+export function emailNameOf(g: number): string {
+  const [s1, , s3] = syllables(g);
+  return `${s1}${s3}${g}`;
 }
 
 /** Client g's mobile number's digits (area code, exchange, line). */
