@@ -91,25 +91,26 @@ export function mobileDigitsOf(g: number): string {
  * options and items were found again by joins through the indexes the fill
  * was writing, every row checked its foreign key and ran the quotes' row
  * trigger that copies the client's name, every index took the rows one at a
- * time, and the search grams went to the GIN indexes' pending lists and were
- * computed again when those were rebuilt at the end (24 of the 65 s). Now:
+ * time at random places (random ids), and the search grams went to the GIN
+ * indexes' pending lists and were computed again when those were rebuilt at
+ * the end (24 of the 65 s). Now:
  *
  * - each batch is one statement: the rows get their ids before they are
- *   written (gen_random_uuid(), the columns' own default), so a quote's
- *   options name it without looking it up;
- * - the triggers do not run (session_replication_role = replica; a role that
- *   may not set it disables the tables' own triggers instead), and what they
- *   keep is written here as they would have: the client's name on each
- *   quote, quote_expiry_counts recounted from the quotes in one statement,
- *   and one table-write notice per table;
- * - the five tables' keys, unique constraints and the foreign keys to and
- *   from them are dropped first and added back after the rows (one sort per
- *   key, one join per foreign key to check every row), all in the fill's one
- *   transaction: a fill that fails leaves the store as it was;
- * - the other indexes are dropped too and built after the commit from the
- *   whole table, as fresh and compact as the rebuild was, several at once
- *   (a GIN index of grams is built by one process, and computing the grams
- *   is most of a fill's time).
+ *   written, so a quote's options name it without looking it up;
+ * - the ids ascend (storeIds): a key takes each row at its end, as a key
+ *   built by a sort would, not at a random page of an index larger than the
+ *   server's buffers;
+ * - the triggers do not run (session_replication_role = replica, which also
+ *   skips the foreign key checks of these rows, consistent by construction; a
+ *   role that may not set it disables the tables' own triggers instead and
+ *   keeps the checks), and what they keep is written here as they would
+ *   have: the client's name on each quote, quote_expiry_counts recounted
+ *   from the quotes in one statement, and one table-write notice per table;
+ * - all of it in one transaction: a fill that fails leaves the store as it was;
+ * - the indexes other than the constraints' are dropped in that transaction
+ *   and built after it from the whole table, as fresh and compact as the
+ *   rebuild was, several at once (a GIN index of grams is built by one
+ *   process, and computing the grams is most of a fill's time).
  */
 export async function fillStore(
   db: DB,
@@ -117,8 +118,8 @@ export async function fillStore(
   to: number,
   shape: StoreShape,
   progress: (done: number, total: number) => void = () => {},
-  /** Called as each step after the rows starts: "keys", then "indexes". */
-  step: (name: "keys" | "indexes") => void = () => {},
+  /** Called when the rows are in and the indexes are being built. */
+  step: (name: "indexes") => void = () => {},
 ): Promise<void> {
   const tables = sql`(select oid from pg_class
     where relname in (${sql.join(FILLED)}) and pg_table_is_visible(oid))`;
@@ -132,15 +133,8 @@ export async function fillStore(
         await sql`alter table ${sql.table(table)} disable trigger user`.execute(trx);
       }
     }
-    // Materialized batches stay in memory, keys are sorted in memory.
+    // Materialized batches stay in memory.
     await sql`set local work_mem = '64MB'`.execute(trx);
-    await sql`set local maintenance_work_mem = '256MB'`.execute(trx);
-    const { rows: constraints } = await sql<{ table: string; name: string; definition: string }>`
-      select conrelid::regclass::text "table", conname "name",
-        pg_get_constraintdef(oid) definition
-      from pg_constraint
-      where contype in ('p', 'u', 'f') and (conrelid in ${tables} or confrelid in ${tables})
-      order by contype = 'f' desc, 1, 2`.execute(trx);
     const { rows: indexes } = await sql<{ name: string; definition: string }>`select
         indexrelid::regclass::text "name", pg_get_indexdef(indexrelid) definition
       from pg_index
@@ -148,24 +142,14 @@ export async function fillStore(
         where c.conindid = indexrelid and c.conrelid = indrelid and c.contype in ('p', 'u', 'x'))
       order by 1`.execute(trx);
     for (const index of indexes) await sql`drop index ${sql.raw(index.name)}`.execute(trx);
-    // Foreign keys first: a key cannot go while one refers to it.
-    for (const c of constraints) {
-      await sql`alter table ${sql.raw(c.table)} drop constraint ${sql.id(c.name)}`.execute(trx);
-    }
 
+    const ids = storeIds();
     for (let start = from + 1; start <= to; start += BATCH) {
       const end = Math.min(start + BATCH - 1, to);
-      await fillBatch(trx, start, end, shape);
+      await fillBatch(trx, start, end, shape, ids);
       progress(end - from, to - from);
     }
 
-    step("keys");
-    // Keys before the foreign keys that refer to them.
-    for (const c of [...constraints].reverse()) {
-      await sql`alter table ${sql.raw(c.table)} add constraint ${sql.id(c.name)} ${
-        sql.raw(c.definition)
-      }`.execute(trx);
-    }
     const { rows: [{ counts }] } = await sql<{ counts: string | null }>`select
       to_regclass('quote_expiry_counts')::text counts`.execute(trx);
     if (counts) {
@@ -207,15 +191,40 @@ export async function fillStore(
 const INDEX_BUILDERS = 3;
 const gramsFirst = (definition: string) => definition.includes(" USING gin ") ? 0 : 1;
 
+/*
+ * Ids that ascend, one kind per table: the layout of a UUID version 7 (RFC
+ * 9562), the milliseconds of the fill's start in its first 48 bits, then the
+ * version, the table, the variant, and in the last 48 bits the row's number
+ * in the generator (client g; its quote n; that quote's option p; its item
+ * i). A later fill starts later: its ids come after. Random ids (the
+ * columns' default, gen_random_uuid()) would put each row at a random page of
+ * each key, an index larger than the server's buffers at a million clients.
+ */
+function storeIds() {
+  const ms = Date.now().toString(16).padStart(12, "0");
+  const prefix = `${ms.slice(0, 8)}-${ms.slice(8)}-7`;
+  return (table: 1 | 2 | 3 | 4, n: ReturnType<typeof sql>) =>
+    sql`(${prefix + "00" + table + "-8000-"} || lpad(to_hex(${n}), 12, '0'))::uuid`;
+}
+
 /**
  * Clients start … end and everything of theirs, in one statement. Quote
  * numbers are the column default's (migration 0001) up to Q-999999; the
  * default's lpad would cut the millionth to "Q-100000", a number taken, so
  * from there they have all their digits (only the --huge store gets there).
  */
-async function fillBatch(db: DB, start: number, end: number, shape: StoreShape) {
+async function fillBatch(
+  db: DB,
+  start: number,
+  end: number,
+  shape: StoreShape,
+  id: ReturnType<typeof storeIds>,
+) {
+  const quoteNumber = sql`c.g::bigint * ${shape.quotesPerClient} + n - 1`;
+  const optionNumber = sql`q.n * ${shape.optionsPerQuote} + p`;
+  const itemNumber = sql`o.n * ${shape.itemsPerOption} + i`;
   await sql`with c as materialized (
-      select gen_random_uuid() id, (${sql.raw(FIRST)})[1 + g % 10] first_name,
+      select g, ${id(1, sql`g`)} id, (${sql.raw(FIRST)})[1 + g % 10] first_name,
         initcap(s1 || s2 || s3) last_name, s1 || s3 || g || '@example.com' email,
         '(' || (200 + g % 800) || ') ' || (200 + (g / 800) % 800) || '-' ||
           lpad((g % 10000)::text, 4, '0') mobile_phone,
@@ -231,13 +240,13 @@ async function fillBatch(db: DB, start: number, end: number, shape: StoreShape) 
         '62701', created_at from c
     ), new_measurements as (
       insert into client_measurements (client_id, pd_binocular, pd_near, measurements_complete)
-      select id, 62, 59, (abs(hashtext(id::text)) % 10) <> 0 from c
+      select id, 62, 59, (abs(hashtext(g::text)) % 10) <> 0 from c
     ), q as materialized (
-      select gen_random_uuid() id, c.id client_id,
+      select ${quoteNumber} n, ${id(2, quoteNumber)} id, c.id client_id,
         coalesce(c.first_name || ' ' || c.last_name, '') client_name,
         nextval('quote_number_seq') number, h, t.created, st.status
       from c cross join generate_series(1, ${shape.quotesPerClient}) n
-      cross join lateral (select abs(hashtext(c.id::text || n)) h) hh
+      cross join lateral (select abs(hashtext(g || ':' || n)) h) hh
       cross join lateral (select least(c.created_at + make_interval(days => (n - 1) * 7),
         now() - interval '1 minute') created) t
       cross join lateral (select case
@@ -259,7 +268,7 @@ async function fillBatch(db: DB, start: number, end: number, shape: StoreShape) 
         created, created + interval '1 hour'
       from q
     ), o as materialized (
-      select gen_random_uuid() id, q.id quote_id, p position,
+      select ${optionNumber} n, ${id(3, optionNumber)} id, q.id quote_id, p position,
         q.status in ('ACCEPTED', 'FINALIZED') and p = 0 is_chosen
       from q cross join generate_series(0, ${shape.optionsPerQuote - 1}) p
     ), new_options as (
@@ -271,8 +280,8 @@ async function fillBatch(db: DB, start: number, end: number, shape: StoreShape) 
           from generate_series(0, ${shape.itemsPerOption - 1}) i)
       from o
     )
-    insert into option_items (option_id, position, kind, name, sku, unit_price, qty)
-    select o.id, i, (array['FRAME','LENS','AR','ADDON'])[1 + i % 4],
+    insert into option_items (id, option_id, position, kind, name, sku, unit_price, qty)
+    select ${id(4, itemNumber)}, o.id, i, (array['FRAME','LENS','AR','ADDON'])[1 + i % 4],
       (array['Ray-Ban RB5154','Single Vision','Anti-glare','Blue light'])[1 + i % 4],
       case when i % 4 = 0 then 'RB5154-' || (100 + o.position) end,
       (${sql.raw(PRICES)})[1 + i % 4], 1
