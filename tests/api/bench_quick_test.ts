@@ -34,6 +34,11 @@ describe("deno task bench --quick", { skip: ONCE_ON_SERVER }, () => {
       expect(r.quick).toBe(true);
       expect(r.engine).toBe("server");
       expect(r.store).toMatchObject({ clients: 1000, quotes: 3000, options: 6000, items: 18000 });
+      // Each step of the fill timed, and the whole run.
+      for (const step of ["rows", "indexes", "vacuum"]) {
+        expect(r.store.fill.small[step]).toBeGreaterThan(0);
+      }
+      expect(r.runSeconds).toBeGreaterThan(r.store.fill.small.seconds);
       expect(r.errors).toBe(0);
       expect(r.throughput.map((t: { name: string }) => t.name)).toEqual([
         "GET /healthz",
@@ -46,14 +51,25 @@ describe("deno task bench --quick", { skip: ONCE_ON_SERVER }, () => {
       // Every path answered 2xx before its load (the bench checks), and none failed under it;
       // how many completed in a second or two depends on the machine.
       for (const t of r.throughput) expect(t.errors).toBe(0);
-      expect(r.searches.map((s: { name: string }) => s.name)).toEqual([
-        "client search, name",
-        "client search, phone digits",
-        "quotes list search",
-        "global search",
-      ]);
+      // Every search the staff can run, with a word of every query family each.
+      const kinds = ["staff bar", "client search", "client list", "quote list"];
+      const families = [
+        "rare word",
+        "common: example",
+        "common: syllable",
+        "phone, 3 digits",
+        "phone, 4 digits",
+        "phone, whole",
+        "e-mail fragment",
+        "quote number",
+        "letters + digits",
+      ];
+      expect(r.searches.map((s: { kind: string; family: string }) => [s.kind, s.family]))
+        .toEqual(kinds.flatMap((k) => families.map((f) => [k, f])));
       // --quick times each search in one round; the full bench's figures are medians of three.
       for (const s of r.searches) {
+        expect(s.word.length).toBeGreaterThan(2);
+        expect(s.limitMs).toBeGreaterThanOrEqual(15);
         for (const size of [s.small, s.large]) {
           expect(size.rounds.length).toBe(1);
           expect([size.p50ms, size.p95ms]).toEqual([size.rounds[0].p50ms, size.rounds[0].p95ms]);
