@@ -209,9 +209,9 @@ function storeIds() {
 
 /**
  * Clients start … end and everything of theirs, in one statement. Quote
- * numbers are the column default's (migration 0001) up to Q-999999; the
- * default's lpad would cut the millionth to "Q-100000", a number taken, so
- * from there they have all their digits (only the --huge store gets there).
+ * numbers are made as the column default makes them (migration 0026): six
+ * digits up to Q-999999, all their digits from there (only the --huge store
+ * gets there).
  */
 async function fillBatch(
   db: DB,

@@ -77,6 +77,28 @@ describe("schema", () => {
     expect(n(b.quote.quoteNumber)).toBe(n(a.quote.quoteNumber) + 1);
   });
 
+  it("numbers the millionth quote and the ones after it with every digit", async () => {
+    const db = handle.db;
+    const client = await db.insertInto("clients").values({ firstName: "Mil", lastName: "Lion" })
+      .returning("id").executeTakeFirstOrThrow();
+    const { rows: [{ last }] } = await sql<{ last: string }>`select last_value as last
+      from quote_number_seq`.execute(db);
+    await sql`select setval('quote_number_seq', 999998)`.execute(db);
+    try {
+      const numbers = [];
+      for (let i = 0; i < 3; i++) {
+        const quote = await db.insertInto("quotes").values({ clientId: client.id })
+          .returning("quoteNumber").executeTakeFirstOrThrow();
+        numbers.push(quote.quoteNumber);
+      }
+      // Migration 0001's default cut the millionth to Q-100000, a number taken.
+      expect(numbers).toEqual(["Q-999999", "Q-1000000", "Q-1000001"]);
+    } finally {
+      await sql`select setval('quote_number_seq', ${Number(last)})`.execute(db);
+      await db.deleteFrom("clients").where("id", "=", client.id).execute();
+    }
+  });
+
   it("deleting a client deletes its quotes, options, items, measurements and consents", async () => {
     const tables = [
       "quotes",
