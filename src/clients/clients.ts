@@ -1,8 +1,8 @@
 import { type ExpressionBuilder, sql } from "kysely";
-import { customPlans, type DB, genericPlans } from "../db/database.ts";
+import { type DB, genericPlans } from "../db/database.ts";
 import { clientMatches, searchWords } from "../search/match.ts";
 import { CAPPED_MATCHES, cappedPage, matchCount } from "../search/capped.ts";
-import { headAnswer, type HeadCounts, headRows } from "../search/head.ts";
+import { headAnswer, type HeadCounts, headRows, readInListOrder } from "../search/head.ts";
 import type { Database } from "../../db/schema.ts";
 import type {
   ClientDetail,
@@ -133,8 +133,7 @@ export async function searchClients(db: DB, query: string, page: Page = {}) {
     clientPage(page).offset,
   );
   if (capped) return capped.rows.map(({ matches: _, ...r }) => toSummary(r));
-  // Planned for its words (customPlans): they decide whether an index serves.
-  const rows = await searchClientsQuery(customPlans(db), words, page).execute();
+  const rows = await readInListOrder(db, (db) => searchClientsQuery(db, words, page).execute());
   return rows.map(toSummary);
 }
 

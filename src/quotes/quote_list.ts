@@ -1,8 +1,8 @@
 // The quote management list (/quotes): its filters, searched pages and counts.
-import { customPlans, type DB, genericPlans } from "../db/database.ts";
+import { type DB, genericPlans } from "../db/database.ts";
 import { type Lookup, quoteMatches, searchWords } from "../search/match.ts";
 import { CAPPED_MATCHES, cappedPage, matchCount } from "../search/capped.ts";
-import { headAnswer, type HeadCounts, headRows } from "../search/head.ts";
+import { headAnswer, type HeadCounts, headRows, readInListOrder } from "../search/head.ts";
 import { sql } from "kysely";
 import { pageOf, totalFromPage } from "../db/paging.ts";
 import type { QuoteStatus } from "../../db/schema.ts";
@@ -159,7 +159,7 @@ export async function listQuotes(db: DB, query: QuoteListQuery, now = new Date()
     );
     if (capped) return { total: capped.total, atLeast: false, rows: view(capped.rows) };
     // More than the cap: the ordinary statement reads the list in order.
-    const rows = await listQuotesQuery(customPlans(db), query, now).execute();
+    const rows = await readInListOrder(db, (db) => listQuotesQuery(db, query, now).execute());
     const total = totalFromPage(offset, limit, rows.length);
     // More than the cap matched; a page with rows says at least that many more.
     const atLeast = Math.max(CAPPED_MATCHES + 1, rows.length ? offset + rows.length : 0);

@@ -1,3 +1,6 @@
+import { sql } from "kysely";
+import { customPlans, type DB } from "../db/database.ts";
+
 /*
  * The head of a list: every search (the client list's, the quote list's and
  * both parts of the staff bar's) first reads the first rows of its list in
@@ -53,4 +56,24 @@ export function headAnswer(counts: HeadCounts, wanted: number) {
     complete: Number(counts.scanned) < headRows(wanted),
     filled: matches >= wanted,
   };
+}
+
+/**
+ * Runs a list search's ordinary statement (its words found in more rows than
+ * the capped lookup orders) reading the list in its order through its index,
+ * planned for its words. It runs only then, so it stops after at most page ×
+ * rows ÷ CAPPED_MATCHES rows (5,000 for a page of 50 at 100,000 clients),
+ * while the planner, guessing a few hundred matches from the statistics,
+ * chose to read and test the whole table and sort: 140 ms for "977" at
+ * 100,000 clients, against 10 in order (and, with sequential scans off, read
+ * every match by primary key and sorted them: 240 ms). Sequential scans and
+ * full sorts are off for it alone; the quotes' order still ends in an
+ * incremental sort of each created_at's ties.
+ */
+export async function readInListOrder<T>(db: DB, run: (db: DB) => Promise<T>): Promise<T> {
+  return await customPlans(db).transaction().execute(async (trx) => {
+    await sql`set local enable_seqscan = off`.execute(trx);
+    await sql`set local enable_sort = off`.execute(trx);
+    return await run(trx);
+  });
 }

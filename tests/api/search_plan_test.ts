@@ -35,6 +35,7 @@ import {
   searchQuoteResultsQuery,
 } from "../../src/search/search.ts";
 import { CAPPED_MATCHES, cappedTotal } from "../../src/search/capped.ts";
+import { readInListOrder } from "../../src/search/head.ts";
 import { customPlans, genericPlans } from "../../src/db/database.ts";
 import {
   clientMatches,
@@ -310,6 +311,25 @@ describe(`search plans with ${CLIENTS} clients and ${CLIENTS * QUOTES_PER_CLIENT
     expect(quotes.indexes.has("quotes_created_at_idx")).toBe(true);
     const clients = await planOf(handle.db, searchClientsQuery(handle.db, ["example"]));
     expect(clients.indexes.has("clients_name_order_idx")).toBe(true);
+  });
+
+  it("reads a word past the cap in the list's order whatever the planner guesses of it", async () => {
+    // The statistics say few clients hold "555 0" (its digits are in every
+    // phone); planned freely, the planner tested the whole table and sorted.
+    for (const q of ["555 0", "example", "dr."]) {
+      const clients = await readInListOrder(
+        handle.db,
+        (db) => planOf(db, searchClientsQuery(db, searchWords(q))),
+      );
+      expect({ q, name: clients.indexes.has("clients_name_order_idx"), seq: clients.seqScans })
+        .toEqual({ q, name: true, seq: [] });
+      const quotes = await readInListOrder(
+        handle.db,
+        (db) => planOf(db, listQuotesQuery(db, { q })),
+      );
+      expect({ q, created: quotes.indexes.has("quotes_created_at_idx"), seq: quotes.seqScans })
+        .toEqual({ q, created: true, seq: [] });
+    }
   });
 
   it("runs the capped statements where one plan serves every word", async () => {
