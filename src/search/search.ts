@@ -91,14 +91,37 @@ export function clientRanksQuery(db: DB, text: string, words: string[], ranks: n
   );
 }
 
-async function findClients(db: DB, text: string, words: string[]) {
-  const rows = await bestFirst<ClientRow>({
-    head: () => runHead(db, headClientResultsQuery(db, text, words)),
+/** One type's statements, each for (db, text, words): what findBest runs. */
+interface TypeStatements<R> {
+  head: (db: DB, text: string, words: string[]) => RawBuilder<HeadRow<R>>;
+  capped: (db: DB, text: string, words: string[]) => { execute(): Promise<(R & Matches)[]> };
+  ranks: (db: DB, text: string, words: string[], ranks: number[]) => RawBuilder<RanksRow<R>>;
+  ordinary: (db: DB, text: string, words: string[]) => { execute(): Promise<R[]> };
+}
+type Matches = { matches: string | number };
+
+/** One type's best matches (best_first.ts), each statement on the pool its plan needs. */
+function findBest<R extends Ranked>(
+  db: DB,
+  text: string,
+  words: string[],
+  statements: TypeStatements<R>,
+): Promise<R[]> {
+  return bestFirst<R>({
+    head: () => runHead(db, statements.head(db, text, words)),
     capped: async () =>
-      (await cappedPage(() => cappedClientResultsQuery(genericPlans(db), text, words).execute()))
-        ?.rows,
-    ranks: (ranks) => runRanks(db, clientRanksQuery(db, text, words, ranks), ranks),
-    ordinary: () => searchClientResultsQuery(customPlans(db), text, words).execute(),
+      (await cappedPage(() => statements.capped(genericPlans(db), text, words).execute()))?.rows,
+    ranks: (ranks) => runRanks(db, statements.ranks(db, text, words, ranks), ranks),
+    ordinary: () => statements.ordinary(customPlans(db), text, words).execute(),
+  });
+}
+
+async function findClients(db: DB, text: string, words: string[]) {
+  const rows = await findBest<ClientRow>(db, text, words, {
+    head: headClientResultsQuery,
+    capped: cappedClientResultsQuery,
+    ranks: clientRanksQuery,
+    ordinary: searchClientResultsQuery,
   });
   return rows.map((r) => ({
     rank: Number(r.rank),
@@ -182,13 +205,11 @@ export function quoteRanksQuery(db: DB, text: string, words: string[], ranks: nu
 }
 
 async function findQuotes(db: DB, text: string, words: string[]) {
-  const rows = await bestFirst<QuoteRow>({
-    head: () => runHead(db, headQuoteResultsQuery(db, text, words)),
-    capped: async () =>
-      (await cappedPage(() => cappedQuoteResultsQuery(genericPlans(db), text, words).execute()))
-        ?.rows,
-    ranks: (ranks) => runRanks(db, quoteRanksQuery(db, text, words, ranks), ranks),
-    ordinary: () => searchQuoteResultsQuery(customPlans(db), text, words).execute(),
+  const rows = await findBest<QuoteRow>(db, text, words, {
+    head: headQuoteResultsQuery,
+    capped: cappedQuoteResultsQuery,
+    ranks: quoteRanksQuery,
+    ordinary: searchQuoteResultsQuery,
   });
   return rows.map((r) => ({
     rank: Number(r.rank),
@@ -225,7 +246,7 @@ function headStatement<R>(
   // string tests, and a head of 2,000 matches ("ann" where the first names
   // in the list are Anns) took 13 ms to rank. They are the first matches of
   // the list, so each rank's rows among them are still that rank's first.
-  return sql<HeadCounts & Partial<R> & { rank: number | null }>`with head as (${head}),
+  return sql<HeadRow<R>>`with head as (${head}),
     found as (select ${t}.*, ${rank} as rank from (select * from head as ${t} where ${matched}
       order by ${order} limit ${sql.lit(RANKED_IN_HEAD)}) as ${t})
     select counts.scanned, counts.matches, best.* from
@@ -239,6 +260,9 @@ function headStatement<R>(
 
 /** How many of a head's matches are ranked (headStatement). */
 const RANKED_IN_HEAD = 200;
+
+/** A head statement's rows: its counts, and the rows found. */
+type HeadRow<R> = HeadCounts & Partial<R> & { rank: number | null };
 
 /** A ranks statement's rows: the ranks whose lookup overflowed, and the rows found. */
 type RanksRow<R> = { overflowed: number[] | null } & Partial<R> & { rank: number | null };
@@ -285,7 +309,7 @@ function ranksStatement<R>(
 /** The head statement's answer for bestFirst. */
 async function runHead<R extends Ranked>(
   db: DB,
-  statement: RawBuilder<HeadCounts & Partial<R> & { rank: number | null }>,
+  statement: RawBuilder<HeadRow<R>>,
 ) {
   // Its plan is the same for every word: planned once (genericPlans).
   const { rows } = await statement.execute(genericPlans(db));

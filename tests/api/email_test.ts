@@ -1,4 +1,5 @@
 import { describe, it } from "node:test";
+import { everydayAndSport } from "../helpers/quote_fixture.ts";
 import { expect } from "expect";
 import {
   call,
@@ -54,18 +55,7 @@ async function savedQuote() {
       version: bundle.quote.version,
       opticianName: "Maria",
       internalNotes: "INTERNAL-ONLY-4242",
-      options: [
-        {
-          id: bundle.options[0].id,
-          label: "Everyday",
-          items: [{ kind: "FRAME", name: "Ray-Ban", sku: "RB-1", unitPrice: "150.00", qty: 1 }],
-        },
-        {
-          id: "temp-2",
-          label: "Sport",
-          items: [{ kind: "FRAME", name: "Oakley", sku: "OK-2", unitPrice: "180.00", qty: 1 }],
-        },
-      ],
+      options: everydayAndSport(bundle.options[0].id),
     },
   });
   return bundle.quote.id;

@@ -151,87 +151,51 @@ async function drawnInPdf(bytes: Uint8Array) {
 }
 
 describe("round 3, a wide logo in a bounded box (point 6)", () => {
-  const places: Array<
-    { name: string; path: () => string; holder: Holder; selector: string; place: LogoPlace }
-  > = [
-    {
-      name: "staff bar",
-      path: () => "/dashboard",
-      holder: "staff",
-      selector: "img.brand-logo",
-      place: "staffBar",
-    },
-    {
-      name: "kiosk intake",
-      path: () => "/intake",
-      holder: "kiosk",
-      selector: "img.intake-logo",
-      place: "kiosk",
-    },
-    {
-      name: "signed-out intake",
-      path: () => "/intake",
-      holder: "signed out",
-      selector: "img.intake-logo",
-      place: "kiosk",
-    },
-    {
-      name: "landing",
-      path: () => "/",
-      holder: "signed out",
-      selector: "img.landing-logo",
-      place: "landing",
-    },
-    {
-      name: "sign-in",
-      path: () => "/staff",
-      holder: "signed out",
-      selector: "img.auth-logo",
-      place: "signIn",
-    },
-    {
-      name: "tablet",
-      path: () => `/tablet/${quoteId}`,
-      holder: "staff",
-      selector: "img.tablet-logo",
-      place: "kiosk",
-    },
-    {
-      name: "online quote",
-      path: () => `/q/${onlineToken}`,
-      holder: "signed out",
-      selector: "img.online-logo",
-      place: "online",
-    },
-    {
-      name: "client copy",
-      path: () => `/print/${quoteId}?noprint=1`,
-      holder: "staff",
-      selector: "#print-copy-client img.print-logo",
-      place: "sheet",
-    },
-    {
-      name: "internal copy",
-      path: () => `/print/${quoteId}?copy=internal&noprint=1`,
-      holder: "staff",
-      selector: "#print-copy-internal img.print-logo",
-      place: "internalSheet",
-    },
-    {
-      name: "work order",
-      path: () => `/orders/${orderId}/work-order`,
-      holder: "staff",
-      selector: ".print-sheet-work-order img.print-logo",
-      place: "sheet",
-    },
-    {
-      name: "receipt",
-      path: () => `/orders/${orderId}/receipt`,
-      holder: "staff",
-      selector: ".receipt-sheet img.print-logo",
-      place: "sheet",
-    },
+  // Where each logo is, whose page shows it, and the box it must fit (one row a place).
+  const rows: [string, () => string, Holder, string, LogoPlace][] = [
+    ["staff bar", () => "/dashboard", "staff", "img.brand-logo", "staffBar"],
+    ["kiosk intake", () => "/intake", "kiosk", "img.intake-logo", "kiosk"],
+    ["signed-out intake", () => "/intake", "signed out", "img.intake-logo", "kiosk"],
+    ["landing", () => "/", "signed out", "img.landing-logo", "landing"],
+    ["sign-in", () => "/staff", "signed out", "img.auth-logo", "signIn"],
+    ["tablet", () => `/tablet/${quoteId}`, "staff", "img.tablet-logo", "kiosk"],
+    ["online quote", () => `/q/${onlineToken}`, "signed out", "img.online-logo", "online"],
+    [
+      "client copy",
+      () => `/print/${quoteId}?noprint=1`,
+      "staff",
+      "#print-copy-client img.print-logo",
+      "sheet",
+    ],
+    [
+      "internal copy",
+      () => `/print/${quoteId}?copy=internal&noprint=1`,
+      "staff",
+      "#print-copy-internal img.print-logo",
+      "internalSheet",
+    ],
+    [
+      "work order",
+      () => `/orders/${orderId}/work-order`,
+      "staff",
+      ".print-sheet-work-order img.print-logo",
+      "sheet",
+    ],
+    [
+      "receipt",
+      () => `/orders/${orderId}/receipt`,
+      "staff",
+      ".receipt-sheet img.print-logo",
+      "sheet",
+    ],
   ];
+  const places = rows.map(([name, path, holder, selector, place]) => ({
+    name,
+    path,
+    holder,
+    selector,
+    place,
+  }));
 
   for (const viewport of FLOOR_SIZES) {
     it(`at ${sizeName(viewport)}: the staff bar, the kiosk intake, sign-in, tablet, online quote, print and order sheets`, async () => {

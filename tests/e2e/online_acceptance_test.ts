@@ -4,6 +4,7 @@
 // with the signature; the link is then spent (410 page). A keyboard-only
 // client signs with the typed name. axe on the page and the 410 page.
 import { describe, it } from "node:test";
+import { everydayAndSport } from "../helpers/quote_fixture.ts";
 import { expect } from "expect";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { call, type TestApp, waitUntil } from "../helpers/test_app.ts";
@@ -69,18 +70,7 @@ async function emailedQuote(first: string, email: string) {
       version: bundle.quote.version,
       opticianName: "Maria",
       internalNotes: "INTERNAL-ONLY-5150",
-      options: [
-        {
-          id: bundle.options[0].id,
-          label: "Everyday",
-          items: [{ kind: "FRAME", name: "Ray-Ban", sku: "RB-1", unitPrice: "150.00", qty: 1 }],
-        },
-        {
-          id: "temp-2",
-          label: "Sport",
-          items: [{ kind: "FRAME", name: "Oakley", sku: "OK-2", unitPrice: "180.00", qty: 1 }],
-        },
-      ],
+      options: everydayAndSport(bundle.options[0].id),
     },
   });
   expect(saved.status).toBe(200);

@@ -73,6 +73,11 @@ export async function openMigratedTestDatabase(): Promise<MigratedTestDatabase> 
   const handle = testDb.url === "memory://"
     ? await openMigratedPglite()
     : await openDatabase(testDb.url, "/nonexistent");
+  // Nothing to migrate (the snapshot or the template is migrated), but it is
+  // the handle's first statement: Kysely starts its driver on the first one
+  // and a destroy before it ends nothing (ops_test's "database down" needs a
+  // handle that was in use, as every app's is).
+  await migrateToLatest(handle.db);
   return {
     url: testDb.url,
     handle,

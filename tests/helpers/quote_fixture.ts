@@ -277,3 +277,21 @@ export async function createQuoteThroughApi(
   if (saved.status !== 200) throw new Error(`save: ${saved.status} ${saved.text.slice(0, 300)}`);
   return { id, quoteNumber: saved.body.quote.quoteNumber };
 }
+
+/**
+ * A new quote's save body's options: two options of one frame each, the
+ * first (Everyday, a Ray-Ban at 150.00) in place of the option the quote was
+ * made with, the second (Sport, an Oakley at 180.00) new.
+ */
+export const everydayAndSport = (firstOptionId: string) => [
+  {
+    id: firstOptionId,
+    label: "Everyday",
+    items: [{ kind: "FRAME", name: "Ray-Ban", sku: "RB-1", unitPrice: "150.00", qty: 1 }],
+  },
+  {
+    id: "temp-2",
+    label: "Sport",
+    items: [{ kind: "FRAME", name: "Oakley", sku: "OK-2", unitPrice: "180.00", qty: 1 }],
+  },
+];
