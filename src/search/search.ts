@@ -91,49 +91,47 @@ export function clientRanksQuery(db: DB, text: string, words: string[], ranks: n
   );
 }
 
-/** One type's statements, each for (db, text, words): what findBest runs. */
-interface TypeStatements<R> {
+/** One type's statements, each for (db, text, words), and its rows as results: what findBest runs. */
+interface TypeSearch<R> {
   head: (db: DB, text: string, words: string[]) => RawBuilder<HeadRow<R>>;
   capped: (db: DB, text: string, words: string[]) => { execute(): Promise<(R & Matches)[]> };
   ranks: (db: DB, text: string, words: string[], ranks: number[]) => RawBuilder<RanksRow<R>>;
   ordinary: (db: DB, text: string, words: string[]) => { execute(): Promise<R[]> };
+  result: (row: R) => SearchResult;
 }
 type Matches = { matches: string | number };
 
 /** One type's best matches (best_first.ts), each statement on the pool its plan needs. */
-function findBest<R extends Ranked>(
+async function findBest<R extends Ranked>(
   db: DB,
   text: string,
   words: string[],
-  statements: TypeStatements<R>,
-): Promise<R[]> {
-  return bestFirst<R>({
+  statements: TypeSearch<R>,
+) {
+  const rows = await bestFirst<R>({
     head: () => runHead(db, statements.head(db, text, words)),
     capped: async () =>
       (await cappedPage(() => statements.capped(genericPlans(db), text, words).execute()))?.rows,
     ranks: (ranks) => runRanks(db, statements.ranks(db, text, words, ranks), ranks),
     ordinary: () => statements.ordinary(customPlans(db), text, words).execute(),
   });
+  return rows.map((row) => ({ rank: Number(row.rank), result: statements.result(row) }));
 }
 
-async function findClients(db: DB, text: string, words: string[]) {
-  const rows = await findBest<ClientRow>(db, text, words, {
-    head: headClientResultsQuery,
-    capped: cappedClientResultsQuery,
-    ranks: clientRanksQuery,
-    ordinary: searchClientResultsQuery,
-  });
-  return rows.map((r) => ({
-    rank: Number(r.rank),
-    result: {
-      id: r.id,
-      type: "client",
-      title: `${r.firstName} ${r.lastName}`,
-      subtitle: [r.email, r.mobilePhone || r.homePhone].filter(Boolean).join(" · "),
-      href: `/clients?id=${r.id}`,
-    } satisfies SearchResult,
-  }));
-}
+/** The staff bar's clients part. */
+const CLIENTS_PART: TypeSearch<ClientRow> = {
+  head: headClientResultsQuery,
+  capped: cappedClientResultsQuery,
+  ranks: clientRanksQuery,
+  ordinary: searchClientResultsQuery,
+  result: (r) => ({
+    id: r.id,
+    type: "client",
+    title: `${r.firstName} ${r.lastName}`,
+    subtitle: [r.email, r.mobilePhone || r.homePhone].filter(Boolean).join(" · "),
+    href: `/clients?id=${r.id}`,
+  }),
+};
 
 /** The columns of a quote result. */
 const QUOTE_COLUMNS = [
@@ -204,25 +202,21 @@ export function quoteRanksQuery(db: DB, text: string, words: string[], ranks: nu
   );
 }
 
-async function findQuotes(db: DB, text: string, words: string[]) {
-  const rows = await findBest<QuoteRow>(db, text, words, {
-    head: headQuoteResultsQuery,
-    capped: cappedQuoteResultsQuery,
-    ranks: quoteRanksQuery,
-    ordinary: searchQuoteResultsQuery,
-  });
-  return rows.map((r) => ({
-    rank: Number(r.rank),
-    result: {
-      id: r.id,
-      type: "quote",
-      title: r.quoteNumber,
-      subtitle: [r.clientName, QUOTE_STATUS_LABELS[r.status], r.opticianName.trim()]
-        .filter(Boolean).join(" · "),
-      href: `/quote/${r.id}`,
-    } satisfies SearchResult,
-  }));
-}
+/** The staff bar's quotes part. */
+const QUOTES_PART: TypeSearch<QuoteRow> = {
+  head: headQuoteResultsQuery,
+  capped: cappedQuoteResultsQuery,
+  ranks: quoteRanksQuery,
+  ordinary: searchQuoteResultsQuery,
+  result: (r) => ({
+    id: r.id,
+    type: "quote",
+    title: r.quoteNumber,
+    subtitle: [r.clientName, QUOTE_STATUS_LABELS[r.status], r.opticianName.trim()]
+      .filter(Boolean).join(" · "),
+    href: `/quote/${r.id}`,
+  }),
+};
 
 /*
  * The two statements both types share. Each always answers one row at
@@ -350,8 +344,8 @@ export async function globalSearch(db: DB, query: string): Promise<SearchResult[
   if (text.length < SEARCH_MIN_CHARS) return [];
   const words = searchWords(text);
   const [clients, quotes, jobs] = await Promise.all([
-    findClients(db, text, words),
-    findQuotes(db, text, words),
+    findBest(db, text, words, CLIENTS_PART),
+    findBest(db, text, words, QUOTES_PART),
     findJobs(db, text),
   ]);
   // A stable sort by rank alone: within a rank, clients come before quotes

@@ -8,9 +8,8 @@ import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
 import {
   call,
-  createTestUser,
   kioskCookieFor,
-  sessionCookieFor,
+  signedInUser,
   type TestApp,
   type TestUser,
 } from "../helpers/test_app.ts";
@@ -47,8 +46,11 @@ let onlineToken: string;
 
 useBrowserApp(async (started) => {
   ({ app, browser } = started);
-  owner = await createTestUser(app.db, { username: "wanda", firstName: "Wanda", role: "OWNER" });
-  ownerCookie = await sessionCookieFor(app.db, owner.id);
+  ({ user: owner, cookie: ownerCookie } = await signedInUser(app.db, {
+    username: "wanda",
+    firstName: "Wanda",
+    role: "OWNER",
+  }));
   logoUrl = await setBrandingImage(
     app,
     ownerCookie,
