@@ -199,6 +199,7 @@ describe("quote management", () => {
     const { page, problems } = await openQuotes("/quotes?q=dr.%20lee");
     await expect(heading(page).textContent()).resolves.toMatch(/^Quote Management \(\d+\+\)$/);
     await page.getByText(/^Showing 100 of \d+\+$/).waitFor();
+    await shot(page, "quotes-search-floor");
     await page.getByRole("button", { name: "Load more" }).click();
     // The second page reads a longer head (20 rows per row it needs), here
     // the whole list: its count is exact.
