@@ -6,6 +6,3 @@ export const containsPattern = (text: string) => `%${escapeLike(text)}%`;
 
 /** A LIKE pattern matching values that start with `text`. */
 export const startsWithPattern = (text: string) => `${escapeLike(text)}%`;
-
-/** A LIKE pattern matching values that end with `text`. */
-export const endsWithPattern = (text: string) => `%${escapeLike(text)}`;

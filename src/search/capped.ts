@@ -2,7 +2,8 @@ import { sql } from "kysely";
 
 /*
  * Capped searches: every search (the client list's, the quote list's and
- * both parts of the staff bar's) first runs a statement that takes at most
+ * both parts of the staff bar's) whose words the head of its list holds too
+ * few of (src/search/head.ts) runs a statement that takes at most
  * CAPPED_MATCHES + 1 matching rows, found through the gram indexes in no
  * order, and orders and pages only those, each row carrying how many were
  * found. Its plan is the same whatever the words: the index lookup, then a
@@ -10,11 +11,10 @@ import { sql } from "kysely";
  * (src/db/database.ts), which plans each statement once, and a large store
  * searches a client's name without planning it again for every request.
  *
- * Only when more rows match (a word found in a quarter of the store, such as
- * an optician's name) is the answer in doubt: the search then runs its
- * ordinary statement, planned for its words, which may read an index in order
- * instead. The capped statement has then cost one index lookup (10-30 ms for
- * the commonest words of a 100,000-client store).
+ * Only when more rows match (a word rarer than the head can fill a page
+ * with, yet in more than CAPPED_MATCHES rows) is the answer in doubt: the
+ * search then runs its ordinary statement, planned for its words
+ * (customPlans), the lists' reading in their order (readInListOrder).
  */
 
 /** The most matches a capped search orders itself; with more it runs its ordinary statement. */
