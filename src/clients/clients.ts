@@ -2,7 +2,7 @@ import { type ExpressionBuilder, sql } from "kysely";
 import { type DB, genericPlans } from "../db/database.ts";
 import { clientMatches, searchWords } from "../search/match.ts";
 import { CAPPED_MATCHES, cappedPage, matchCount } from "../search/capped.ts";
-import { headAnswer, type HeadCounts, headRows, readInListOrder } from "../search/head.ts";
+import { type HeadCounts, headRows, readHead, readInListOrder } from "../search/head.ts";
 import type { Database } from "../../db/schema.ts";
 import type {
   ClientDetail,
@@ -117,8 +117,11 @@ export async function searchClients(db: DB, query: string, page: Page = {}) {
   const words = searchWords(query);
   if (words.length === 0) return listClients(db, page);
   const { limit, offset } = clientPage(page);
-  const { rows: head } = await headSearchClientsQuery(db, words, page).execute(genericPlans(db));
-  const { complete, filled } = headAnswer(head[0], offset + limit);
+  const { head, complete, filled } = await readHead(
+    offset + limit,
+    async (rows) =>
+      (await headSearchClientsQuery(db, words, page, rows).execute(genericPlans(db))).rows,
+  );
   if (complete || filled) {
     const ids = head.flatMap((r) => r.id ? [r.id] : []);
     if (ids.length === 0) return [];
@@ -156,7 +159,12 @@ export function searchClientsQuery(db: DB, words: string[], page: Page = {}) {
  * back, with how many clients were read and how many matched; the ids of
  * the page's clients are on it and the rows after it.
  */
-export function headSearchClientsQuery(db: DB, words: string[], page: Page = {}) {
+export function headSearchClientsQuery(
+  db: DB,
+  words: string[],
+  page: Page = {},
+  rows = headRows(clientPage(page).offset + clientPage(page).limit),
+) {
   const { limit, offset } = clientPage(page);
   const head = db.selectFrom("clients")
     .select([
@@ -168,7 +176,7 @@ export function headSearchClientsQuery(db: DB, words: string[], page: Page = {})
       "clients.homeDigits",
     ])
     .orderBy("clients.lastName").orderBy("clients.firstName").orderBy("clients.id")
-    .limit(sql.lit(headRows(offset + limit)));
+    .limit(sql.lit(rows));
   // The head is named `clients` where the words are tested: match.ts's
   // expressions name that table's columns, and the head has them.
   const matched = clientMatches(words, "scan");

@@ -2,7 +2,7 @@
 import { type DB, genericPlans } from "../db/database.ts";
 import { type Lookup, quoteMatches, searchWords } from "../search/match.ts";
 import { CAPPED_MATCHES, cappedPage, matchCount } from "../search/capped.ts";
-import { headAnswer, type HeadCounts, headRows, readInListOrder } from "../search/head.ts";
+import { type HeadCounts, headRows, readHead, readInListOrder } from "../search/head.ts";
 import { sql } from "kysely";
 import { pageOf, totalFromPage } from "../db/paging.ts";
 import type { QuoteStatus } from "../../db/schema.ts";
@@ -97,12 +97,17 @@ type ListRow = Awaited<ReturnType<ReturnType<typeof listQuotesQuery>["execute"]>
  * each. One row always comes back, carrying how many quotes were read and how
  * many matched; the page's quotes are on it and the rows after it.
  */
-export function headListQuotesQuery(db: DB, query: QuoteListQuery, now = new Date()) {
+export function headListQuotesQuery(
+  db: DB,
+  query: QuoteListQuery,
+  now = new Date(),
+  rows = headRows(quotePage(query).offset + quotePage(query).limit),
+) {
   const { limit, offset } = quotePage(query);
   const head = listFilter(db, { ...query, q: undefined }, now, "scan")
     .select([...LIST_COLUMNS, "quotes.searchText"])
     .orderBy("quotes.createdAt", "desc").orderBy("quotes.id", "desc")
-    .limit(sql.lit(headRows(offset + limit)));
+    .limit(sql.lit(rows));
   // The head is named `quotes` where the words are tested: match.ts's
   // expressions name that table's columns, and the head has them.
   const matched = quoteMatches(searchWords(query.q ?? ""), "scan");
@@ -142,8 +147,11 @@ export async function listQuotes(db: DB, query: QuoteListQuery, now = new Date()
       isExpired: isExpired(r, now),
     }));
   if (searchWords(query.q ?? "").length) {
-    const { rows: head } = await headListQuotesQuery(db, query, now).execute(genericPlans(db));
-    const { matches, complete, filled } = headAnswer(head[0], offset + limit);
+    const { head, matches, complete, filled } = await readHead(
+      offset + limit,
+      async (rows) =>
+        (await headListQuotesQuery(db, query, now, rows).execute(genericPlans(db))).rows,
+    );
     if (complete || filled) {
       const rows = head.filter((r): r is HeadRow & ListRow => r.id !== null);
       return { total: matches, atLeast: !complete, rows: view(rows) };

@@ -19,7 +19,7 @@ import { SEARCH_RESULTS_PER_TYPE } from "./views.ts";
  *    reached (see below).
  *
  * Any step that finds more than it can order (the capped lookup, or a
- * needed rank's lookup, past CAPPED_MATCHES) hands the search to the
+ * needed rank's lookup, past RANK_LOOKUP_MATCHES) hands the search to the
  * ordinary statement, which ranks every match.
  */
 
@@ -35,7 +35,7 @@ export interface RankedSearch<R extends Ranked> {
   capped(): Promise<R[] | undefined>;
   /**
    * Up to a page of matches of each of `ranks` (all below LAST_RANK), by
-   * rank; a rank whose lookup found more than CAPPED_MATCHES is missing.
+   * rank; a rank whose lookup found more than RANK_LOOKUP_MATCHES is missing.
    */
   ranks(ranks: number[]): Promise<Map<number, R[]>>;
   /** Every match ranked and sorted: the reference the steps above agree with. */

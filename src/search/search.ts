@@ -252,6 +252,13 @@ function headStatement<R>(
     order by best.rank, ${order}`;
 }
 
+/**
+ * The most rows one rank test takes before its rank is said to overflow
+ * (ranksStatement). Smaller than CAPPED_MATCHES: a test is a prefix range of
+ * one index, and a thousand rows of it already say the prefix is common.
+ */
+export const RANK_LOOKUP_MATCHES = 1000;
+
 /** How many of a head's matches are ranked (headStatement). */
 const RANKED_IN_HEAD = 200;
 
@@ -263,7 +270,7 @@ type RanksRow<R> = { overflowed: number[] | null } & Partial<R> & { rank: number
 
 /**
  * The ranks' statement: the rows each test of `ranks` finds (at most
- * CAPPED_MATCHES + 1 each, so a test of a common prefix stops early, and
+ * RANK_LOOKUP_MATCHES + 1 each, so a test of a common prefix stops early, and
  * such a test's rank is said to overflow), and up to a page of each rank
  * among them that match the words, best first. `rows` is every match with
  * its rank, named as its table; it is read for the candidates only.
@@ -280,7 +287,7 @@ function ranksStatement<R>(
   const capped = ranks.flatMap((rank) =>
     lookups[rank].map((test, i) =>
       sql`(select found.id, ${sql.lit(rank)} as rank, ${sql.lit(i)} as test
-        from (${select(test)} limit ${CAPPED_MATCHES + 1}) found)`
+        from (${select(test)} limit ${RANK_LOOKUP_MATCHES + 1}) found)`
     )
   );
   // An overflowing rank's candidates are not ranked: that costs a thousand
@@ -288,7 +295,7 @@ function ranksStatement<R>(
   return sql<RanksRow<R>>`
     with candidates as (${sql.join(capped, sql` union all `)}),
     over as (select distinct rank from candidates group by rank, test
-      having count(*) > ${CAPPED_MATCHES})
+      having count(*) > ${RANK_LOOKUP_MATCHES})
     select (select array_agg(rank) from over) as overflowed, best.*
     from (select 1) one
     left join lateral (select * from (select ${t}.*,
