@@ -88,4 +88,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
 # Same V8 flags and permissions as `deno task start` (tests/unit/deploy_test.ts
 # holds them equal), without its rebuild; --cached-only: no network at boot.
 # The flags keep the heap near what is live (README, Performance).
-CMD ["deno", "run", "--cached-only", "--v8-flags=--heap-growing-percent=40", "--allow-net", "--allow-read", "--allow-write", "--allow-env", "--allow-run", "--allow-sys", "--allow-ffi", "main.ts"]
+CMD ["deno", "run", "--cached-only", "--v8-flags=--heap-growing-percent=40,--max-semi-space-size=8", "--allow-net", "--allow-read", "--allow-write", "--allow-env", "--allow-run", "--allow-sys", "--allow-ffi", "main.ts"]
