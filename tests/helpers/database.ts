@@ -1,6 +1,7 @@
 import postgres from "postgres";
 import { type DatabaseHandle, openDatabase } from "../../src/db/database.ts";
 import { migrateToLatest } from "../../src/db/migrate.ts";
+import { dataDirOf } from "../../src/db/pglite_base.ts";
 import { join } from "node:path";
 import { encodeHexLowerCase } from "@oslojs/encoding";
 import { waitUntil } from "./wait.ts";
@@ -126,7 +127,8 @@ export async function createPersistentTestDatabase(
  * databases). The first test file to need it makes it (and still migrates
  * it the ordinary way); the name holds a hash of the migrations and the lock
  * file, so a change to either makes a new one. A file that cannot be loaded
- * is removed and the database made the ordinary way.
+ * is removed and the database made the ordinary way. The backup's scratch
+ * copy of a server keeps one the same way, in memory (src/db/pglite_base.ts).
  */
 const root = new URL("../../", import.meta.url).pathname;
 const SNAPSHOT_PREFIX = "lensdesk-test-pglite-";
@@ -225,7 +227,7 @@ async function openMigratedPglite(): Promise<DatabaseHandle> {
   const handle = await openDatabase("memory://", "/nonexistent");
   await migrateToLatest(handle.db);
   if (handle.raw.engine === "pglite") {
-    const dump = new Uint8Array(await (await handle.raw.pglite.dumpDataDir("none")).arrayBuffer());
+    const dump = new Uint8Array(await (await dataDirOf(handle.raw.pglite, "none")).arrayBuffer());
     // Written aside and renamed: test files starting at once never read half a file.
     const temp = `${path}.${crypto.randomUUID()}`;
     await Deno.writeFile(temp, dump);
