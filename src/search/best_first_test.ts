@@ -53,6 +53,10 @@ function fakeSearch(
         ),
       );
     },
+    inOrder: (rank, need) => {
+      steps.push(`in order ${rank}`);
+      return Promise.resolve(all.filter((r) => r.rank === rank).slice(0, need));
+    },
     ordinary: () => {
       steps.push("ordinary");
       return Promise.resolve(byRank(all).slice(0, SEARCH_RESULTS_PER_TYPE));
@@ -72,7 +76,7 @@ describe("bestFirst", () => {
     expect(steps).toEqual(["head"]);
   });
 
-  it("looks a rare word up with the capped statement, and ranks every match past its cap", async () => {
+  it("looks a rare word up with the capped statement, and past its cap ranks by lookups and reads", async () => {
     // Three matches in the first ten rows: fewer than a page.
     const all = [
       ...rows([3, 3, 3]),
@@ -83,7 +87,21 @@ describe("bestFirst", () => {
     expect(rare.steps).toEqual(["head", "capped"]);
     const tooMany = fakeSearch(all, 3, { capped: true });
     expect(ids(await bestFirst(tooMany.search))).toEqual(ids(await rare.search.ordinary()));
-    expect(tooMany.steps).toEqual(["head", "capped", "ordinary"]);
+    // Rank 1 looked up: the page is full before the last rank.
+    expect(tooMany.steps).toEqual(["head", "capped", "ranks 0,1,2"]);
+    // Its rank 1 past the lookup's cap: read in order, as is the last rank
+    // the head holds too few of.
+    const overRanks = fakeSearch(all, 3, { capped: true, ranks: [1] });
+    expect(ids(await bestFirst(overRanks.search))).toEqual(ids(await rare.search.ordinary()));
+    expect(overRanks.steps).toEqual(["head", "capped", "ranks 0,1,2", "in order 1"]);
+    const contains = [
+      ...rows([3, 3, 3]),
+      ...rows(Array(40).fill(3)).map((r) => ({ ...r, id: `x${r.id}` })),
+    ];
+    const onlyLast = fakeSearch(contains, 3, { capped: true });
+    expect(ids(await bestFirst(onlyLast.search)))
+      .toEqual(ids(await fakeSearch(contains, 3).search.ordinary()));
+    expect(onlyLast.steps).toEqual(["head", "capped", "ranks 0,1,2", "in order 3"]);
   });
 
   it("takes a common word's ranks from the head while it holds enough, and looks up the others", async () => {
@@ -96,7 +114,7 @@ describe("bestFirst", () => {
     expect(ids(found)).toEqual(ids(await search.ordinary()));
   });
 
-  it("never looks up the last rank, and hands an overflowing rank to the ordinary statement", async () => {
+  it("never looks up the last rank, and reads an overflowing rank in order", async () => {
     const all = rows([3, 3, 3, 3, 3, 3, 3, 3, 2, 3, 3, 3]);
     const { search, steps } = fakeSearch(all, 10);
     expect(ids(await bestFirst(search))).toEqual(["r8", "r0", "r1", "r2", "r3"]);
@@ -104,7 +122,12 @@ describe("bestFirst", () => {
     expect(steps.some((s) => s.includes(String(LAST_RANK)))).toBe(false);
     const over = fakeSearch(all, 10, { ranks: [1] });
     expect(ids(await bestFirst(over.search))).toEqual(ids(await search.ordinary()));
-    expect(over.steps).toEqual(["head", "ranks 0,1,2", "ordinary"]);
+    // Rank 1 past its lookup's cap is read in order (it holds none here).
+    expect(over.steps).toEqual(["head", "ranks 0,1,2", "in order 1"]);
+    // Rank 2, the one the page needs, past its lookup's cap.
+    const overNeeded = fakeSearch(all, 10, { ranks: [2] });
+    expect(ids(await bestFirst(overNeeded.search))).toEqual(ids(await search.ordinary()));
+    expect(overNeeded.steps).toEqual(["head", "ranks 0,1,2", "in order 2"]);
   });
 
   it("looks up only the ranks the head holds too few of, and minds no overflow it does not need", async () => {

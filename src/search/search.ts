@@ -4,7 +4,7 @@ import { customPlans, type DB, genericPlans } from "../db/database.ts";
 import { CAPPED_MATCHES, cappedPage, matchCount } from "./capped.ts";
 import type { QuoteStatus } from "../../db/schema.ts";
 import { bestFirst, type Ranked } from "./best_first.ts";
-import { headAnswer, type HeadCounts, headRows } from "./head.ts";
+import { headAnswer, type HeadCounts, headRows, readInListOrder } from "./head.ts";
 import { clientLookups, quoteLookups, rankOf } from "./ranks.ts";
 import { QUOTE_STATUS_LABELS } from "../quotes/status_labels.ts";
 import { clientMatches, type Lookup, quoteMatches, searchWords } from "./match.ts";
@@ -91,11 +91,36 @@ export function clientRanksQuery(db: DB, text: string, words: string[], ranks: n
   );
 }
 
+/**
+ * The first `need` clients of `rank` in name order, read in that order
+ * (best_first.ts: a rank no lookup could give).
+ */
+export function clientRankInOrderQuery(
+  db: DB,
+  text: string,
+  words: string[],
+  rank: number,
+  need: number,
+) {
+  const ranked = rankOf(clientLookups(text, words));
+  return db.selectFrom("clients").select([...CLIENT_COLUMNS, ranked.as("rank")])
+    .where(clientMatches(words, "scan")).where(sql<boolean>`${ranked} = ${rank}`)
+    .orderBy("clients.lastName").orderBy("clients.firstName").orderBy("clients.id")
+    .limit(need);
+}
+
 /** One type's statements, each for (db, text, words), and its rows as results: what findBest runs. */
 interface TypeSearch<R> {
   head: (db: DB, text: string, words: string[]) => RawBuilder<HeadRow<R>>;
   capped: (db: DB, text: string, words: string[]) => { execute(): Promise<(R & Matches)[]> };
   ranks: (db: DB, text: string, words: string[], ranks: number[]) => RawBuilder<RanksRow<R>>;
+  inOrder: (
+    db: DB,
+    text: string,
+    words: string[],
+    rank: number,
+    need: number,
+  ) => { execute(): Promise<R[]> };
   ordinary: (db: DB, text: string, words: string[]) => { execute(): Promise<R[]> };
   result: (row: R) => SearchResult;
 }
@@ -113,6 +138,9 @@ async function findBest<R extends Ranked>(
     capped: async () =>
       (await cappedPage(() => statements.capped(genericPlans(db), text, words).execute()))?.rows,
     ranks: (ranks) => runRanks(db, statements.ranks(db, text, words, ranks), ranks),
+    // Read in the list's order whatever the planner guesses of the rank (head.ts).
+    inOrder: (rank, need) =>
+      readInListOrder(db, (db) => statements.inOrder(db, text, words, rank, need).execute()),
     ordinary: () => statements.ordinary(customPlans(db), text, words).execute(),
   });
   return rows.map((row) => ({ rank: Number(row.rank), result: statements.result(row) }));
@@ -123,6 +151,7 @@ const CLIENTS_PART: TypeSearch<ClientRow> = {
   head: headClientResultsQuery,
   capped: cappedClientResultsQuery,
   ranks: clientRanksQuery,
+  inOrder: clientRankInOrderQuery,
   ordinary: searchClientResultsQuery,
   result: (r) => ({
     id: r.id,
@@ -202,11 +231,27 @@ export function quoteRanksQuery(db: DB, text: string, words: string[], ranks: nu
   );
 }
 
+/** The first `need` quotes of `rank`, newest first, as clientRankInOrderQuery. */
+export function quoteRankInOrderQuery(
+  db: DB,
+  text: string,
+  words: string[],
+  rank: number,
+  need: number,
+) {
+  const ranked = rankOf(quoteLookups(text, words));
+  return db.selectFrom("quotes").select([...QUOTE_COLUMNS, ranked.as("rank")])
+    .where(quoteMatches(words, "scan")).where(sql<boolean>`${ranked} = ${rank}`)
+    .orderBy("quotes.createdAt", "desc").orderBy("quotes.id", "desc")
+    .limit(need);
+}
+
 /** The staff bar's quotes part. */
 const QUOTES_PART: TypeSearch<QuoteRow> = {
   head: headQuoteResultsQuery,
   capped: cappedQuoteResultsQuery,
   ranks: quoteRanksQuery,
+  inOrder: quoteRankInOrderQuery,
   ordinary: searchQuoteResultsQuery,
   result: (r) => ({
     id: r.id,
@@ -252,13 +297,6 @@ function headStatement<R>(
     order by best.rank, ${order}`;
 }
 
-/**
- * The most rows one rank test takes before its rank is said to overflow
- * (ranksStatement). Smaller than CAPPED_MATCHES: a test is a prefix range of
- * one index, and a thousand rows of it already say the prefix is common.
- */
-export const RANK_LOOKUP_MATCHES = 1000;
-
 /** How many of a head's matches are ranked (headStatement). */
 const RANKED_IN_HEAD = 200;
 
@@ -270,7 +308,7 @@ type RanksRow<R> = { overflowed: number[] | null } & Partial<R> & { rank: number
 
 /**
  * The ranks' statement: the rows each test of `ranks` finds (at most
- * RANK_LOOKUP_MATCHES + 1 each, so a test of a common prefix stops early, and
+ * CAPPED_MATCHES + 1 each, so a test of a common prefix stops early, and
  * such a test's rank is said to overflow), and up to a page of each rank
  * among them that match the words, best first. `rows` is every match with
  * its rank, named as its table; it is read for the candidates only.
@@ -287,7 +325,7 @@ function ranksStatement<R>(
   const capped = ranks.flatMap((rank) =>
     lookups[rank].map((test, i) =>
       sql`(select found.id, ${sql.lit(rank)} as rank, ${sql.lit(i)} as test
-        from (${select(test)} limit ${RANK_LOOKUP_MATCHES + 1}) found)`
+        from (${select(test)} limit ${CAPPED_MATCHES + 1}) found)`
     )
   );
   // An overflowing rank's candidates are not ranked: that costs a thousand
@@ -295,7 +333,7 @@ function ranksStatement<R>(
   return sql<RanksRow<R>>`
     with candidates as (${sql.join(capped, sql` union all `)}),
     over as (select distinct rank from candidates group by rank, test
-      having count(*) > ${RANK_LOOKUP_MATCHES})
+      having count(*) > ${CAPPED_MATCHES})
     select (select array_agg(rank) from over) as overflowed, best.*
     from (select 1) one
     left join lateral (select * from (select ${t}.*,

@@ -26,16 +26,19 @@ import {
 import {
   cappedClientResultsQuery,
   cappedQuoteResultsQuery,
+  clientRankInOrderQuery,
   clientRanksQuery,
   globalSearch,
   headClientResultsQuery,
   headQuoteResultsQuery,
+  quoteRankInOrderQuery,
   quoteRanksQuery,
   searchClientResultsQuery,
   searchQuoteResultsQuery,
 } from "../../src/search/search.ts";
 import { CAPPED_MATCHES, cappedTotal } from "../../src/search/capped.ts";
 import { readInListOrder } from "../../src/search/head.ts";
+import { LAST_RANK } from "../../src/search/ranks.ts";
 import { customPlans, genericPlans } from "../../src/db/database.ts";
 import {
   clientMatches,
@@ -430,6 +433,37 @@ describe(`search plans with ${CLIENTS} clients and ${CLIENTS * QUOTES_PER_CLIENT
     // whose first name starts with it (rank 2), is the last client by name.
     const [first] = await globalSearch(handle.db, "example");
     expect(first.title).toBe("Example Zulu");
+  });
+
+  it("reads a rank's first matches in the list's order, through the list's index", async () => {
+    // The staff bar's step for a rank no lookup could give (best_first.ts).
+    const db = handle.db;
+    for (const text of ["ann", "555", "dr.", "example", "son", "q-00", "hana holkoley", "4321"]) {
+      const words = searchWords(text);
+      const clients = await searchClientResultsQuery(db, text, words).clearLimit().execute();
+      const quotes = await searchQuoteResultsQuery(db, text, words).clearLimit().execute();
+      for (let rank = 0; rank <= LAST_RANK; rank++) {
+        const ofRank = <R extends { id: string; rank: number | string }>(rows: R[]) =>
+          rows.filter((r) => Number(r.rank) === rank).slice(0, 3).map((r) => r.id);
+        const read = await readInListOrder(db, async (db) => ({
+          clients: (await clientRankInOrderQuery(db, text, words, rank, 3).execute()).map((r) =>
+            r.id
+          ),
+          quotes: (await quoteRankInOrderQuery(db, text, words, rank, 3).execute()).map((r) =>
+            r.id
+          ),
+        }));
+        expect({ text, rank, ...read })
+          .toEqual({ text, rank, clients: ofRank(clients), quotes: ofRank(quotes) });
+      }
+    }
+    const plans = await readInListOrder(db, async (db) => ({
+      clients: await planOf(db, clientRankInOrderQuery(db, "555", searchWords("555"), 1, 5)),
+      quotes: await planOf(db, quoteRankInOrderQuery(db, "dr.", searchWords("dr."), 2, 5)),
+    }));
+    expect(plans.clients.indexes.has("clients_name_order_idx")).toBe(true);
+    expect(plans.quotes.indexes.has("quotes_created_at_idx")).toBe(true);
+    expect([...plans.clients.seqScans, ...plans.quotes.seqScans]).toEqual([]);
   });
 
   it("keeps every row the LIKE alone keeps, and no other", async () => {
