@@ -1,7 +1,7 @@
 // The quote management list (/quotes): its filters, searched pages and counts.
 import { type DB, genericPlans } from "../db/database.ts";
 import { type Lookup, quoteMatches, searchWords } from "../search/match.ts";
-import { CAPPED_MATCHES, cappedPage, matchCount } from "../search/capped.ts";
+import { cappedPage, matchCount, QUOTE_LIST_CAPPED_MATCHES } from "../search/capped.ts";
 import { type HeadCounts, headRows, readHead, readInListOrder } from "../search/head.ts";
 import { sql } from "kysely";
 import { pageOf, totalFromPage } from "../db/paging.ts";
@@ -71,14 +71,14 @@ export function countQuotesQuery(db: DB, query: QuoteListQuery, now = new Date()
 }
 
 /**
- * A page of a searched quote list from the first CAPPED_MATCHES + 1 quotes
+ * A page of a searched quote list from the first QUOTE_LIST_CAPPED_MATCHES + 1 quotes
  * the words find, with how many that was (src/search/capped.ts): one plan
  * for every word. The client's e-mail is joined to the page's rows only.
  */
 export function cappedListQuotesQuery(db: DB, query: QuoteListQuery, now = new Date()) {
   const { limit, offset } = quotePage(query);
   const found = listFilter(db, query, now, "grams").select(LIST_COLUMNS);
-  const page = db.selectFrom(found.limit(CAPPED_MATCHES + 1).as("found"))
+  const page = db.selectFrom(found.limit(QUOTE_LIST_CAPPED_MATCHES + 1).as("found"))
     .selectAll("found").select(matchCount.as("matches"))
     .orderBy("found.createdAt", "desc").orderBy("found.id", "desc")
     .limit(limit).offset(offset).as("page");
@@ -164,13 +164,14 @@ export async function listQuotes(db: DB, query: QuoteListQuery, now = new Date()
           now,
         ).execute(),
       offset,
+      QUOTE_LIST_CAPPED_MATCHES,
     );
     if (capped) return { total: capped.total, atLeast: false, rows: view(capped.rows) };
     // More than the cap: the ordinary statement reads the list in order.
     const rows = await readInListOrder(db, (db) => listQuotesQuery(db, query, now).execute());
     const total = totalFromPage(offset, limit, rows.length);
     // More than the cap matched; a page with rows says at least that many more.
-    const atLeast = Math.max(CAPPED_MATCHES + 1, rows.length ? offset + rows.length : 0);
+    const atLeast = Math.max(QUOTE_LIST_CAPPED_MATCHES + 1, rows.length ? offset + rows.length : 0);
     return { total: total ?? atLeast, atLeast: total === undefined, rows: view(rows) };
   }
   const rows = await listQuotesQuery(db, query, now).execute();

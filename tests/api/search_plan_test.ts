@@ -36,7 +36,7 @@ import {
   searchClientResultsQuery,
   searchQuoteResultsQuery,
 } from "../../src/search/search.ts";
-import { CAPPED_MATCHES, cappedTotal } from "../../src/search/capped.ts";
+import { CAPPED_MATCHES, cappedTotal, QUOTE_LIST_CAPPED_MATCHES } from "../../src/search/capped.ts";
 import { readInListOrder } from "../../src/search/head.ts";
 import { LAST_RANK } from "../../src/search/ranks.ts";
 import { customPlans, genericPlans } from "../../src/db/database.ts";
@@ -353,12 +353,17 @@ describe(`search plans with ${CLIENTS} clients and ${CLIENTS * QUOTES_PER_CLIENT
 
   it("answers a capped search as the ordinary statement does, with fewer or more matches than the cap", async () => {
     const db = handle.db;
-    // "dr." is in half of the quotes and "example" in nearly every client's
-    // e-mail: over the cap. "ann" is in 1,000 clients (each tenth is an Ann),
+    // "q-0" is in every quote number and "example" in nearly every client's
+    // e-mail: over the caps. "ann" is in 1,000 clients (each tenth is an Ann),
     // the others in fewer.
-    const over = { quotes: "dr.", clients: "example" };
+    const over = { quotes: "q-0", clients: "example" };
     const quotesOver = await cappedListQuotesQuery(db, { q: over.quotes }).execute();
-    expect(cappedTotal(quotesOver)).toBeUndefined();
+    expect(cappedTotal(quotesOver, 0, QUOTE_LIST_CAPPED_MATCHES)).toBeUndefined();
+    // "dr." (a third of the quotes) is past the others' cap, under the quote list's.
+    const drs = await cappedListQuotesQuery(db, { q: "dr." }).execute();
+    expect(cappedTotal(drs, 0, QUOTE_LIST_CAPPED_MATCHES)).toBe(
+      Number((await countQuotesQuery(db, { q: "dr." }).executeTakeFirstOrThrow()).n),
+    );
     const clientsOver = await cappedSearchClientsQuery(db, searchWords(over.clients)).execute();
     expect(cappedTotal(clientsOver)).toBeUndefined();
     const under = await cappedListQuotesQuery(db, { q: "corwenstein" }).execute();
