@@ -69,16 +69,74 @@ Font.registerHyphenationCallback((word: string, syllables?: (word: string) => st
 type GlyphCheck = (codePoint: number) => boolean;
 let faces: Promise<GlyphCheck[]> | undefined;
 
-/** Loads the three faces once (react-pdf keeps them) and answers from their character maps. */
+/**
+ * Loads the three faces once (react-pdf keeps them), remembers their shaping
+ * (rememberShaping) and answers from their character maps.
+ */
 function loadFaces(): Promise<GlyphCheck[]> {
   faces ??= Promise.all(FACES.map(async ({ fontWeight, fontStyle }) => {
     const descriptor = { fontFamily: FONT_FAMILY, fontWeight, fontStyle };
     await Font.load(descriptor);
     const font = Font.getFont(descriptor).data;
     if (!font) throw new Error(`${FONT_FAMILY} ${fontWeight} ${fontStyle} did not load`);
+    rememberShaping(font as unknown as Shaper);
     return (codePoint: number) => font.hasGlyphForCodePoint(codePoint);
   }));
   return faces;
+}
+
+/** The part of a fontkit font that react-pdf's text layout calls for every run of text. */
+interface Shaper {
+  layout(
+    text: string,
+    features?: unknown,
+    script?: string,
+    language?: string,
+    direction?: string,
+  ): GlyphRun;
+}
+/** What shaping gives: the glyphs and their positions, one for one. */
+interface GlyphRun {
+  glyphs: unknown[];
+  positions: object[];
+}
+
+/** Runs of text whose shaping a face keeps; past this it starts again (a renderer lives long). */
+export const SHAPED_RUNS = 4000;
+
+/**
+ * Makes a face remember how it shaped each run of text. Shaping (fontkit's
+ * layout: glyph substitution and kerning through the OpenType tables) was
+ * about a seventh of a quote PDF's time, and most runs recur on every PDF
+ * a renderer makes: the headings, labels, the store's name and footer, and
+ * a quote's own text when it is printed again. The result depends only on
+ * the face, the text and the options, and react-pdf only reads it (it copies
+ * the positions before scaling or justifying them, and slices the glyph
+ * list into new ones), so one result serves every PDF. Its lists and
+ * positions are frozen: code that changed them in place (pdfkit's own text
+ * calls scale the positions they get; react-pdf never makes those with our
+ * faces) would throw rather than spoil the next PDF. Calls with a script or
+ * language (react-pdf passes neither) are shaped as before.
+ */
+function rememberShaping(font: Shaper) {
+  const shape = font.layout.bind(font);
+  const shaped = new Map<string, GlyphRun>();
+  font.layout = (text, features, script, language, direction) => {
+    if (script !== undefined || language !== undefined) {
+      return shape(text, features, script, language, direction);
+    }
+    const key = `${direction}\u0000${JSON.stringify(features) ?? ""}\u0000${text}`;
+    let run = shaped.get(key);
+    if (run === undefined) {
+      if (shaped.size >= SHAPED_RUNS) shaped.clear();
+      run = shape(text, features, script, language, direction);
+      run.positions.forEach((position) => Object.freeze(position));
+      Object.freeze(run.positions);
+      Object.freeze(run.glyphs);
+      shaped.set(key, run);
+    }
+    return run;
+  };
 }
 
 /**

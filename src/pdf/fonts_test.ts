@@ -1,6 +1,7 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
-import { MISSING_GLYPH, textSanitizer, widthLowerBound, wordParts } from "./fonts.ts";
+import { Font } from "@react-pdf/renderer";
+import { FONT_FAMILY, MISSING_GLYPH, textSanitizer, widthLowerBound, wordParts } from "./fonts.ts";
 
 describe("textSanitizer", () => {
   it("keeps what DejaVu Sans draws: Latin-extended, Greek, Cyrillic, Vietnamese, symbols", async () => {
@@ -65,5 +66,22 @@ describe("widthLowerBound", () => {
     expect(width("0".repeat(10), 24)).toBeCloseTo(2 * width("0".repeat(10), 12));
     // Spaces are where lines break, so they count for nothing.
     expect(width("0 0", 12)).toBe(width("00", 12));
+  });
+});
+
+describe("shaping", () => {
+  it("is remembered per face: the same run gives the same result, frozen", async () => {
+    await textSanitizer();
+    const font = Font.getFont({ fontFamily: FONT_FAMILY, fontWeight: 400, fontStyle: "normal" })
+      .data!;
+    const first = font.layout("Ray-Ban RB5154 Łukasiewicz", [], undefined, undefined, "ltr");
+    const again = font.layout("Ray-Ban RB5154 Łukasiewicz", [], undefined, undefined, "ltr");
+    expect(again).toBe(first);
+    expect(first.glyphs.length).toBeGreaterThan(0);
+    // Code that scaled the positions in place would spoil every later PDF: it throws instead.
+    expect(() => (first.positions[0].xAdvance *= 2)).toThrow();
+    // Other options are other runs.
+    expect(font.layout("Ray-Ban RB5154 Łukasiewicz", ["liga"], undefined, undefined, "ltr"))
+      .not.toBe(first);
   });
 });
