@@ -25,6 +25,9 @@ import {
 } from "./pdf_layout.ts";
 import { ClientAndDetails, Footer, Header, PriceLines, Totals } from "./pdf_parts.tsx";
 import { reportsFrom, SHEET_MARK } from "./pdf_measure.ts";
+import { reusePdfkitWork } from "./pdfkit_reuse.ts";
+
+reusePdfkitWork();
 
 // ---- Text ----
 
