@@ -2,8 +2,8 @@ import { Hono } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
 import { notFound } from "../../src/http/errors.ts";
 import { requireUser } from "../../src/http/middleware.ts";
-import { findQuoteBundle } from "../../src/quotes/quote_bundle.ts";
-import { findBranding } from "../../src/settings/settings.ts";
+import { readQuoteBundle } from "../../src/quotes/quote_bundle.ts";
+import { pageSettings } from "../../src/http/page_settings.ts";
 import { quotePdfFilename, renderQuotePdf } from "../../src/pdf/render_quote_pdf.ts";
 
 export const quotePdfApi = new Hono<AppEnv>();
@@ -14,9 +14,13 @@ quotePdfApi.use("/quotes/:id/pdf", requireUser());
 
 /** The client copy as a PDF, shown in the browser's viewer (and saved under a useful name). */
 quotePdfApi.get("/quotes/:id/pdf", async (c) => {
-  const [bundle, branding] = await Promise.all([
-    findQuoteBundle(c.var.db, c.req.param("id")),
-    findBranding(c.var.db),
+  // The quote and the branding as the quote's page reads them: kept between
+  // requests, and read again once their tables are written (by any process),
+  // so an edit shows in the next PDF. Reading both afresh was a few ms of
+  // every PDF, which is printed again and again while a quote is discussed.
+  const [bundle, { branding }] = await Promise.all([
+    readQuoteBundle(c.var.db, c.req.param("id")),
+    pageSettings(c),
   ]);
   if (!bundle) throw notFound("Quote not found");
   // A copy typed as backed by a plain ArrayBuffer, which is what a body takes.

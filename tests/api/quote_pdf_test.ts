@@ -150,6 +150,28 @@ describe("GET /api/quotes/{id}/pdf", () => {
     expect(pages[2]).toContain("Total$62.50");
   });
 
+  it("shows an edit of the quote or of the store's settings in the very next PDF", async () => {
+    // The route reads the quote and the branding through what it keeps between requests.
+    const before = (await pdfPageTexts((await getPdf(quote.id)).bytes)).map(squash);
+    expect(before[2]).toContain("Reading");
+    const reading = await app.db.selectFrom("quoteOptions").select("id")
+      .where("quoteId", "=", quote.id).where("position", "=", 2).executeTakeFirstOrThrow();
+    try {
+      await app.db.updateTable("quoteOptions").set({ label: "Bedside" })
+        .where("id", "=", reading.id).execute();
+      await app.db.updateTable("settings").set({ storeName: "Quayside Optical" }).execute();
+      const after = (await pdfPageTexts((await getPdf(quote.id)).bytes)).map(squash);
+      expect(after[2]).toContain("Bedside");
+      expect(after[2]).not.toContain("Reading");
+      expect(after[0]).toContain("QuaysideOptical");
+      expect(after[0]).not.toContain("HarborOptical");
+    } finally {
+      await app.db.updateTable("quoteOptions").set({ label: "Reading" })
+        .where("id", "=", reading.id).execute();
+      await app.db.updateTable("settings").set({ storeName: "Harbor Optical" }).execute();
+    }
+  });
+
   it("never shows the quote's internal notes", async () => {
     const { bytes } = await getPdf(quote.id);
     const text = (await pdfPageTexts(bytes)).join("\n");
