@@ -80,6 +80,7 @@ function loadFaces(): Promise<GlyphCheck[]> {
     const font = Font.getFont(descriptor).data;
     if (!font) throw new Error(`${FONT_FAMILY} ${fontWeight} ${fontStyle} did not load`);
     rememberShaping(font as unknown as Shaper);
+    rememberOutlines(font as unknown as GlyphSource);
     return (codePoint: number) => font.hasGlyphForCodePoint(codePoint);
   }));
   return faces;
@@ -136,6 +137,39 @@ function rememberShaping(font: Shaper) {
       shaped.set(key, run);
     }
     return run;
+  };
+}
+
+/** The part of a fontkit font that hands out its glyphs (kept by the font, one object per glyph). */
+interface GlyphSource {
+  getGlyph(id: number, codePoints?: number[]): { _decode?: () => unknown } | null;
+  /** Set only for a variable font (DejaVu Sans is not one): then outlines depend on the variation. */
+  _variationProcessor?: unknown;
+}
+
+/**
+ * Makes a face's glyphs remember their decoded outline. Each PDF embeds the
+ * glyphs it uses (a subset of the face), and fontkit, to find out whether a
+ * glyph is made of others, decodes its whole outline from the font file,
+ * every point of it, for every PDF: a twentieth of a quote PDF's time. The
+ * outline of a glyph of a fixed face never changes, and fontkit only reads
+ * it (the subset copies the glyph's bytes before renumbering the parts of a
+ * composite one), so each glyph decodes once per renderer. A variable font's
+ * outlines depend on its variation and are left alone.
+ */
+function rememberOutlines(font: GlyphSource) {
+  const getGlyph = font.getGlyph.bind(font);
+  font.getGlyph = (id, codePoints) => {
+    const glyph = getGlyph(id, codePoints);
+    const decode = glyph?._decode;
+    if (glyph && decode && !Object.hasOwn(glyph, "_decode") && !font._variationProcessor) {
+      let outline: { value: unknown } | undefined;
+      glyph._decode = function (this: unknown) {
+        outline ??= { value: decode.call(this) };
+        return outline.value;
+      };
+    }
+    return glyph;
   };
 }
 

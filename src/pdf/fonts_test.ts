@@ -85,3 +85,23 @@ describe("shaping", () => {
       .not.toBe(first);
   });
 });
+
+describe("glyph outlines", () => {
+  it("are decoded once per glyph, and are the font file's", async () => {
+    await textSanitizer();
+    const font = Font.getFont({ fontFamily: FONT_FAMILY, fontWeight: 700, fontStyle: "normal" })
+      .data!;
+    // "é" is a composite glyph in DejaVu Sans (e and an accent), "a" a simple one.
+    for (const ch of ["a", "é"]) {
+      const glyph = font.glyphForCodePoint(ch.codePointAt(0)!) as unknown as {
+        _decode(): { numberOfContours: number };
+        path: { toSVG(): string };
+      };
+      const outline = glyph._decode();
+      expect(glyph._decode()).toBe(outline);
+      expect(outline.numberOfContours).not.toBe(0);
+      // The path drawn from the kept outline is the glyph's.
+      expect(glyph.path.toSVG().length).toBeGreaterThan(10);
+    }
+  });
+});
