@@ -43,18 +43,27 @@ describe("headAnswer", () => {
 
 describe("longerHeadRows", () => {
   const rows = headRows(50);
-  it("reads as many rows as the head's matches say fill the page, half as many again", () => {
-    // 20 in 2,000 rows: 5,000 rows fill a page of 50; 7,500 rounded up to whole heads.
-    expect(longerHeadRows({ scanned: rows, matches: 20 }, 50, rows)).toBe(8_000);
-    expect(longerHeadRows({ scanned: rows, matches: 49 }, 50, rows)).toBe(4_000);
+  it("reads as many rows as the head's matches say fill the page, a quarter again", () => {
+    // 20 in 2,000 rows: 5,000 rows fill a page of 50; 6,250 rounded up to whole thousands.
+    expect(longerHeadRows({ scanned: rows, matches: 20 }, 50, rows)).toBe(7_000);
+    expect(longerHeadRows({ scanned: rows, matches: 40 }, 50, rows)).toBe(4_000);
+    // 49 of 50 in 2,000: 2,551 rows, 3,000 in whole thousands.
+    expect(longerHeadRows({ scanned: rows, matches: 49 }, 50, rows)).toBe(3_000);
+    const counts = new Set(
+      Array.from(
+        { length: 200 },
+        (_, m) => longerHeadRows({ scanned: rows, matches: m }, 50, rows),
+      ),
+    );
+    expect(counts.size).toBeLessThanOrEqual(HEAD_MAX_ROWS / 1_000 + 1);
   });
 
   it("reads no longer head where the head says too little or a longer one would be too long", () => {
     const few = LONGER_HEAD_MIN_MATCHES - 1;
     expect(longerHeadRows({ scanned: rows, matches: few }, 50, rows)).toBeUndefined();
-    // 1.5 × 50 × 2,000 / 10 = 15,000 rows: still within HEAD_MAX_ROWS …
-    expect(longerHeadRows({ scanned: rows, matches: 10 }, 50, rows)).toBe(16_000);
-    // … 1.5 × 200 × 4,000 / 10 = 120,000 rows is not.
+    // 1.25 × 50 × 2,000 / 10 = 12,500 rows: still within HEAD_MAX_ROWS …
+    expect(longerHeadRows({ scanned: rows, matches: 10 }, 50, rows)).toBe(13_000);
+    // … 1.25 × 200 × 4,000 / 10 = 100,000 rows is not.
     expect(longerHeadRows({ scanned: headRows(200), matches: 10 }, 200, headRows(200)))
       .toBeUndefined();
     // A complete or filled head is the answer.
@@ -71,8 +80,8 @@ describe("readHead", () => {
       // One row in a hundred matches, in a list of 100,000.
       return Promise.resolve([{ scanned: rows, matches: rows / 100 }]);
     });
-    expect(reads).toEqual([2_000, 8_000]);
-    expect(answer).toMatchObject({ matches: 80, complete: false, filled: true });
+    expect(reads).toEqual([2_000, 7_000]);
+    expect(answer).toMatchObject({ matches: 70, complete: false, filled: true });
   });
 
   it("reads one head when it is the answer or says too little", async () => {
