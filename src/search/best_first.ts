@@ -47,8 +47,6 @@ export interface RankedSearch<R extends Ranked> {
   ranks(ranks: number[]): Promise<Map<number, R[]>>;
   /** The first `need` matches of `rank` in the list's order, read in that order. */
   inOrder(rank: number, need: number): Promise<R[]>;
-  /** Every match ranked and sorted: the reference the steps above agree with. */
-  ordinary(): Promise<R[]>;
 }
 
 export async function bestFirst<R extends Ranked>(search: RankedSearch<R>): Promise<R[]> {
