@@ -35,8 +35,45 @@ const CLIENT_NAME = sql<string>`lower(quotes.client_name)`;
 const OPTICIAN = sql<string>`lower(quotes.optician_name)`;
 
 const equals = (expr: RawBuilder<string>, value: string) => sql<boolean>`${expr} = ${value}`;
-const startsWith = (expr: RawBuilder<string>, value: string) =>
+
+/** A test that `expr` starts with `value`. */
+type StartsWith = (expr: RawBuilder<string>, value: string) => RawBuilder<boolean>;
+
+/** The test as a LIKE: how a row's rank is computed. */
+const startsWith: StartsWith = (expr, value) =>
   sql<boolean>`${expr} like ${startsWithPattern(value)}`;
+
+/**
+ * The test as a LIKE within a range of the expression's index: the same
+ * rows, and a range that a plan made once for every word can read (a LIKE
+ * with a parameter for its pattern is an index range only in a plan made for
+ * that pattern, whose planning cost 1.5-3 ms per search). text_pattern_ops
+ * compares bytes, and UTF-8's byte order is code points' order.
+ */
+export const startsWithInRange: StartsWith = (expr, value) => {
+  const above = prefixUpperBound(value);
+  return above === undefined
+    ? sql<boolean>`(${expr} ~>=~ ${value} and ${startsWith(expr, value)})`
+    : sql<boolean>`(${expr} ~>=~ ${value} and ${expr} ~<~ ${above} and ${startsWith(expr, value)})`;
+};
+
+/**
+ * The least string above every string that starts with `prefix` (its last
+ * character that has a next one, made that next one), or undefined when
+ * none is (the prefix is empty or only U+10FFFF).
+ */
+export function prefixUpperBound(prefix: string): string | undefined {
+  const chars = Array.from(prefix);
+  while (chars.length > 0) {
+    const last = chars.pop()!.codePointAt(0)!;
+    if (last < 0x10ffff) {
+      // A surrogate is no character of UTF-8: the next one after them is U+E000.
+      const next = last + 1 >= 0xd800 && last + 1 <= 0xdfff ? 0xe000 : last + 1;
+      return chars.join("") + String.fromCodePoint(next);
+    }
+  }
+  return undefined;
+}
 
 /** A string's characters in reverse order, as PostgreSQL's reverse() gives them. */
 const reversed = (text: string) => Array.from(text).reverse().join("");
@@ -45,8 +82,13 @@ const reversed = (text: string) => Array.from(text).reverse().join("");
  * The tests of a client's ranks 0, 1 and 2 for a query (`text`, lowercased
  * with single spaces, and its words): a client has the first rank one of
  * whose tests holds. A query that looks like a phone number tests the phones.
+ * `starts` is how a prefix is tested: startsWithInRange for the lookups.
  */
-export function clientLookups(text: string, words: string[]): RawBuilder<boolean>[][] {
+export function clientLookups(
+  text: string,
+  words: string[],
+  starts: StartsWith = startsWith,
+): RawBuilder<boolean>[][] {
   const digits = phoneDigits(text);
   const phones = [MOBILE_DIGITS, HOME_DIGITS];
   return [
@@ -56,25 +98,29 @@ export function clientLookups(text: string, words: string[]): RawBuilder<boolean
       ...(digits ? phones.map((p) => equals(p, digits)) : []),
     ],
     [
-      startsWith(FULL_NAME, text),
-      startsWith(LAST_NAME, text),
-      startsWith(EMAIL, text),
-      ...(digits ? phones.map((p) => startsWith(p, digits)) : []),
+      starts(FULL_NAME, text),
+      starts(LAST_NAME, text),
+      starts(EMAIL, text),
+      ...(digits ? phones.map((p) => starts(p, digits)) : []),
     ],
-    [startsWith(FIRST_NAME, words[0]), startsWith(LAST_NAME, words[0])],
+    [starts(FIRST_NAME, words[0]), starts(LAST_NAME, words[0])],
   ];
 }
 
 /** The tests of a quote's ranks 0, 1 and 2, as clientLookups. */
-export function quoteLookups(text: string, words: string[]): RawBuilder<boolean>[][] {
+export function quoteLookups(
+  text: string,
+  words: string[],
+  starts: StartsWith = startsWith,
+): RawBuilder<boolean>[][] {
   return [
     [equals(QUOTE_NUMBER, text)],
     [
-      startsWith(QUOTE_NUMBER, text),
+      starts(QUOTE_NUMBER, text),
       // Ends with the text: its reverse starts with the reversed text.
-      startsWith(QUOTE_NUMBER_REVERSED, reversed(text)),
+      starts(QUOTE_NUMBER_REVERSED, reversed(text)),
     ],
-    [startsWith(CLIENT_NAME, words[0]), startsWith(OPTICIAN, words[0])],
+    [starts(CLIENT_NAME, words[0]), starts(OPTICIAN, words[0])],
   ];
 }
 

@@ -1,11 +1,11 @@
 import { JOB_STATUS_LABELS } from "../orders/rules.ts";
 import { type Compilable, type RawBuilder, sql } from "kysely";
-import { customPlans, type DB, genericPlans } from "../db/database.ts";
+import { type DB, genericPlans } from "../db/database.ts";
 import { CAPPED_MATCHES, cappedPage, matchCount } from "./capped.ts";
 import type { QuoteStatus } from "../../db/schema.ts";
 import { bestFirst, type Ranked } from "./best_first.ts";
 import { headAnswer, type HeadCounts, headRows, readInListOrder } from "./head.ts";
-import { clientLookups, quoteLookups, rankOf } from "./ranks.ts";
+import { clientLookups, quoteLookups, rankOf, startsWithInRange } from "./ranks.ts";
 import { QUOTE_STATUS_LABELS } from "../quotes/status_labels.ts";
 import { clientMatches, type Lookup, quoteMatches, searchWords } from "./match.ts";
 import { SEARCH_MIN_CHARS, SEARCH_RESULTS_PER_TYPE, type SearchResult } from "./views.ts";
@@ -76,19 +76,22 @@ export function headClientResultsQuery(db: DB, text: string, words: string[]) {
 
 /**
  * Up to a page of clients of each of `ranks` (below the last), looked up by
- * the ranks' tests (ranks.ts, migration 0025), with the tests that found
- * more than CAPPED_MATCHES clients.
+ * the ranks' tests (ranks.ts, migrations 0025 and 0027), with the tests that
+ * found more than CAPPED_MATCHES clients. Its prefixes are index ranges
+ * whatever the words (startsWithInRange): one plan serves every search.
  */
 export function clientRanksQuery(db: DB, text: string, words: string[], ranks: number[]) {
   const lookups = clientLookups(text, words);
   return ranksStatement<ClientRow>(
-    lookups,
+    clientLookups(text, words, startsWithInRange),
     ranks,
-    (test) => db.selectFrom("clients").select("clients.id").where(test),
+    (test) =>
+      db.selectFrom("clients").select(["clients.id", "clients.lastName", "clients.firstName"])
+        .where(test),
     db.selectFrom("clients").select([...CLIENT_COLUMNS, rankOf(lookups).as("rank")])
       .where(clientMatches(words, "scan")),
     "clients",
-    sql`last_name, first_name, id`,
+    CLIENT_LIST_ORDER,
   );
 }
 
@@ -219,13 +222,13 @@ export function headQuoteResultsQuery(db: DB, text: string, words: string[]) {
 export function quoteRanksQuery(db: DB, text: string, words: string[], ranks: number[]) {
   const lookups = quoteLookups(text, words);
   return ranksStatement<QuoteRow>(
-    lookups,
+    quoteLookups(text, words, startsWithInRange),
     ranks,
-    (test) => db.selectFrom("quotes").select("quotes.id").where(test),
+    (test) => db.selectFrom("quotes").select(["quotes.id", "quotes.createdAt"]).where(test),
     db.selectFrom("quotes").select([...QUOTE_COLUMNS, rankOf(lookups).as("rank")])
       .where(quoteMatches(words, "scan")),
     "quotes",
-    sql`created_at desc, id desc`,
+    QUOTE_LIST_ORDER,
   );
 }
 
@@ -303,12 +306,35 @@ type HeadRow<R> = HeadCounts & Partial<R> & { rank: number | null };
 /** A ranks statement's rows: the ranks whose lookup overflowed, and the rows found. */
 type RanksRow<R> = { overflowed: number[] | null } & Partial<R> & { rank: number | null };
 
+/** A list's order by the columns of its table: the same direction for each. */
+interface ListOrder {
+  columns: readonly string[];
+  descending: boolean;
+}
+
+const CLIENT_LIST_ORDER: ListOrder = {
+  columns: ["last_name", "first_name", "id"],
+  descending: false,
+};
+const QUOTE_LIST_ORDER: ListOrder = { columns: ["created_at", "id"], descending: true };
+
+/** `order` as an ORDER BY list of `table`'s columns. */
+function orderOn(order: ListOrder, table: string) {
+  const direction = order.descending ? sql` desc` : sql``;
+  return sql.join(order.columns.map((c) => sql`${sql.ref(`${table}.${c}`)}${direction}`));
+}
+
 /**
  * The ranks' statement: the rows each test of `ranks` finds (at most
  * CAPPED_MATCHES + 1 each, so a test of a common prefix stops early, and
- * such a test's rank is said to overflow), and up to a page of each rank
- * among them that match the words, best first. `rows` is every match with
- * its rank, named as its table; it is read for the candidates only.
+ * such a test's rank is said to overflow) with their place in the list, and
+ * up to a page of each rank among them that match the words, best first.
+ * `select(test)` gives a test's rows' ids and the list's order columns
+ * (`order`), which its index carries (migration 0027): the candidates are
+ * sorted from the index alone, and only rows from the first on are read from
+ * the table, until a page of the rank is found ("977" at 1,000,000 clients:
+ * 3,000 quote numbers end with it, and a handful are read). `rows` is every
+ * match with its rank, named as its table.
  */
 function ranksStatement<R>(
   lookups: RawBuilder<boolean>[][],
@@ -316,30 +342,36 @@ function ranksStatement<R>(
   select: (test: RawBuilder<boolean>) => Compilable,
   rows: Compilable,
   table: "clients" | "quotes",
-  order: RawBuilder<unknown>,
+  order: ListOrder,
 ) {
   const t = sql.table(table);
+  const columns = sql.join(order.columns.map((c) => sql.ref(c)));
   const capped = ranks.flatMap((rank) =>
     lookups[rank].map((test, i) =>
-      sql`(select found.id, ${sql.lit(rank)} as rank, ${sql.lit(i)} as test
+      sql`(select found.*, ${sql.lit(rank)} as rank, ${sql.lit(i)} as test
         from (${select(test)} limit ${CAPPED_MATCHES + 1}) found)`
     )
   );
-  // An overflowing rank's candidates are not ranked: that costs a thousand
-  // rows, and bestFirst cannot use the rank anyway.
+  // Each rank's candidates in the list's order, each read from the table in
+  // turn (a lateral join: one row by its key at a time) until the rank holds
+  // a page. A test's candidates may be of a better rank or miss a word: those
+  // are read and passed over. An overflowing rank's are not read at all.
+  const best = ranks.map((rank) =>
+    sql`(select matched.* from (select distinct ${columns} from candidates
+        where rank = ${sql.lit(rank)} and ${sql.lit(rank)} not in (select rank from over)
+        order by ${orderOn(order, "candidates")}) c
+      cross join lateral (select * from (${rows}) as ${t}
+        where ${t}.id = c.id and ${t}.rank = ${sql.lit(rank)}) matched
+      order by ${orderOn(order, "c")} limit ${SEARCH_RESULTS_PER_TYPE})`
+  );
   return sql<RanksRow<R>>`
     with candidates as (${sql.join(capped, sql` union all `)}),
     over as (select distinct rank from candidates group by rank, test
       having count(*) > ${CAPPED_MATCHES})
     select (select array_agg(rank) from over) as overflowed, best.*
     from (select 1) one
-    left join lateral (select * from (select ${t}.*,
-        row_number() over (partition by ${t}.rank order by ${order}) as place
-      from (${rows}) as ${t}
-      where ${t}.id in (select id from candidates where rank not in (select rank from over))
-        and ${t}.rank in (${sql.join(ranks)})) ranked
-      where place <= ${SEARCH_RESULTS_PER_TYPE}) best on true
-    order by best.rank, ${order}`;
+    left join lateral (${sql.join(best, sql` union all `)}) best on true
+    order by best.rank, ${orderOn(order, "best")}`;
 }
 
 /** The head statement's answer for bestFirst. */
@@ -364,8 +396,8 @@ async function runRanks<R extends Ranked>(
   statement: RawBuilder<RanksRow<R>>,
   ranks: number[],
 ) {
-  // Planned for its words: a prefix is an index range only when the planner sees it.
-  const { rows } = await statement.execute(customPlans(db));
+  // Its plan is the same for every word (its prefixes are index ranges): planned once.
+  const { rows } = await statement.execute(genericPlans(db));
   const overflowed = (rows[0].overflowed ?? []).map(Number);
   const found = rows.filter((r) => r.rank !== null).map(({ overflowed: _, ...r }) =>
     r as unknown as R

@@ -8,7 +8,10 @@ interface PlanNode {
   Plans?: PlanNode[];
 }
 
-/** EXPLAIN of a built query on either engine: the indexes its plan uses and the tables it scans. */
+/**
+ * EXPLAIN of a built query on either engine: the indexes its plan uses (and
+ * those it reads alone, without the table), and the tables it scans.
+ */
 export async function planOf(db: DB, query: Compilable) {
   const compiled = query.compile();
   const { rows } = await db.executeQuery<Record<string, unknown>>(
@@ -30,6 +33,9 @@ function planFromRows(rows: Record<string, unknown>[]) {
   walk((json as { Plan: PlanNode }[])[0].Plan);
   return {
     indexes: new Set(nodes.map((n) => n["Index Name"]).filter(Boolean)),
+    indexOnly: new Set(
+      nodes.filter((n) => n["Node Type"] === "Index Only Scan").map((n) => n["Index Name"]),
+    ),
     seqScans: nodes.filter((n) => n["Node Type"] === "Seq Scan").map((n) => n["Relation Name"]),
   };
 }
