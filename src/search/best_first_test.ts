@@ -74,32 +74,36 @@ describe("bestFirst", () => {
     expect(steps).toEqual(["head"]);
   });
 
-  it("looks a rare word up with the capped statement, and past its cap ranks by lookups and reads", async () => {
-    // Three matches in the first ten rows: fewer than a page.
-    const all = [
+  it("looks a rare word's ranks up first, then the capped statement, and past its cap reads in order", async () => {
+    // Three matches in the first three rows: fewer than a page. Forty rows of
+    // rank 1 after them: the ranks' lookups fill the page.
+    const ranked = [
       ...rows([3, 3, 3]),
       ...rows(Array(40).fill(1)).map((r) => ({ ...r, id: `x${r.id}` })),
     ];
-    const rare = fakeSearch(all, 3);
-    expect(ids(await bestFirst(rare.search))).toHaveLength(SEARCH_RESULTS_PER_TYPE);
-    expect(rare.steps).toEqual(["head", "capped"]);
-    const tooMany = fakeSearch(all, 3, { capped: true });
-    expect(ids(await bestFirst(tooMany.search))).toEqual(rare.ordinary());
-    // Rank 1 looked up: the page is full before the last rank.
-    expect(tooMany.steps).toEqual(["head", "capped", "ranks 0,1,2"]);
-    // Its rank 1 past the lookup's cap: read in order, as is the last rank
-    // the head holds too few of.
-    const overRanks = fakeSearch(all, 3, { capped: true, ranks: [1] });
-    expect(ids(await bestFirst(overRanks.search))).toEqual(rare.ordinary());
-    expect(overRanks.steps).toEqual(["head", "capped", "ranks 0,1,2", "in order 1"]);
+    const rare = fakeSearch(ranked, 3);
+    expect(ids(await bestFirst(rare.search))).toEqual(rare.ordinary());
+    expect(rare.steps).toEqual(["head", "ranks 0,1,2"]);
+    // Its rank 1 past the lookup's cap: the capped statement answers, or,
+    // past its cap too, the rank is read in order.
+    const overRank = fakeSearch(ranked, 3, { ranks: [1] });
+    expect(ids(await bestFirst(overRank.search))).toEqual(rare.ordinary());
+    expect(overRank.steps).toEqual(["head", "ranks 0,1,2", "capped"]);
+    const overBoth = fakeSearch(ranked, 3, { capped: true, ranks: [1] });
+    expect(ids(await bestFirst(overBoth.search))).toEqual(rare.ordinary());
+    expect(overBoth.steps).toEqual(["head", "ranks 0,1,2", "capped", "in order 1"]);
+    // Found anywhere only: the lookups find nothing, the capped statement
+    // answers, or past its cap the last rank is read in order.
     const contains = [
       ...rows([3, 3, 3]),
       ...rows(Array(40).fill(3)).map((r) => ({ ...r, id: `x${r.id}` })),
     ];
+    const anywhere = fakeSearch(contains, 3);
+    expect(ids(await bestFirst(anywhere.search))).toEqual(anywhere.ordinary());
+    expect(anywhere.steps).toEqual(["head", "ranks 0,1,2", "capped"]);
     const onlyLast = fakeSearch(contains, 3, { capped: true });
-    expect(ids(await bestFirst(onlyLast.search)))
-      .toEqual(onlyLast.ordinary());
-    expect(onlyLast.steps).toEqual(["head", "capped", "ranks 0,1,2", "in order 3"]);
+    expect(ids(await bestFirst(onlyLast.search))).toEqual(onlyLast.ordinary());
+    expect(onlyLast.steps).toEqual(["head", "ranks 0,1,2", "capped", "in order 3"]);
   });
 
   it("takes a common word's ranks from the head while it holds enough, and looks up the others", async () => {
