@@ -81,15 +81,10 @@ export function headClientResultsQuery(db: DB, text: string, words: string[]) {
  * whatever the words (startsWithInRange): one plan serves every search.
  */
 export function clientRanksQuery(db: DB, text: string, words: string[], ranks: number[]) {
-  const lookups = clientLookups(text, words);
   return ranksStatement<ClientRow>(
     clientLookups(text, words, startsWithInRange),
     ranks,
-    (test) =>
-      db.selectFrom("clients").select(["clients.id", "clients.lastName", "clients.firstName"])
-        .where(test),
-    db.selectFrom("clients").select([...CLIENT_COLUMNS, rankOf(lookups).as("rank")])
-      .where(clientMatches(words, "scan")),
+    clientResults(db, text, words, "scan"),
     "clients",
     CLIENT_LIST_ORDER,
   );
@@ -106,11 +101,8 @@ export function clientRankInOrderQuery(
   rank: number,
   need: number,
 ) {
-  const ranked = rankOf(clientLookups(text, words));
-  return db.selectFrom("clients").select([...CLIENT_COLUMNS, ranked.as("rank")])
-    .where(clientMatches(words, "scan")).where(sql<boolean>`${ranked} = ${rank}`)
-    .orderBy("clients.lastName").orderBy("clients.firstName").orderBy("clients.id")
-    .limit(need);
+  const rows = clientResults(db, text, words, "scan");
+  return rankInOrderStatement<ClientRow>(rows, "clients", CLIENT_LIST_ORDER, rank, need);
 }
 
 /** One type's statements, each for (db, text, words), and its rows as results: what findBest runs. */
@@ -118,13 +110,7 @@ interface TypeSearch<R> {
   head: (db: DB, text: string, words: string[]) => RawBuilder<HeadRow<R>>;
   capped: (db: DB, text: string, words: string[]) => { execute(): Promise<(R & Matches)[]> };
   ranks: (db: DB, text: string, words: string[], ranks: number[]) => RawBuilder<RanksRow<R>>;
-  inOrder: (
-    db: DB,
-    text: string,
-    words: string[],
-    rank: number,
-    need: number,
-  ) => { execute(): Promise<R[]> };
+  inOrder: (db: DB, text: string, words: string[], rank: number, need: number) => RawBuilder<R>;
   result: (row: R) => SearchResult;
 }
 type Matches = { matches: string | number };
@@ -143,7 +129,10 @@ async function findBest<R extends Ranked>(
     ranks: (ranks) => runRanks(db, statements.ranks(db, text, words, ranks), ranks),
     // Read in the list's order whatever the planner guesses of the rank (head.ts).
     inOrder: (rank, need) =>
-      readInListOrder(db, (db) => statements.inOrder(db, text, words, rank, need).execute()),
+      readInListOrder(
+        db,
+        async (db) => (await statements.inOrder(db, text, words, rank, need).execute(db)).rows,
+      ),
   });
   return rows.map((row) => ({ rank: Number(row.rank), result: statements.result(row) }));
 }
@@ -220,13 +209,10 @@ export function headQuoteResultsQuery(db: DB, text: string, words: string[]) {
 
 /** Up to a page of quotes of each of `ranks`, as clientRanksQuery. */
 export function quoteRanksQuery(db: DB, text: string, words: string[], ranks: number[]) {
-  const lookups = quoteLookups(text, words);
   return ranksStatement<QuoteRow>(
     quoteLookups(text, words, startsWithInRange),
     ranks,
-    (test) => db.selectFrom("quotes").select(["quotes.id", "quotes.createdAt"]).where(test),
-    db.selectFrom("quotes").select([...QUOTE_COLUMNS, rankOf(lookups).as("rank")])
-      .where(quoteMatches(words, "scan")),
+    quoteResults(db, text, words, "scan"),
     "quotes",
     QUOTE_LIST_ORDER,
   );
@@ -240,11 +226,8 @@ export function quoteRankInOrderQuery(
   rank: number,
   need: number,
 ) {
-  const ranked = rankOf(quoteLookups(text, words));
-  return db.selectFrom("quotes").select([...QUOTE_COLUMNS, ranked.as("rank")])
-    .where(quoteMatches(words, "scan")).where(sql<boolean>`${ranked} = ${rank}`)
-    .orderBy("quotes.createdAt", "desc").orderBy("quotes.id", "desc")
-    .limit(need);
+  const rows = quoteResults(db, text, words, "scan");
+  return rankInOrderStatement<QuoteRow>(rows, "quotes", QUOTE_LIST_ORDER, rank, need);
 }
 
 /** The staff bar's quotes part. */
@@ -329,8 +312,8 @@ function orderOn(order: ListOrder, table: string) {
  * CAPPED_MATCHES + 1 each, so a test of a common prefix stops early, and
  * such a test's rank is said to overflow) with their place in the list, and
  * up to a page of each rank among them that match the words, best first.
- * `select(test)` gives a test's rows' ids and the list's order columns
- * (`order`), which its index carries (migration 0027): the candidates are
+ * A test's rows are read with the list's order columns (`order`, the id
+ * among them), which its index carries (migration 0027): the candidates are
  * sorted from the index alone, and only rows from the first on are read from
  * the table, until a page of the rank is found ("977" at 1,000,000 clients:
  * 3,000 quote numbers end with it, and a handful are read). `rows` is every
@@ -339,17 +322,18 @@ function orderOn(order: ListOrder, table: string) {
 function ranksStatement<R>(
   lookups: RawBuilder<boolean>[][],
   ranks: number[],
-  select: (test: RawBuilder<boolean>) => Compilable,
   rows: Compilable,
   table: "clients" | "quotes",
   order: ListOrder,
 ) {
   const t = sql.table(table);
   const columns = sql.join(order.columns.map((c) => sql.ref(c)));
+  const tableColumns = sql.join(order.columns.map((c) => sql.ref(`${table}.${c}`)));
   const capped = ranks.flatMap((rank) =>
     lookups[rank].map((test, i) =>
       sql`(select found.*, ${sql.lit(rank)} as rank, ${sql.lit(i)} as test
-        from (${select(test)} limit ${CAPPED_MATCHES + 1}) found)`
+        from (select ${tableColumns} from ${t} where ${test}
+          limit ${CAPPED_MATCHES + 1}) found)`
     )
   );
   // Each rank's candidates in the list's order, each read from the table in
@@ -372,6 +356,23 @@ function ranksStatement<R>(
     from (select 1) one
     left join lateral (${sql.join(best, sql` union all `)}) best on true
     order by best.rank, ${orderOn(order, "best")}`;
+}
+
+/**
+ * The first `need` of `rows` (every match with its rank, named as its
+ * table) that are of `rank`, in the list's order: run with readInListOrder,
+ * it reads the list's index in order and stops once it found them.
+ */
+function rankInOrderStatement<R>(
+  rows: Compilable,
+  table: "clients" | "quotes",
+  order: ListOrder,
+  rank: number,
+  need: number,
+) {
+  const t = sql.table(table);
+  return sql<R>`select * from (${rows}) as ${t} where ${t}.rank = ${rank}
+    order by ${orderOn(order, table)} limit ${need}`;
 }
 
 /** The head statement's answer for bestFirst. */

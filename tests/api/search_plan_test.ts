@@ -451,20 +451,18 @@ describe(`search plans with ${CLIENTS} clients and ${CLIENTS * QUOTES_PER_CLIENT
         const ofRank = <R extends { id: string; rank: number | string }>(rows: R[]) =>
           rows.filter((r) => Number(r.rank) === rank).slice(0, 3).map((r) => r.id);
         const read = await readInListOrder(db, async (db) => ({
-          clients: (await clientRankInOrderQuery(db, text, words, rank, 3).execute()).map((r) =>
-            r.id
-          ),
-          quotes: (await quoteRankInOrderQuery(db, text, words, rank, 3).execute()).map((r) =>
-            r.id
-          ),
+          clients: (await clientRankInOrderQuery(db, text, words, rank, 3).execute(db)).rows
+            .map((r) => r.id),
+          quotes: (await quoteRankInOrderQuery(db, text, words, rank, 3).execute(db)).rows
+            .map((r) => r.id),
         }));
         expect({ text, rank, ...read })
           .toEqual({ text, rank, clients: ofRank(clients), quotes: ofRank(quotes) });
       }
     }
     const plans = await readInListOrder(db, async (db) => ({
-      clients: await planOf(db, clientRankInOrderQuery(db, "555", searchWords("555"), 1, 5)),
-      quotes: await planOf(db, quoteRankInOrderQuery(db, "dr.", searchWords("dr."), 2, 5)),
+      clients: await planOf(db, built(clientRankInOrderQuery(db, "555", searchWords("555"), 1, 5))),
+      quotes: await planOf(db, built(quoteRankInOrderQuery(db, "dr.", searchWords("dr."), 2, 5))),
     }));
     expect(plans.clients.indexes.has("clients_name_order_idx")).toBe(true);
     expect(plans.quotes.indexes.has("quotes_created_at_idx")).toBe(true);
