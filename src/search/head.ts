@@ -76,9 +76,10 @@ export function headAnswer(counts: HeadCounts, wanted: number, rows = headRows(w
  * then the ordered read ran after the lookup had cost as much again (31 ms
  * for "977" at 100,000 clients). Such a head is read again, longer: as many
  * rows as its matches say fill the page, a quarter as many again for
- * chance, in whole thousands, at most HEAD_MAX_ROWS. Only the head's matches are trusted, not the guess: a
- * longer head that still misses its page (a word crowded into the first
- * rows) goes on to the capped lookup as a short one does. What it reads
+ * chance, in whole thousands, at most HEAD_MAX_ROWS. Only the head's
+ * matches are trusted, not the guess: a longer head that still misses its
+ * page (a word crowded into the first rows) goes on to the capped lookup as
+ * a short one does. What it reads
  * depends on the word's frequency and the page, never on the store's size.
  */
 
