@@ -459,6 +459,9 @@ describe("client management: details and measurements", () => {
       has: page.getByRole("heading", { name: "Baseline Measurements" }),
     });
     await section.locator(".badge-success", { hasText: "Complete" }).waitFor();
+    // The badge follows the refreshed client while the form may still say Saving...; the
+    // saved values show only once the form has closed.
+    await section.getByRole("button", { name: "Edit Measurements" }).waitFor();
     await expect(section.textContent()).resolves.toContain("62.5 mm");
     await expect(section.textContent()).resolves.toContain("60 mm");
 
