@@ -141,7 +141,15 @@ ordersApi.get("/orders/:id/work-order.pdf", staff, async (c) => {
   ]);
   const jobs = workOrderJobs(bundle, c.req.query("job"));
   const pdf = new Uint8Array(
-    await renderWorkOrder(c.var.pdf, bundle, jobs, branding, paperOf(c), c.var.user!.id),
+    await renderWorkOrder(
+      c.var.db,
+      c.var.pdf,
+      bundle,
+      jobs,
+      branding,
+      paperOf(c),
+      c.var.user!.id,
+    ),
   );
   return c.body(pdf, 200, {
     "Content-Type": "application/pdf",
@@ -180,6 +188,7 @@ ordersApi.post("/orders/:id/work-order/email", staff, async (c) => {
     const lab = labJobs[0].lab;
     const numbers = labJobs.map((j) => j.jobNumber);
     const attachment = await renderWorkOrder(
+      db,
       c.var.pdf,
       bundle,
       labJobs,

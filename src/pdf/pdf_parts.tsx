@@ -11,7 +11,7 @@ import {
 import { formatMoney } from "../quotes/money.ts";
 import type { PriceLine } from "../quotes/price_breakdown.ts";
 import type { PdfImage } from "./logo_image.ts";
-import { fitLogo, LOGO_BOXES, PT_PER_PX } from "../print/logo_box.ts";
+import { fitLogo, LOGO_BOXES, type LogoBox, PT_PER_PX } from "../print/logo_box.ts";
 import { rowMark } from "./pdf_measure.ts";
 import { type Density, FOOTER_LIMIT, lineText, qtyText, type Styles } from "./pdf_layout.ts";
 
@@ -30,7 +30,11 @@ function Field({ s, label, children }: { s: Styles; label: string; children: Rea
  * the printed page's densest, like print.css.
  */
 function Logo({ d, logo }: { d: Density; logo: PdfImage }) {
-  const box = d.base < 9 ? LOGO_BOXES.sheetDense : LOGO_BOXES.sheet;
+  return <FittedLogo logo={logo} box={d.base < 9 ? LOGO_BOXES.sheetDense : LOGO_BOXES.sheet} />;
+}
+
+/** A logo drawn in `box` (CSS px) at its own aspect ratio, in points: the work order's too. */
+export function FittedLogo({ logo, box }: { logo: PdfImage; box: LogoBox }) {
   const { width, height } = fitLogo(logo, box);
   return (
     <Image

@@ -128,8 +128,13 @@ export class PdfPool {
   }
 
   /** A lab work order (one page per job) as PDF bytes, under the same limits as a quote's. */
-  workOrder(sheets: WorkOrderSheet[], paper: Paper, caller?: string): Promise<Uint8Array> {
-    return this.#counted(caller, () => this.#enqueue({ kind: "work_order", sheets, paper }));
+  workOrder(
+    sheets: WorkOrderSheet[],
+    paper: Paper,
+    logo?: LogoBytes,
+    caller?: string,
+  ): Promise<Uint8Array> {
+    return this.#counted(caller, () => this.#enqueue({ kind: "work_order", sheets, paper, logo }));
   }
 
   #counted(caller: string | undefined, start: () => Promise<Uint8Array>): Promise<Uint8Array> {

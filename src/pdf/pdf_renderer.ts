@@ -1,5 +1,5 @@
 // A PDF renderer: a process of its own (`deno run` of this file, started by
-// pdf_pool.ts) that renders quote PDFs, so a long render never holds up the
+// pdf_pool.ts) that renders quote PDFs and work orders, so a long render never holds up the
 // server's event loop, and its memory (the renderer's code, fonts and heap,
 // 100-160 MiB) is the operating system's again when it ends. It lowers its
 // own priority, loads the renderer and the fonts once, says it is ready, then
@@ -20,13 +20,19 @@ import { encodeFrame, readFrames } from "./frames.ts";
 export type RenderRequest =
   | { id: number; kind: "pdf"; model: ClientCopy; logoFormat?: LogoBytes["format"] }
   | { id: number; kind: "print_logo"; imageKind: ImageKind }
-  | { id: number; kind: "work_order"; sheets: WorkOrderSheet[]; paper: Paper };
+  | {
+    id: number;
+    kind: "work_order";
+    sheets: WorkOrderSheet[];
+    paper: Paper;
+    logoFormat?: LogoBytes["format"];
+  };
 
 /** A job as the pool hands it over. */
 export type RendererJob =
   | { kind: "pdf"; model: ClientCopy; logo?: LogoBytes }
   | { kind: "print_logo"; image: { bytes: Uint8Array; kind: ImageKind } }
-  | { kind: "work_order"; sheets: WorkOrderSheet[]; paper: Paper };
+  | { kind: "work_order"; sheets: WorkOrderSheet[]; paper: Paper; logo?: LogoBytes };
 
 /** What the renderer answers; a finished PDF's bytes are the frame's body. */
 export type RendererReply =
@@ -101,7 +107,13 @@ async function serve() {
     const { id } = header;
     try {
       if (header.kind === "work_order") {
-        await reply({ type: "done", id }, await renderWorkOrderPdf(header.sheets, header.paper));
+        const image = header.logoFormat && body
+          ? await pdfImageFor({ format: header.logoFormat, bytes: body })
+          : undefined;
+        await reply(
+          { type: "done", id },
+          await renderWorkOrderPdf(header.sheets, header.paper, image),
+        );
         continue;
       }
       if (header.kind === "print_logo") {

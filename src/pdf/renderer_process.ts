@@ -154,7 +154,16 @@ export class RendererProcess {
     const [header, body]: [RenderRequest, Uint8Array | undefined] = job.kind === "pdf"
       ? [{ id, kind: "pdf", model: job.model, logoFormat: job.logo?.format }, job.logo?.bytes]
       : job.kind === "work_order"
-      ? [{ id, kind: "work_order", sheets: job.sheets, paper: job.paper }, undefined]
+      ? [
+        {
+          id,
+          kind: "work_order",
+          sheets: job.sheets,
+          paper: job.paper,
+          logoFormat: job.logo?.format,
+        },
+        job.logo?.bytes,
+      ]
       : [{ id, kind: "print_logo", imageKind: job.image.kind }, job.image.bytes];
     this.#input.write(encodeFrame({ header, body })).catch(() => {});
   }

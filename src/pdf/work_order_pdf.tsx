@@ -1,11 +1,15 @@
 // The lab work order as a PDF (e-mailed to the lab through the outbox): the
 // same sheets as the printed work order (src/orders/work_order.ts cuts every
 // text), one page per job on Letter or A4, the job number as text and as a
-// QR code. Runs inside the PDF renderer processes only (pdf_renderer.ts).
+// QR code, under the store's logo as the printed sheet has it. Runs inside the
+// PDF renderer processes only (pdf_renderer.ts).
 import type { ReactNode } from "react";
 import { Document, Page, Path, renderToBuffer, Svg, Text, View } from "@react-pdf/renderer";
 import type { Paper, WorkOrderSheet } from "../orders/work_order.ts";
 import { FONT_FAMILY, textSanitizer } from "./fonts.ts";
+import type { PdfImage } from "./logo_image.ts";
+import { FittedLogo } from "./pdf_parts.tsx";
+import { LOGO_BOXES } from "../print/logo_box.ts";
 
 const BORDER = "#c9cfd3";
 const MUTED = "#4a555d";
@@ -60,12 +64,20 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-function Sheet({ s, size }: { s: WorkOrderSheet; size: "A4" | "LETTER" }) {
+function Sheet({ s, size, logo }: { s: WorkOrderSheet; size: "A4" | "LETTER"; logo?: PdfImage }) {
   return (
     // One page: the model's cut texts fit (work_order_print_test renders the
     // longest data on both papers and counts the pages).
     <Page size={size} style={styles.page}>
       <View style={styles.head}>
+        {/* The printed sheet's box; a logo the PDF cannot draw leaves the name below. */}
+        {logo
+          ? (
+            <View style={{ marginRight: 10 }}>
+              <FittedLogo logo={logo} box={LOGO_BOXES.sheet} />
+            </View>
+          )
+          : null}
         <View style={{ flex: 1 }}>
           <Text style={styles.title}>LAB WORK ORDER</Text>
           <Text style={{ color: MUTED }}>{s.storeName} · {s.storePhone}</Text>
@@ -149,6 +161,7 @@ function Sheet({ s, size }: { s: WorkOrderSheet; size: "A4" | "LETTER" }) {
 export async function renderWorkOrderPdf(
   sheets: WorkOrderSheet[],
   paper: Paper,
+  logo?: PdfImage,
 ): Promise<Uint8Array> {
   const clean = await textSanitizer();
   const printable = sheets.map((s) => ({
@@ -170,7 +183,7 @@ export async function renderWorkOrderPdf(
   const size = paper === "a4" ? "A4" : "LETTER";
   const buffer = await renderToBuffer(
     <Document title={`Work order ${sheets.map((s) => s.jobNumber).join(", ")}`}>
-      {printable.map((s) => <Sheet key={s.jobNumber} s={s} size={size} />)}
+      {printable.map((s) => <Sheet key={s.jobNumber} s={s} size={size} logo={logo} />)}
     </Document>,
   );
   return new Uint8Array(buffer);

@@ -271,7 +271,7 @@ describe("round 3, a wide logo in a bounded box (point 6)", () => {
     }
   });
 
-  it("paper and the PDF draw it the same size, 1.8 × 0.5 inches, its ratio kept", async () => {
+  it("paper and the PDFs draw it the same size, 1.8 × 0.5 inches, its ratio kept", async () => {
     const want = fitLogo(LOGO, LOGO_BOXES.sheet);
     const inches = `${(want.width / 96).toFixed(2)} × ${(want.height / 96).toFixed(2)}`;
     expect(inches).toBe("1.80 × 0.50");
@@ -303,5 +303,14 @@ describe("round 3, a wide logo in a bounded box (point 6)", () => {
     console.log(`PDF: ${JSON.stringify(pdf)}`);
     expect(pdf.map((i) => i.page)).toEqual([1, 2]);
     expect(pdf.map((i) => i.inches)).toEqual([inches, inches]);
+
+    // The work order PDF (what the lab is e-mailed) heads its page as the printed sheet does.
+    const order = await fetch(`${app.baseUrl}/api/orders/${orderId}/work-order.pdf`, {
+      headers: { cookie: ownerCookie },
+    });
+    expect(order.status).toBe(200);
+    const sheet = await drawnInPdf(new Uint8Array(await order.arrayBuffer()));
+    console.log(`work order PDF: ${JSON.stringify(sheet)}`);
+    expect(sheet).toEqual([{ page: 1, inches }]);
   });
 });
