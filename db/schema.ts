@@ -251,6 +251,8 @@ export interface SettingsTable {
   acceptanceTermsText: ColumnType<string | null, never, string | null>;
   /** Migration 0022: opening days "1,2,3,4,5,6" (0 = Sunday), hours "09:00", IANA zone. */
   openingDays: ColumnType<string, never, string>;
+  /** Migration 0028: days shut on an opening day, "2026-12-25,2027-01-01" (sorted, ≤ 100). */
+  closedDates: ColumnType<string, never, string>;
   openingTime: ColumnType<string, never, string>;
   closingTime: ColumnType<string, never, string>;
   timeZone: ColumnType<string, never, string>;

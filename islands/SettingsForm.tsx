@@ -7,6 +7,7 @@ import { toast } from "../components/toast.tsx";
 import { useValidatedForm } from "../components/use_validated_form.ts";
 import { SettingsCard, SettingsField } from "../components/settings/fields.tsx";
 import { ImageUpload } from "../components/settings/ImageUpload.tsx";
+import { ClosedDatesField } from "../components/settings/ClosedDatesField.tsx";
 import { type SettingsInput, settingsSchema, testEmailSchema } from "../src/schemas/settings.ts";
 import type { findAdminSettings } from "../src/settings/admin_settings.ts";
 import type { EmailStatus } from "../src/mail/mail_settings.ts";
@@ -20,6 +21,8 @@ export interface SettingsFormProps {
   /** The logo and favicon in use now (fallbacks included), for the Branding card. */
   currentLogoUrl: string;
   currentFaviconUrl: string;
+  /** The store's today (YYYY-MM-DD): closed dates before it are past. */
+  today: string;
 }
 
 /** What the form edits: text as typed, so a half-typed number is kept as it is. */
@@ -44,6 +47,7 @@ type FormValues = {
   emailSubject: string;
   emailBody: string;
   openingDays: string;
+  closedDates: string;
   openingTime: string;
   closingTime: string;
   timeZone: string;
@@ -78,6 +82,7 @@ function toValues(s: AdminSettings): FormValues {
     emailSubject: s.emailSubject,
     emailBody: s.emailBody,
     openingDays: s.openingDays,
+    closedDates: s.closedDates,
     openingTime: s.openingTime,
     closingTime: s.closingTime,
     timeZone: s.timeZone,
@@ -319,7 +324,7 @@ export default function SettingsForm(props: SettingsFormProps) {
         <SettingsCard
           id={id("hours")}
           title="Store Hours and Pickup"
-          description="Promised dates count the days the store opens; the ready-for-pickup e-mail goes out during opening hours."
+          description="Promised dates count the days the store opens, closed dates left out; the ready-for-pickup e-mail goes out during opening hours."
         >
           <fieldset
             className="settings-days"
@@ -347,6 +352,13 @@ export default function SettingsForm(props: SettingsFormProps) {
             })}
             {e.openingDays && <p id={id("days-error")} className="field-error">{e.openingDays}</p>}
           </fieldset>
+          <ClosedDatesField
+            id={id("closedDates")}
+            value={v.closedDates}
+            onChange={(dates) => form.setField("closedDates", dates)}
+            error={e.closedDates}
+            today={props.today}
+          />
           <div className="form-grid">
             <SettingsField {...text("openingTime")} label="Opening Time" input={{ type: "time" }} />
             <SettingsField {...text("closingTime")} label="Closing Time" input={{ type: "time" }} />

@@ -9,6 +9,7 @@ import SettingsForm, { type SettingsFormProps } from "../../islands/SettingsForm
 import { findAdminSettings } from "../../src/settings/admin_settings.ts";
 import { findEmailStatus } from "../../src/mail/mail_settings.ts";
 import { findBranding } from "../../src/settings/settings.ts";
+import { storeToday } from "../../src/orders/store_hours.ts";
 
 export const UNAUTHORIZED_SETTINGS_TEXT =
   "Unauthorized – Admin or Owner access required. Redirecting...";
@@ -35,6 +36,8 @@ export function adminSettingsPages(manifest: AssetManifest) {
       // The images in use now, built-in fallbacks included.
       currentLogoUrl: branding.logoUrl,
       currentFaviconUrl: branding.faviconUrl,
+      // Closed dates before it are marked past (the store's day, not the browser's).
+      today: storeToday(settings, c.var.clock()),
     };
     return renderPage(
       c,

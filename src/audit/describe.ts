@@ -108,6 +108,16 @@ const FIELD_LABELS: Record<string, string> = {
   smtpFromEmail: "From e-mail",
   smtpFromName: "From name",
   smtpAllowInsecure: "Local relay without TLS",
+  acceptanceTermsText: "Online acceptance terms",
+  openingDays: "Opening days",
+  closedDates: "Closed dates",
+  openingTime: "Opening time",
+  closingTime: "Closing time",
+  timeZone: "Time zone",
+  readyEmailSubject: "Ready e-mail subject",
+  readyEmailBody: "Ready e-mail body",
+  readyUndoMinutes: "Undo window (minutes)",
+  readyWaitingDays: "Ready and waiting after (days)",
   twoFactorRequired: "Two-factor sign-in required",
 };
 

@@ -4,6 +4,8 @@ import { addDays, localDate, weekday } from "./rules.ts";
 
 export interface OpeningHours {
   openingDays: number[];
+  /** Days shut on an opening day (YYYY-MM-DD): the e-mail waits past them. */
+  closedDates?: readonly string[];
   /** "09:00" */
   openingTime: string;
   /** "18:00" */
@@ -38,12 +40,17 @@ export function zonedInstant(date: string, time: string, timeZone: string): Date
   return new Date(guess.getTime() - offsetMinutes(first, timeZone) * 60_000);
 }
 
-/** `at` itself when the store is open then, else its next opening. */
+/**
+ * `at` itself when the store is open then, else its next opening. A week of
+ * weekdays plus every closed date is as far as the next opening can be; past
+ * that (nothing opens), `at`.
+ */
 export function nextOpenInstant(at: Date, hours: OpeningHours): Date {
   const days = hours.openingDays.length ? hours.openingDays : [0, 1, 2, 3, 4, 5, 6];
+  const closed = new Set(hours.closedDates ?? []);
   let date = localDate(at, hours.timeZone);
-  for (let i = 0; i < 8; i++) {
-    if (days.includes(weekday(date))) {
+  for (let i = 0; i < 8 + closed.size; i++) {
+    if (days.includes(weekday(date)) && !closed.has(date)) {
       const opens = zonedInstant(date, hours.openingTime, hours.timeZone);
       const closes = zonedInstant(date, hours.closingTime, hours.timeZone);
       if (at < opens) return opens;

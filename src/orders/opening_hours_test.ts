@@ -1,6 +1,7 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
 import { hoursText, nextOpenInstant, zonedInstant } from "./opening_hours.ts";
+import { addDays } from "./rules.ts";
 
 const chicago = {
   openingDays: [1, 2, 3, 4, 5, 6],
@@ -29,6 +30,26 @@ describe("opening hours", () => {
     // Saturday 19:00: closed Sunday, so Monday 09:00.
     expect(nextOpenInstant(new Date("2026-11-29T01:00:00Z"), chicago).toISOString())
       .toBe("2026-11-30T15:00:00.000Z");
+  });
+
+  it("waits past closed dates for the next day the store opens", () => {
+    // Thursday 2026-12-24, 19:00 in Chicago; shut on Christmas and Boxing Day (a Saturday).
+    const evening = new Date("2026-12-25T01:00:00Z");
+    expect(nextOpenInstant(evening, chicago).toISOString()).toBe("2026-12-25T15:00:00.000Z");
+    const shut = { ...chicago, closedDates: ["2026-12-25", "2026-12-26"] };
+    // Sunday is not an opening day either: Monday 09:00.
+    expect(nextOpenInstant(evening, shut).toISOString()).toBe("2026-12-28T15:00:00.000Z");
+    // During opening hours of a closed date: the next opening too.
+    expect(nextOpenInstant(new Date("2026-12-25T17:00:00Z"), shut).toISOString())
+      .toBe("2026-12-28T15:00:00.000Z");
+    // Shut from Monday 12-21 to Friday 01-01: from Sunday 12-20 the next opening is 13 days
+    // away, past the week a search without closed dates needs.
+    const holidays = Array.from({ length: 12 }, (_, i) => addDays("2026-12-21", i));
+    expect(holidays.at(-1)).toBe("2027-01-01");
+    expect(
+      nextOpenInstant(new Date("2026-12-20T16:00:00Z"), { ...chicago, closedDates: holidays })
+        .toISOString(),
+    ).toBe("2027-01-02T15:00:00.000Z");
   });
 
   it("writes the hours for the e-mail", () => {

@@ -91,7 +91,12 @@ export async function createOrder(
 
     const hours = await findStoreHours(trx);
     const today = storeToday(hours, now);
-    const promisedDate = addBusinessDays(today, lab.turnaroundDays, hours.openingDays);
+    const promisedDate = addBusinessDays(
+      today,
+      lab.turnaroundDays,
+      hours.openingDays,
+      hours.closedDates,
+    );
     const order = await trx.insertInto("orders").values({
       quoteId,
       quoteNumber: bundle.quote.quoteNumber,
@@ -254,7 +259,12 @@ export async function stepJob(
     if (job.status === "REMAKE" && input.to === "SENT_TO_LAB") {
       // A remake is promised afresh from the day it goes back to the lab.
       const hours = await findStoreHours(trx);
-      promisedDate = addBusinessDays(storeToday(hours, now), job.turnaroundDays, hours.openingDays);
+      promisedDate = addBusinessDays(
+        storeToday(hours, now),
+        job.turnaroundDays,
+        hours.openingDays,
+        hours.closedDates,
+      );
       set.promisedDate = promisedDate;
     }
     await trx.updateTable("jobs").set(set).where("id", "=", jobId).execute();

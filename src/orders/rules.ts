@@ -171,6 +171,15 @@ export function parseOpeningDays(text: string): number[] {
   return [...new Set(days)].sort();
 }
 
+/**
+ * Closed dates as settings keep them ("2026-12-25,2027-01-01"), sorted. The
+ * settings schema let only real days in; a date-shaped text is all this asks.
+ */
+export function parseClosedDates(text: string): string[] {
+  const dates = text.split(",").map((d) => d.trim()).filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d));
+  return [...new Set(dates)].sort();
+}
+
 /** The calendar day of `now` in a time zone, as YYYY-MM-DD. */
 export function localDate(now: Date, timeZone: string): string {
   const parts = new Intl.DateTimeFormat("en-CA", {
@@ -195,16 +204,23 @@ export const weekday = (date: string) => new Date(`${date}T12:00:00Z`).getUTCDay
 /**
  * The order day plus `days` business days: the following days the store is
  * open, counted one by one (so an order on a Friday with a 2-day lab, open
- * Monday to Friday, is promised for Tuesday). With no opening days at all,
- * every day counts.
+ * Monday to Friday, is promised for Tuesday), a closed date (a holiday) not
+ * counted either, nor promised. With no opening days at all, every day counts.
  */
-export function addBusinessDays(start: string, days: number, openingDays: number[]): string {
+export function addBusinessDays(
+  start: string,
+  days: number,
+  openingDays: number[],
+  closedDates: readonly string[] = [],
+): string {
   const open = openingDays.length ? new Set(openingDays) : new Set([0, 1, 2, 3, 4, 5, 6]);
+  const closed = new Set(closedDates);
   let date = start;
   let left = days;
+  // Closed dates are finite (at most 100) and some weekday opens: this ends.
   while (left > 0) {
     date = addDays(date, 1);
-    if (open.has(weekday(date))) left--;
+    if (open.has(weekday(date)) && !closed.has(date)) left--;
   }
   return date;
 }

@@ -8,6 +8,7 @@ import {
   localDate,
   nextSteps,
   orderMoney,
+  parseClosedDates,
   parseOpeningDays,
   paymentProblem,
   pickupProblem,
@@ -74,6 +75,29 @@ describe("business days", () => {
     expect(addBusinessDays("2027-01-01", 1, weekdays)).toBe("2027-01-04");
     // No opening days set: every day counts.
     expect(addBusinessDays("2026-11-27", 3, [])).toBe("2026-11-30");
+  });
+
+  it("skips closed dates: neither counted nor promised", () => {
+    // Wednesday 2026-12-23, a 2-day lab, shut on Christmas (Friday): Thursday, then Monday.
+    expect(addBusinessDays("2026-12-23", 2, weekdays)).toBe("2026-12-25");
+    expect(addBusinessDays("2026-12-23", 2, weekdays, ["2026-12-25"])).toBe("2026-12-28");
+    // Several in a row, and one on a weekend day the store never opens (no effect).
+    expect(addBusinessDays("2026-12-23", 3, weekdays, ["2026-12-24", "2026-12-25", "2026-12-26"]))
+      .toBe("2026-12-30");
+    // The order day itself being closed changes nothing: counting starts the day after.
+    expect(addBusinessDays("2026-12-25", 1, weekdays, ["2026-12-25"])).toBe("2026-12-28");
+    expect(addBusinessDays("2026-12-25", 0, weekdays, ["2026-12-25"])).toBe("2026-12-25");
+    // A closed date long after the promise does not move it.
+    expect(addBusinessDays("2026-11-27", 2, weekdays, ["2027-07-04"])).toBe("2026-12-01");
+  });
+
+  it("reads closed dates as settings keep them: sorted, each once", () => {
+    expect(parseClosedDates("2027-01-01,2026-12-25,2026-12-25")).toEqual([
+      "2026-12-25",
+      "2027-01-01",
+    ]);
+    expect(parseClosedDates("")).toEqual([]);
+    expect(parseClosedDates("nope,2026-12-25,")).toEqual(["2026-12-25"]);
   });
 
   it("reads opening days and the store's local date", () => {

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { multilineText, safeText } from "./text.ts";
+import { isCalendarDate } from "./calendar_date.ts";
 
 const text = (max: number, multiline = false) =>
   safeText({ multiline, trim: true }).max(max, `Must be at most ${max} characters`).nullish()
@@ -19,6 +20,9 @@ const expirationDays = z.union([z.number(), safeText()]).transform((v) => {
 );
 
 const OPENING_DAYS_MESSAGE = "Opening days must be weekdays from 0 (Sunday) to 6 (Saturday)";
+const CLOSED_DATES_MESSAGE = "Closed dates must be real days written as YYYY-MM-DD";
+/** As many closed dates as a store keeps (a year's holidays, several times over). */
+export const MAX_CLOSED_DATES = 100;
 
 const clockTime = (label: string) =>
   safeText({ trim: true }).regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/, `${label} must be like 09:00`);
@@ -93,6 +97,33 @@ export const settingsSchema = z.object({
       }
       return [...new Set(days)].sort().join(",");
     }),
+  /**
+   * Days shut on an opening day (migration 0028): a list, or one text of
+   * dates separated by commas, spaces or lines; kept sorted, each once.
+   */
+  closedDates: z.union([z.array(safeText().max(20)).max(1000), safeText().max(20_000)], {
+    error: CLOSED_DATES_MESSAGE,
+  }).transform((v, ctx) => {
+    const dates = (Array.isArray(v) ? v : v.split(/[\s,]+/)).map((d) => d.trim())
+      .filter((d) => d !== "");
+    const wrong = dates.find((d) => !isCalendarDate(d));
+    if (wrong !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        message: `${CLOSED_DATES_MESSAGE} ("${wrong.slice(0, 20)}")`,
+      });
+      return z.NEVER;
+    }
+    const unique = [...new Set(dates)].sort();
+    if (unique.length > MAX_CLOSED_DATES) {
+      ctx.addIssue({
+        code: "custom",
+        message: `At most ${MAX_CLOSED_DATES} closed dates; remove past ones first`,
+      });
+      return z.NEVER;
+    }
+    return unique.join(",");
+  }),
   openingTime: clockTime("Opening time"),
   closingTime: clockTime("Closing time"),
   timeZone: safeText({ trim: true }).max(64).refine(isTimeZone, {

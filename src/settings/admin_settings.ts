@@ -44,6 +44,7 @@ export async function findAdminSettings(db: DB) {
     smtpFromName: s.smtpFromName ?? "",
     smtpAllowInsecure: s.smtpAllowInsecure,
     openingDays: s.openingDays,
+    closedDates: s.closedDates,
     openingTime: s.openingTime,
     closingTime: s.closingTime,
     timeZone: s.timeZone,

@@ -18,6 +18,8 @@ import { mailSettingsFor } from "../helpers/smtp.ts";
 import { insertSavedQuote } from "../helpers/quote_fixture.ts";
 import { PRESCRIPTION_BODY } from "../helpers/route_table.ts";
 import { deliverDue } from "../../src/mail/outbox.ts";
+import { addDays } from "../../src/orders/rules.ts";
+import { describeEntry } from "../../src/audit/describe.ts";
 import type { LabView, OrderBundle } from "../../src/orders/views.ts";
 import type { OrderReports } from "../../src/orders/order_reports.ts";
 import type { SmtpServer } from "../helpers/smtp.ts";
@@ -374,6 +376,78 @@ describe("orders", () => {
       readyWaitingDays: 14,
       readyEmailSubject: "Your glasses are ready",
     });
+  });
+
+  it("skips the store's closed dates in promised dates and the ready e-mail", async () => {
+    const put = (body: Record<string, unknown>) =>
+      call<Record<string, unknown> & { errors?: Record<string, string> }>(
+        app,
+        "PUT",
+        "/api/admin/settings",
+        { cookie: owner, body },
+      );
+    const unreal = await put({ closedDates: "2026-12-01, 2026-02-30" });
+    expect(unreal.status).toBe(400);
+    expect(unreal.body.errors?.closedDates).toBe(
+      'Closed dates must be real days written as YYYY-MM-DD ("2026-02-30")',
+    );
+    const tooMany = await put({
+      closedDates: Array.from({ length: 101 }, (_, i) => addDays("2027-01-01", i)),
+    });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.errors?.closedDates).toBe(
+      "At most 100 closed dates; remove past ones first",
+    );
+    expect((await put({ closedDates: 12 })).status).toBe(400);
+    const staffPut = await call(app, "PUT", "/api/admin/settings", {
+      cookie: staff,
+      body: { closedDates: ["2026-12-24"] },
+    });
+    expect(staffPut.status).toBe(403);
+
+    // Shut Monday 11-30 and Tuesday 12-01 (sent twice, out of order: kept once, sorted).
+    const ok = await put({ closedDates: ["2026-12-01", "2026-11-30", "2026-11-30"] });
+    expect(ok.status).toBe(200);
+    expect(ok.body.closedDates).toBe("2026-11-30,2026-12-01");
+    const audit = await app.db.selectFrom("auditLog").select("details")
+      .where("action", "=", "settings.update").orderBy("at", "desc").orderBy("id", "desc")
+      .executeTakeFirstOrThrow();
+    expect(audit.details).toMatchObject({
+      changes: [{ field: "closedDates", from: "", to: "2026-11-30,2026-12-01" }],
+    });
+    // The history names the field as the screen does.
+    expect(
+      describeEntry({
+        id: "1",
+        at: "",
+        actor: "owner",
+        action: "settings.update",
+        kind: "settings",
+        entityType: "settings",
+        entityId: "1",
+        details: audit.details as Record<string, unknown>,
+      }).changes,
+    ).toEqual([{ label: "Closed dates", from: "(empty)", to: "2026-11-30,2026-12-01" }]);
+    try {
+      // Friday 10:00, a 3-day lab: not Monday nor Tuesday; Wednesday, Thursday, Friday.
+      now = new Date("2026-11-27T16:00:00Z");
+      const q = await finalizedQuote({
+        options: [{ label: "One", sku: "S-9", price: "50.00" }],
+        firstName: "Holly",
+      });
+      let o = (await order(q.quoteId)).body;
+      expect(o.jobs[0].promisedDate).toBe("2026-12-04");
+      // Ready on Friday at 17:55: the e-mail is not sent on the closed days but Wednesday 09:00.
+      for (const to of ["SENT_TO_LAB", "RECEIVED", "CHECKED"]) o = (await step(o, 0, to)).body;
+      now = new Date("2026-11-27T23:55:00Z");
+      o = (await step(o, 0, "READY")).body;
+      const held = await app.db.selectFrom("emailOutbox").select("nextAttemptAt")
+        .where("jobId", "=", o.jobs[0].id).executeTakeFirstOrThrow();
+      expect(held.nextAttemptAt.toISOString()).toBe("2026-12-02T15:00:00.000Z");
+    } finally {
+      now = new Date("2026-11-27T16:00:00Z");
+      expect((await put({ closedDates: "" })).body.closedDates).toBe("");
+    }
   });
 
   it("counts the dashboard's late, waiting and today's pickups as SQL does", async () => {

@@ -14,6 +14,7 @@ import { startSmtpServer } from "../helpers/smtp.ts";
 import { UNAUTHORIZED_SETTINGS_TEXT } from "../../routes/pages/admin_settings.tsx";
 import { encryptSecret } from "../../src/mail/secret_box.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
+import { seriousA11yViolations } from "../helpers/axe.ts";
 
 let app: TestApp;
 let browser: Browser;
@@ -47,6 +48,7 @@ beforeEach(async () => {
     smtpLastError: null,
     quoteExpirationEnabled: true,
     quoteExpirationDays: 30,
+    closedDates: "",
   }).where("id", "=", 1).execute();
 });
 
@@ -256,6 +258,59 @@ describe("Admin Settings", () => {
       // Fixing a field clears its message straight away.
       await field(page, "Days until a quote expires").fill("90");
       await page.getByText("Expiration days must be at least 1").waitFor({ state: "detached" });
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it("keeps the store's closed dates: picked, listed in order, removed, saved", async () => {
+    // A holiday long past, from an earlier year.
+    await app.db.updateTable("settings").set({ closedDates: "2020-01-01" }).execute();
+    const { page, problems, apiCalls, close } = await openSettings(admin, TABLET_PORTRAIT);
+    try {
+      const list = page.getByRole("list", { name: "Closed dates" });
+      const picker = field(page, "Closed Dates");
+      await expect(list.getByRole("listitem").allTextContents()).resolves.toEqual([
+        "Wed, Jan 1, 2020(past)Remove",
+      ]);
+      // Nothing picked: a message under the picker, nothing added.
+      await page.getByRole("button", { name: "Add Date" }).click();
+      await page.getByText("Choose a date to add").waitFor();
+      await expect(picker.getAttribute("aria-invalid")).resolves.toBe("true");
+      // Enter adds the picked day (it does not save the form); the list stays in date order.
+      await picker.fill("2030-12-25");
+      await picker.press("Enter");
+      await list.getByText("Wed, Dec 25, 2030").waitFor();
+      await picker.fill("2030-01-01");
+      await page.getByRole("button", { name: "Add Date" }).click();
+      await expect(list.getByRole("listitem").allTextContents()).resolves.toEqual([
+        "Wed, Jan 1, 2020(past)Remove",
+        "Tue, Jan 1, 2030Remove",
+        "Wed, Dec 25, 2030Remove",
+      ]);
+      // The same day twice is listed once.
+      await picker.fill("2030-12-25");
+      await picker.press("Enter");
+      await expectCount(list.getByRole("listitem"), 3);
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await shoot(page, "settings-closed-dates-tablet");
+      expect(apiCalls.filter((c) => c.startsWith("PUT"))).toEqual([]);
+
+      await page.getByRole("button", { name: "Remove Past Dates (1)" }).click();
+      await page.getByRole("button", { name: "Remove Tue, Jan 1, 2030" }).click();
+      await expect(list.getByRole("listitem").allTextContents()).resolves.toEqual([
+        "Wed, Dec 25, 2030Remove",
+      ]);
+      await page.getByRole("button", { name: "Save Settings" }).click();
+      await toast(page).getByText("Settings Updated", { exact: true }).waitFor();
+      expect((await settingsRow()).closedDates).toBe("2030-12-25");
+
+      // Removing the last one shows the empty state, and saves as none.
+      await page.getByRole("button", { name: "Remove Wed, Dec 25, 2030" }).click();
+      await page.getByText("No closed dates.").waitFor();
+      await page.getByRole("button", { name: "Save Settings" }).click();
+      await waitFor(async () => (await settingsRow()).closedDates === "");
       expect(problems).toEqual([]);
     } finally {
       await close();

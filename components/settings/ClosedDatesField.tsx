@@ -1,0 +1,113 @@
+// The store's closed dates (holidays, a stocktake) in Settings: a date picker
+// that adds a day and a list with a Remove button a day. The form keeps the
+// dates as the server does, sorted and comma-separated, so a save sends what
+// the list shows and the server's own schema checks it.
+import { type KeyboardEvent, useState } from "react";
+import { isCalendarDate } from "../../src/schemas/calendar_date.ts";
+
+/** "Fri, Dec 25, 2026": the weekday says whether the day was an opening day at all. */
+const DAY = new Intl.DateTimeFormat("en-US", {
+  weekday: "short",
+  month: "short",
+  day: "numeric",
+  year: "numeric",
+  timeZone: "UTC",
+});
+export const closedDateText = (date: string) => DAY.format(new Date(`${date}T12:00:00Z`));
+
+export function ClosedDatesField(
+  { id, value, onChange, error, today }: {
+    id: string;
+    /** "2026-12-25,2027-01-01" */
+    value: string;
+    onChange: (value: string) => void;
+    error?: string;
+    /** The store's today, YYYY-MM-DD: earlier dates are marked past. */
+    today: string;
+  },
+) {
+  const [picked, setPicked] = useState("");
+  const [problem, setProblem] = useState("");
+  const dates = value.split(",").filter(Boolean);
+  const shownError = problem || error;
+
+  const add = () => {
+    if (!isCalendarDate(picked)) {
+      setProblem("Choose a date to add");
+      return;
+    }
+    setProblem("");
+    setPicked("");
+    if (!dates.includes(picked)) onChange([...dates, picked].sort().join(","));
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    // Enter adds the day here instead of saving the whole form.
+    if (event.key === "Enter") {
+      event.preventDefault();
+      add();
+    }
+  };
+  const past = dates.filter((d) => d < today);
+
+  return (
+    <div className="field field-wide closed-dates">
+      <label htmlFor={id}>Closed Dates</label>
+      <div className="closed-dates-add">
+        <input
+          id={id}
+          type="date"
+          value={picked}
+          onChange={(e) => {
+            setPicked(e.target.value);
+            setProblem("");
+          }}
+          onKeyDown={onKeyDown}
+          aria-invalid={shownError ? true : undefined}
+          aria-describedby={`${id}-hint${shownError ? ` ${id}-error` : ""}`}
+        />
+        <button type="button" className="btn btn-outline btn-sm" onClick={add}>
+          Add Date
+        </button>
+      </div>
+      <p id={`${id}-hint`} className="hint">
+        Holidays and other days the store is shut: promised dates skip them, and the ready e-mail
+        waits for the next day the store opens.
+      </p>
+      {shownError && <p id={`${id}-error`} className="field-error">{shownError}</p>}
+      {dates.length === 0
+        ? <p className="muted closed-dates-empty">No closed dates.</p>
+        : (
+          <ul className="closed-dates-list" aria-label="Closed dates">
+            {dates.map((date) => (
+              <li key={date} className={date < today ? "closed-date-past" : undefined}>
+                <span>{closedDateText(date)}</span>
+                {date < today && <span className="muted">(past)</span>}
+                <button
+                  type="button"
+                  className="btn btn-ghost btn-sm"
+                  aria-label={`Remove ${closedDateText(date)}`}
+                  onClick={() =>
+                    onChange(
+                      dates.filter((d) =>
+                        d !== date
+                      ).join(","),
+                    )}
+                >
+                  Remove
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      {past.length > 0 && (
+        <button
+          type="button"
+          className="btn btn-outline btn-sm closed-dates-clear"
+          onClick={() => onChange(dates.filter((d) => d >= today).join(","))}
+        >
+          Remove Past Dates ({past.length})
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,10 @@
+// A calendar day as YYYY-MM-DD, checked without zod: the settings schema, the
+// order rules and the settings page's closed dates share it, and a module of
+// its own keeps zod's other date fields out of the pages that import it.
+
+/** YYYY-MM-DD naming a day that exists (2026-02-30 does not). */
+export function isCalendarDate(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const d = new Date(`${text}T12:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === text;
+}
