@@ -16,6 +16,7 @@ import { createApp } from "./routes/app.ts";
 import { loggerFor } from "./src/http/logger.ts";
 import { Metrics } from "./src/http/metrics.ts";
 import { startOutboxWorker } from "./src/mail/outbox.ts";
+import { retryOwedSignedCopies } from "./src/quotes/online_signed_copy.ts";
 import { withStartupLock } from "./src/db/startup_lock.ts";
 import { PdfPool } from "./src/pdf/pdf_pool.ts";
 
@@ -121,6 +122,8 @@ Deno.unrefTimer(sweep);
 
 const outbox = startOutboxWorker(database.db, config.secretKey, logger, {
   intervalMs: config.outboxPollMs,
+  // A client's signed copy whose render failed after the acceptance: tried again.
+  beforePass: () => retryOwedSignedCopies(database.db, pdf, config, logger),
   onPass: (tried) => metrics.recordOutboxPass(tried),
 });
 

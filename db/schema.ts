@@ -454,6 +454,14 @@ export interface QuoteAcceptancesTable {
   ip: string | null;
   userAgent: string | null;
   signedPdf: ColumnType<Uint8Array | null, Uint8Array | null | undefined, Uint8Array | null>;
+  /**
+   * Migration 0029: when the client's e-mail of the signed copy went into the
+   * outbox, or it was found that none is owed (the link had no address).
+   */
+  signedCopySettledAt: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Tries at that e-mail (given up at SIGNED_COPY_MAX_ATTEMPTS), and when the next may be. */
+  signedCopyAttempts: ColumnType<number, number | undefined, number>;
+  signedCopyNextAt: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 /** Migration 0023: a client's online decline, with their optional message. */

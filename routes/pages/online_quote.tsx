@@ -128,7 +128,14 @@ export function onlineQuotePages(manifest: AssetManifest) {
       );
     }
     if (!result.already) {
-      await sendSignedCopy(c.var.db, c.var.pdf, c.var.config, result.quoteId, c.var.logger);
+      await sendSignedCopy(
+        c.var.db,
+        c.var.pdf,
+        c.var.config,
+        result.quoteId,
+        c.var.logger,
+        c.var.clock(),
+      );
       await notifyStaffOfAnswer(c.var.db, c.var.config, result.quoteId, {
         kind: "accepted",
         signerName: result.signerName,

@@ -309,6 +309,11 @@ export interface OutboxWorkerOptions {
   intervalMs?: number;
   /** Called after every pass with how many messages it tried (for /metrics). */
   onPass?: (tried: number) => void;
+  /**
+   * Work that puts mail in the outbox, done first in every pass (the signed
+   * copies still owed to clients), so what it queues goes out in that pass.
+   */
+  beforePass?: () => Promise<unknown>;
 }
 
 /**
@@ -328,6 +333,11 @@ export function startOutboxWorker(
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<void> = Promise.resolve();
   const pass = async () => {
+    try {
+      await options.beforePass?.();
+    } catch (err) {
+      logger.log("error", "outbox pass: queueing failed", { error: String(err) });
+    }
     try {
       const tried = await deliverDue(db, secretKey, new Date(), logger);
       options.onPass?.(tried);

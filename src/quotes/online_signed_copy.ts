@@ -1,7 +1,8 @@
 // The signed copy of an online acceptance (issue 33): the chosen options'
 // client copy with a signature page, rendered by the PDF pool after the
 // acceptance commits, kept with the acceptance, and e-mailed once to the
-// address the link was sent to, through the outbox.
+// address the link was sent to, through the outbox; a render that fails is
+// tried again in the background (migration 0029).
 import type { DB } from "../db/database.ts";
 import type { Config } from "../config/config.ts";
 import type { Logger } from "../http/logger.ts";
@@ -51,17 +52,65 @@ export async function signedCopyOf(db: DB, pdfs: PdfPool, quoteId: string) {
   return { pdf, filename, acceptance, bundle };
 }
 
-/** Makes and keeps the signed copy, and e-mails it to the client once. Never throws. */
+/** Tries at the client's e-mail of a signed copy before it is left to staff's download. */
+export const SIGNED_COPY_MAX_ATTEMPTS = 10;
+/** How long a try holds its acceptance: other processes (and passes) leave it alone meanwhile. */
+const CLAIM_MS = 10 * 60_000;
+/** An acceptance older than this is not e-mailed any more: staff have long had the copy. */
+const OWED_FOR_MS = 7 * 86_400_000;
+/** Acceptances one background pass tries at most (each is a render). */
+const PER_PASS = 5;
+
+/** The wait after `failed` failed tries: 1, 2, 4 … minutes, at most an hour (10 tries ≈ 4 h). */
+export function signedCopyBackoffMs(failed: number): number {
+  return Math.min(60, 2 ** Math.max(0, failed - 1)) * 60_000;
+}
+
+export type SignedCopyOutcome =
+  | "queued"
+  | "none_owed"
+  | "no_mail"
+  | "not_due"
+  | "failed"
+  | "given_up";
+
+/**
+ * Makes and keeps the signed copy, and e-mails it to the client once: the
+ * acceptance is claimed first (one process, one try at a time), and the
+ * e-mail goes into the outbox in the same transaction that settles it. A
+ * failed render waits its backoff for the background pass
+ * (retryOwedSignedCopies); without mail settings nothing is tried yet. Never
+ * throws: the acceptance stands whatever happens here.
+ */
 export async function sendSignedCopy(
   db: DB,
   pdfs: PdfPool,
   config: Pick<Config, "secretKey">,
   quoteId: string,
   logger: Logger,
-): Promise<void> {
+  now = new Date(),
+): Promise<SignedCopyOutcome> {
+  let attempt = 0;
   try {
+    if (!await isMailConfigured(db)) return "no_mail";
+    const claimed = await db.updateTable("quoteAcceptances")
+      .set((eb) => ({
+        signedCopyAttempts: eb("signedCopyAttempts", "+", 1),
+        signedCopyNextAt: new Date(now.getTime() + CLAIM_MS),
+      }))
+      .where("quoteId", "=", quoteId)
+      .where("signedCopySettledAt", "is", null)
+      .where("signedCopyAttempts", "<", SIGNED_COPY_MAX_ATTEMPTS)
+      .where((eb) => eb.or([eb("signedCopyNextAt", "is", null), eb("signedCopyNextAt", "<=", now)]))
+      .returning("signedCopyAttempts").executeTakeFirst();
+    if (!claimed) return "not_due";
+    attempt = claimed.signedCopyAttempts;
     const made = await signedCopyOf(db, pdfs, quoteId);
-    if (!made?.acceptance.sentTo || !await isMailConfigured(db)) return;
+    if (!made) return "none_owed"; // the quote is gone, and its acceptance with it
+    if (!made.acceptance.sentTo) {
+      await settle(db, quoteId, now);
+      return "none_owed";
+    }
     const branding = await findBranding(db);
     const mail = composeSignedCopyEmail({
       storeName: branding.storeName,
@@ -70,20 +119,66 @@ export async function sendSignedCopy(
       quoteNumber: made.bundle.quote.quoteNumber,
       signerName: made.acceptance.signerName,
     });
-    const outboxId = await enqueueEmail(db, {
-      quoteId,
-      to: made.acceptance.sentTo,
-      ...mail,
-      attachmentName: made.filename,
-      attachment: made.pdf,
-      createdBy: null,
+    const sentTo = made.acceptance.sentTo;
+    const outboxId = await db.transaction().execute(async (trx) => {
+      const id = await enqueueEmail(trx, {
+        quoteId,
+        to: sentTo,
+        ...mail,
+        attachmentName: made.filename,
+        attachment: made.pdf,
+        createdBy: null,
+        sendAt: now,
+      });
+      await settle(trx, quoteId, now);
+      return id;
     });
-    await deliverEmail(db, config.secretKey, outboxId, new Date(), logger);
+    await deliverEmail(db, config.secretKey, outboxId, now, logger);
+    return "queued";
   } catch (err) {
+    const givenUp = attempt >= SIGNED_COPY_MAX_ATTEMPTS;
+    if (attempt > 0) {
+      await db.updateTable("quoteAcceptances")
+        .set({
+          signedCopyNextAt: givenUp ? null : new Date(now.getTime() + signedCopyBackoffMs(attempt)),
+        })
+        .where("quoteId", "=", quoteId).where("signedCopySettledAt", "is", null).execute()
+        .catch(() => {}); // the claim then runs out by itself
+    }
     // The acceptance stands; staff can still download the copy (made again then).
-    logger.log("error", "signed copy failed", {
+    logger.log("error", givenUp ? "signed copy given up" : "signed copy failed", {
       quoteId,
+      attempt,
       error: err instanceof Error ? err.message : String(err),
     });
+    return givenUp ? "given_up" : "failed";
   }
+}
+
+async function settle(db: DB, quoteId: string, now: Date) {
+  await db.updateTable("quoteAcceptances").set({ signedCopySettledAt: now, signedCopyNextAt: null })
+    .where("quoteId", "=", quoteId).execute();
+}
+
+/**
+ * One background pass (the outbox worker's, every process): the signed copies
+ * still owed whose backoff is over, oldest first, a few at a time. Returns
+ * how many were tried.
+ */
+export async function retryOwedSignedCopies(
+  db: DB,
+  pdfs: PdfPool,
+  config: Pick<Config, "secretKey">,
+  logger: Logger,
+  now = new Date(),
+): Promise<number> {
+  if (!await isMailConfigured(db)) return 0;
+  const owed = await db.selectFrom("quoteAcceptances").select("quoteId")
+    .where("signedCopySettledAt", "is", null)
+    .where("signedCopyAttempts", "<", SIGNED_COPY_MAX_ATTEMPTS)
+    .where((eb) => eb.or([eb("signedCopyNextAt", "is", null), eb("signedCopyNextAt", "<=", now)]))
+    .where("acceptedAt", ">", new Date(now.getTime() - OWED_FOR_MS))
+    .orderBy("acceptedAt").limit(PER_PASS).execute();
+  for (const { quoteId } of owed) await sendSignedCopy(db, pdfs, config, quoteId, logger, now);
+  return owed.length;
 }
