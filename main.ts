@@ -17,6 +17,7 @@ import { loggerFor } from "./src/http/logger.ts";
 import { Metrics } from "./src/http/metrics.ts";
 import { startOutboxWorker } from "./src/mail/outbox.ts";
 import { retryOwedSignedCopies } from "./src/quotes/online_signed_copy.ts";
+import { deleteOldRateEvents } from "./src/auth/rate_counts.ts";
 import { withStartupLock } from "./src/db/startup_lock.ts";
 import { PdfPool } from "./src/pdf/pdf_pool.ts";
 
@@ -108,7 +109,8 @@ try {
   cannotStart(err);
 }
 
-// Hourly: expired sessions, and password-check failures older than any throttle window.
+// Hourly: expired sessions, and password-check failures and signed-out limits' events older
+// than any throttle window.
 const sweep = setInterval(() => {
   Promise.all([
     deleteExpiredSessions(database.db),
@@ -116,6 +118,9 @@ const sweep = setInterval(() => {
   ]).catch((err) => logger.log("error", "session sweep failed", { error: String(err) }));
   deleteOldPasswordFailures(database.db).catch((err) =>
     logger.log("error", "password failure sweep failed", { error: String(err) })
+  );
+  deleteOldRateEvents(database.db).catch((err) =>
+    logger.log("error", "rate limit sweep failed", { error: String(err) })
   );
 }, 60 * 60 * 1000);
 Deno.unrefTimer(sweep);

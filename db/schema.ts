@@ -464,6 +464,13 @@ export interface QuoteAcceptancesTable {
   signedCopyNextAt: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
+/** Migration 0030: one row per event a signed-out limit let through, shared by every process. */
+export interface RateLimitEventsTable {
+  rule: string;
+  key: string;
+  at: Date;
+}
+
 /** Migration 0023: a client's online decline, with their optional message. */
 export interface QuoteDeclinesTable {
   id: Generated<string>;
@@ -612,6 +619,7 @@ export interface Database {
   backupRuns: BackupRunsTable;
   quoteLinks: QuoteLinksTable;
   quoteAcceptances: QuoteAcceptancesTable;
+  rateLimitEvents: RateLimitEventsTable;
   quoteDeclines: QuoteDeclinesTable;
   idempotencyKeys: IdempotencyKeysTable;
   labs: LabsTable;

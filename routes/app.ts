@@ -20,7 +20,7 @@ import {
   queryGuard,
   requestLog,
 } from "../src/http/middleware.ts";
-import { createPublicLimits, type PublicLimits } from "../src/auth/throttle.ts";
+import { createPublicLimits, type PublicLimits } from "../src/auth/rate_counts.ts";
 import { sql } from "kysely";
 import { Metrics, metricsMiddleware, refuseUnknownMethods } from "../src/http/metrics.ts";
 import { opsRoutes } from "./ops.ts";
@@ -121,9 +121,9 @@ export const SERVICE_WORKER_PATH = "/static/sw.js";
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const { db, config, manifest } = deps;
   const logger = deps.logger ?? jsonLogger;
-  const publicLimits = deps.publicLimits ?? createPublicLimits();
   const app = new Hono<AppEnv>();
   const clock = deps.clock ?? (() => new Date());
+  const publicLimits = deps.publicLimits ?? createPublicLimits(db, () => clock().getTime());
 
   // Counted (under "other", one series) and refused before anything else.
   const metrics = deps.metrics ?? new Metrics();

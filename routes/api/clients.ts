@@ -36,10 +36,10 @@ function readPage(c: Context<AppEnv>) {
 }
 
 /** Signed-out callers (the intake tablet) are counted per address. */
-function limitPublic(c: Context<AppEnv>, limiter: "intake" | "consent") {
+async function limitPublic(c: Context<AppEnv>, limiter: "intake" | "consent") {
   if (c.var.user) return;
   const counter = c.var.publicLimits[limiter];
-  const wait = counter.retryAfterMs(c.var.clientIp);
+  const wait = await counter.retryAfterMs(c.var.clientIp);
   if (wait > 0) {
     throw new HttpError(
       429,
@@ -50,7 +50,7 @@ function limitPublic(c: Context<AppEnv>, limiter: "intake" | "consent") {
       { "Retry-After": String(Math.ceil(wait / 1000)) },
     );
   }
-  counter.record(c.var.clientIp);
+  await counter.record(c.var.clientIp);
 }
 
 // Public: what the intake form needs, and nothing else.
@@ -59,7 +59,7 @@ clientsApi.get("/heard-how-options", async (c) => c.json(await listHeardHowOptio
 
 clientsApi.post("/clients", async (c) => {
   const input = await readJson(c, createClientSchema);
-  limitPublic(c, "intake");
+  await limitPublic(c, "intake");
   try {
     const created = await insertClientWithQuote(c.var.db, input, c.var.user?.id ?? null);
     const via = c.var.user ? "staff" : "intake";
@@ -84,7 +84,7 @@ clientsApi.post("/clients", async (c) => {
 
 clientsApi.post("/consent", async (c) => {
   const input = await readJson(c, consentSchema);
-  limitPublic(c, "consent");
+  await limitPublic(c, "consent");
   const result = await insertConsentRecord(c.var.db, input, {
     signedIn: !!c.var.user,
     ip: c.var.clientIp,

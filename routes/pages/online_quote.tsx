@@ -90,14 +90,14 @@ export function onlineQuotePages(manifest: AssetManifest) {
   });
 
   /** Per link and per address, before the body is read; a refused try still counts. */
-  function throttle(c: Context<AppEnv>) {
+  async function throttle(c: Context<AppEnv>) {
     const limits = c.var.publicLimits;
     const keys = [
       [limits.onlineLink, linkTokenHash(c.req.param("token") ?? "")],
       [limits.onlineAddress, c.var.clientIp],
     ] as const;
     for (const [counter, key] of keys) {
-      const wait = counter.retryAfterMs(key);
+      const wait = await counter.retryAfterMs(key);
       if (wait > 0) {
         throw new HttpError(
           429,
@@ -108,7 +108,7 @@ export function onlineQuotePages(manifest: AssetManifest) {
         );
       }
     }
-    for (const [counter, key] of keys) counter.record(key);
+    for (const [counter, key] of keys) await counter.record(key);
   }
 
   const metaOf = (c: Context<AppEnv>) => ({
@@ -117,7 +117,7 @@ export function onlineQuotePages(manifest: AssetManifest) {
   });
 
   app.post("/q/:token/accept", async (c) => {
-    throttle(c);
+    await throttle(c);
     const input = await readJson(c, onlineAcceptSchema);
     const result = await acceptOnline(c.var.db, c.req.param("token"), input, metaOf(c));
     if (!result.ok) {
@@ -150,7 +150,7 @@ export function onlineQuotePages(manifest: AssetManifest) {
   });
 
   app.post("/q/:token/decline", async (c) => {
-    throttle(c);
+    await throttle(c);
     const { message } = await readJson(c, onlineDeclineSchema);
     const result = await declineOnline(c.var.db, c.req.param("token"), message, metaOf(c));
     if (!result.ok) throw new HttpError(result.status, result.message);

@@ -5,44 +5,16 @@ export interface ThrottleRule {
 }
 
 /**
- * Counts events per key (signed-out intake submissions per address) in a
- * sliding window, in memory. Password checks are not counted here: they are
- * throttled in the database (password_check.ts) so every process shares them.
+ * Milliseconds until one more event is allowed (0: now), from the times of
+ * the key's latest events, newest first (at most maxEvents of them are
+ * needed): refused while maxEvents lie within windowMs before `at`, until the
+ * oldest of those leaves the window. The times come from the database
+ * (rate_counts.ts), so every process counts the same events.
  */
-export class SlidingWindowCounter {
-  #events = new Map<string, number[]>();
-  constructor(readonly rule: ThrottleRule, private readonly now = () => Date.now()) {}
-
-  /** Milliseconds until the key may try again; 0 when it may try now. */
-  retryAfterMs(key: string): number {
-    const recent = this.#recent(key);
-    if (recent.length < this.rule.maxEvents) return 0;
-    return recent[recent.length - this.rule.maxEvents] + this.rule.windowMs - this.now();
-  }
-
-  record(key: string): void {
-    const recent = this.#recent(key);
-    recent.push(this.now());
-    this.#events.set(key, recent);
-    if (this.#events.size > 10_000) this.#prune();
-  }
-
-  reset(key: string): void {
-    this.#events.delete(key);
-  }
-
-  #recent(key: string): number[] {
-    const cutoff = this.now() - this.rule.windowMs;
-    return (this.#events.get(key) ?? []).filter((t) => t > cutoff);
-  }
-
-  #prune(): void {
-    for (const key of [...this.#events.keys()]) {
-      const recent = this.#recent(key);
-      if (recent.length === 0) this.#events.delete(key);
-      else this.#events.set(key, recent);
-    }
-  }
+export function retryAfter(rule: ThrottleRule, at: number, newestFirst: number[]): number {
+  const recent = newestFirst.filter((t) => t > at - rule.windowMs);
+  if (recent.length < rule.maxEvents) return 0;
+  return recent[rule.maxEvents - 1] + rule.windowMs - at;
 }
 
 /** Signed-out intake submissions (client creation) per address. */
@@ -54,15 +26,5 @@ export const CONSENT_RULE: ThrottleRule = { maxEvents: 40, windowMs: 10 * 60 * 1
 export const ONLINE_LINK_RULE: ThrottleRule = { maxEvents: 10, windowMs: 10 * 60 * 1000 };
 /** Online accept/decline tries per address, over every link. */
 export const ONLINE_ADDRESS_RULE: ThrottleRule = { maxEvents: 30, windowMs: 10 * 60 * 1000 };
-
-export function createPublicLimits(now?: () => number) {
-  return {
-    intake: new SlidingWindowCounter(INTAKE_RULE, now),
-    consent: new SlidingWindowCounter(CONSENT_RULE, now),
-    onlineLink: new SlidingWindowCounter(ONLINE_LINK_RULE, now),
-    onlineAddress: new SlidingWindowCounter(ONLINE_ADDRESS_RULE, now),
-  };
-}
-export type PublicLimits = ReturnType<typeof createPublicLimits>;
 
 export { throttleMessage } from "./password_throttle.ts";

@@ -1,7 +1,7 @@
 import type { DB } from "../db/database.ts";
 import type { Config } from "../config/config.ts";
 import type { Session, SessionUser } from "../auth/session.ts";
-import type { PublicLimits } from "../auth/throttle.ts";
+import type { PublicLimits } from "../auth/rate_counts.ts";
 import type { Logger } from "./logger.ts";
 import type { KioskSession } from "../kiosk/kiosk_session.ts";
 import type { PdfPool } from "../pdf/pdf_pool.ts";

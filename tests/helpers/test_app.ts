@@ -76,6 +76,29 @@ export async function startTestApp(
   };
 }
 
+/**
+ * Another app process on the same database, as a second replica behind a
+ * proxy is: its own app, memory and PDF pool, on its own socket.
+ */
+export async function startReplica(of: TestApp): Promise<Pick<TestApp, "baseUrl" | "close">> {
+  const pdf = new PdfPool(of.config.pdf);
+  const app = createApp({
+    db: of.db,
+    config: of.config,
+    pdf,
+    manifest: await readManifest(),
+    logger: silentLogger,
+  });
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, app.fetch);
+  return {
+    baseUrl: `http://127.0.0.1:${server.addr.port}`,
+    async close() {
+      await server.shutdown();
+      await pdf.close();
+    },
+  };
+}
+
 let userCounter = 0;
 
 export interface TestUser {
