@@ -123,7 +123,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const logger = deps.logger ?? jsonLogger;
   const app = new Hono<AppEnv>();
   const clock = deps.clock ?? (() => new Date());
-  const publicLimits = deps.publicLimits ?? createPublicLimits(db, () => clock().getTime());
+  const publicLimits = deps.publicLimits ?? createPublicLimits(() => clock().getTime());
 
   // Counted (under "other", one series) and refused before anything else.
   const metrics = deps.metrics ?? new Metrics();

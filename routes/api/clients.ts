@@ -39,7 +39,7 @@ function readPage(c: Context<AppEnv>) {
 async function limitPublic(c: Context<AppEnv>, limiter: "intake" | "consent") {
   if (c.var.user) return;
   const counter = c.var.publicLimits[limiter];
-  const wait = await counter.retryAfterMs(c.var.clientIp);
+  const wait = await counter.retryAfterMs(c.var.db, c.var.clientIp);
   if (wait > 0) {
     throw new HttpError(
       429,
@@ -50,7 +50,7 @@ async function limitPublic(c: Context<AppEnv>, limiter: "intake" | "consent") {
       { "Retry-After": String(Math.ceil(wait / 1000)) },
     );
   }
-  await counter.record(c.var.clientIp);
+  await counter.record(c.var.db, c.var.clientIp);
 }
 
 // Public: what the intake form needs, and nothing else.

@@ -97,7 +97,7 @@ export function onlineQuotePages(manifest: AssetManifest) {
       [limits.onlineAddress, c.var.clientIp],
     ] as const;
     for (const [counter, key] of keys) {
-      const wait = await counter.retryAfterMs(key);
+      const wait = await counter.retryAfterMs(c.var.db, key);
       if (wait > 0) {
         throw new HttpError(
           429,
@@ -108,7 +108,7 @@ export function onlineQuotePages(manifest: AssetManifest) {
         );
       }
     }
-    for (const [counter, key] of keys) await counter.record(key);
+    for (const [counter, key] of keys) await counter.record(c.var.db, key);
   }
 
   const metaOf = (c: Context<AppEnv>) => ({

@@ -15,10 +15,16 @@ import {
 /** Keys are addresses and hashes; anything longer is cut (the column holds 200). */
 const keyOf = (key: string) => key.slice(0, 200);
 
-/** Counts events of one rule per key in a sliding window shared by every process. */
+/**
+ * Counts events of one rule per key in a sliding window shared by every
+ * process. Each call takes the request's database: inside an idempotent
+ * write's transaction (the intake's, the consent's) the event is that
+ * transaction's, so on the embedded database, one connection, it never waits
+ * for the transaction it is in; and a write that is refused and rolled back
+ * did not count, as it made nothing.
+ */
 export class SharedWindowCounter {
   constructor(
-    private readonly db: DB,
     /** The rule's name in the table. */
     readonly name: string,
     readonly rule: ThrottleRule,
@@ -26,9 +32,9 @@ export class SharedWindowCounter {
   ) {}
 
   /** Milliseconds until the key may try again; 0 when it may try now. */
-  async retryAfterMs(key: string): Promise<number> {
+  async retryAfterMs(db: DB, key: string): Promise<number> {
     const at = this.now();
-    const rows = await this.db.selectFrom("rateLimitEvents").select("at")
+    const rows = await db.selectFrom("rateLimitEvents").select("at")
       .where("rule", "=", this.name).where("key", "=", keyOf(key))
       .where("at", ">", new Date(at - this.rule.windowMs))
       .orderBy("at", "desc").limit(this.rule.maxEvents).execute();
@@ -36,8 +42,8 @@ export class SharedWindowCounter {
   }
 
   /** One event of the key, now. */
-  async record(key: string): Promise<void> {
-    await this.db.insertInto("rateLimitEvents")
+  async record(db: DB, key: string): Promise<void> {
+    await db.insertInto("rateLimitEvents")
       .values({ rule: this.name, key: keyOf(key), at: new Date(this.now()) }).execute();
   }
 }
@@ -50,12 +56,12 @@ export async function deleteOldRateEvents(db: DB, now = Date.now()): Promise<num
 }
 
 /** The signed-out limits of one app (every process makes its own; the events are shared). */
-export function createPublicLimits(db: DB, now: () => number = Date.now) {
+export function createPublicLimits(now: () => number = Date.now) {
   return {
-    intake: new SharedWindowCounter(db, "intake", INTAKE_RULE, now),
-    consent: new SharedWindowCounter(db, "consent", CONSENT_RULE, now),
-    onlineLink: new SharedWindowCounter(db, "online_link", ONLINE_LINK_RULE, now),
-    onlineAddress: new SharedWindowCounter(db, "online_address", ONLINE_ADDRESS_RULE, now),
+    intake: new SharedWindowCounter("intake", INTAKE_RULE, now),
+    consent: new SharedWindowCounter("consent", CONSENT_RULE, now),
+    onlineLink: new SharedWindowCounter("online_link", ONLINE_LINK_RULE, now),
+    onlineAddress: new SharedWindowCounter("online_address", ONLINE_ADDRESS_RULE, now),
   };
 }
 export type PublicLimits = ReturnType<typeof createPublicLimits>;

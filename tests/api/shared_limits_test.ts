@@ -59,6 +59,26 @@ describe("signed-out limits across app processes", () => {
     expect(rows.filter((r) => r.key === from)).toHaveLength(INTAKE_RULE.maxEvents);
   });
 
+  it("counts an intake sent with an Idempotency-Key (the tablet's) in its own transaction", async () => {
+    const from = "127.0.0.63";
+    const headers = { "Idempotency-Key": crypto.randomUUID() };
+    const body = { firstName: "Keyed", lastName: "Intake" };
+    const first = await call(app, "POST", "/api/clients", { body, from, headers });
+    expect(first.status).toBe(201);
+    // A replay answers from the key and is not counted again.
+    const replay = await call(replica, "POST", "/api/clients", { body, from, headers });
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    // A write refused and rolled back (an answer that is not on the list) made nothing: not counted.
+    const refused = await call(app, "POST", "/api/clients", {
+      body: { ...body, heardHowId: crypto.randomUUID() },
+      from,
+      headers: { "Idempotency-Key": crypto.randomUUID() },
+    });
+    expect(refused.status).toBe(400);
+    expect((await events("intake")).filter((r) => r.key === from)).toHaveLength(1);
+  });
+
   it("counts a link's accept tries on either replica against the same 10", async () => {
     const q = await insertSavedQuote(app.db, {
       expiresAt: new Date(Date.now() + 10 * 86_400_000),
