@@ -65,6 +65,15 @@ async function finalizedQuote(init: Parameters<typeof insertSavedQuote>[1] = {})
   return q;
 }
 
+/** The owner's save of some settings, as the Settings screen sends it. */
+const putSettings = (body: Record<string, unknown>) =>
+  call<Record<string, unknown> & { errors?: Record<string, string> }>(
+    app,
+    "PUT",
+    "/api/admin/settings",
+    { cookie: owner, body },
+  );
+
 async function order(quoteId: string, body: Record<string, unknown> = {}) {
   return await call<OrderBundle>(app, "POST", `/api/quotes/${quoteId}/order`, {
     cookie: staff,
@@ -352,22 +361,19 @@ describe("orders", () => {
   });
 
   it("keeps the store hours in Settings, each field checked and audited", async () => {
-    const put = (body: Record<string, unknown>) =>
-      call<Record<string, unknown> & { errors?: Record<string, string> }>(
-        app,
-        "PUT",
-        "/api/admin/settings",
-        { cookie: owner, body },
-      );
-    const bad = await put({ timeZone: "Mars/Olympus", openingDays: "1,9", closingTime: "25:00" });
+    const bad = await putSettings({
+      timeZone: "Mars/Olympus",
+      openingDays: "1,9",
+      closingTime: "25:00",
+    });
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.errors ?? {}).sort()).toEqual([
       "closingTime",
       "openingDays",
       "timeZone",
     ]);
-    expect((await put({ openingTime: "18:00", closingTime: "09:00" })).status).toBe(400);
-    const ok = await put({ openingDays: [5, 1, 2, 3, 4], readyUndoMinutes: "10" });
+    expect((await putSettings({ openingTime: "18:00", closingTime: "09:00" })).status).toBe(400);
+    const ok = await putSettings({ openingDays: [5, 1, 2, 3, 4], readyUndoMinutes: "10" });
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({
       openingDays: "1,2,3,4,5",
@@ -379,26 +385,19 @@ describe("orders", () => {
   });
 
   it("skips the store's closed dates in promised dates and the ready e-mail", async () => {
-    const put = (body: Record<string, unknown>) =>
-      call<Record<string, unknown> & { errors?: Record<string, string> }>(
-        app,
-        "PUT",
-        "/api/admin/settings",
-        { cookie: owner, body },
-      );
-    const unreal = await put({ closedDates: "2026-12-01, 2026-02-30" });
+    const unreal = await putSettings({ closedDates: "2026-12-01, 2026-02-30" });
     expect(unreal.status).toBe(400);
     expect(unreal.body.errors?.closedDates).toBe(
       'Closed dates must be real days written as YYYY-MM-DD ("2026-02-30")',
     );
-    const tooMany = await put({
+    const tooMany = await putSettings({
       closedDates: Array.from({ length: 101 }, (_, i) => addDays("2027-01-01", i)),
     });
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.errors?.closedDates).toBe(
       "At most 100 closed dates; remove past ones first",
     );
-    expect((await put({ closedDates: 12 })).status).toBe(400);
+    expect((await putSettings({ closedDates: 12 })).status).toBe(400);
     const staffPut = await call(app, "PUT", "/api/admin/settings", {
       cookie: staff,
       body: { closedDates: ["2026-12-24"] },
@@ -406,7 +405,7 @@ describe("orders", () => {
     expect(staffPut.status).toBe(403);
 
     // Shut Monday 11-30 and Tuesday 12-01 (sent twice, out of order: kept once, sorted).
-    const ok = await put({ closedDates: ["2026-12-01", "2026-11-30", "2026-11-30"] });
+    const ok = await putSettings({ closedDates: ["2026-12-01", "2026-11-30", "2026-11-30"] });
     expect(ok.status).toBe(200);
     expect(ok.body.closedDates).toBe("2026-11-30,2026-12-01");
     const audit = await app.db.selectFrom("auditLog").select("details")
@@ -446,7 +445,7 @@ describe("orders", () => {
       expect(held.nextAttemptAt.toISOString()).toBe("2026-12-02T15:00:00.000Z");
     } finally {
       now = new Date("2026-11-27T16:00:00Z");
-      expect((await put({ closedDates: "" })).body.closedDates).toBe("");
+      expect((await putSettings({ closedDates: "" })).body.closedDates).toBe("");
     }
   });
 
