@@ -48,6 +48,7 @@ export function ClosedDatesField(
     }
   };
   const past = dates.filter((d) => d < today);
+  const keepOnly = (keep: (date: string) => boolean) => onChange(dates.filter(keep).join(","));
 
   return (
     <div className="field field-wide closed-dates">
@@ -79,19 +80,14 @@ export function ClosedDatesField(
         : (
           <ul className="closed-dates-list" aria-label="Closed dates">
             {dates.map((date) => (
-              <li key={date} className={date < today ? "closed-date-past" : undefined}>
+              <li key={date}>
                 <span>{closedDateText(date)}</span>
                 {date < today && <span className="muted">(past)</span>}
                 <button
                   type="button"
                   className="btn btn-ghost btn-sm"
                   aria-label={`Remove ${closedDateText(date)}`}
-                  onClick={() =>
-                    onChange(
-                      dates.filter((d) =>
-                        d !== date
-                      ).join(","),
-                    )}
+                  onClick={() => keepOnly((d) => d !== date)}
                 >
                   Remove
                 </button>
@@ -103,7 +99,7 @@ export function ClosedDatesField(
         <button
           type="button"
           className="btn btn-outline btn-sm closed-dates-clear"
-          onClick={() => onChange(dates.filter((d) => d >= today).join(","))}
+          onClick={() => keepOnly((d) => d >= today)}
         >
           Remove Past Dates ({past.length})
         </button>

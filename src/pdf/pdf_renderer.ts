@@ -61,6 +61,9 @@ async function serve() {
   const { pdfImageFor, prepareSvgRenderer, printCopyOf } = await import("./logo_image.ts");
   const { textSanitizer } = await import("./fonts.ts");
   const { renderWorkOrderPdf } = await import("./work_order_pdf.tsx");
+  /** The job's logo as react-pdf draws it: its bytes are the frame's body. */
+  const logoOf = (format: LogoBytes["format"] | undefined, body: Uint8Array | undefined) =>
+    format && body ? pdfImageFor({ format, bytes: body }) : undefined;
 
   const out = Deno.stdout.writable.getWriter();
   const reply = (header: RendererReply, body?: Uint8Array) =>
@@ -107,9 +110,7 @@ async function serve() {
     const { id } = header;
     try {
       if (header.kind === "work_order") {
-        const image = header.logoFormat && body
-          ? await pdfImageFor({ format: header.logoFormat, bytes: body })
-          : undefined;
+        const image = await logoOf(header.logoFormat, body);
         await reply(
           { type: "done", id },
           await renderWorkOrderPdf(header.sheets, header.paper, image),
@@ -123,11 +124,8 @@ async function serve() {
         );
         continue;
       }
-      const { model, logoFormat } = header;
-      const image = logoFormat && body
-        ? await pdfImageFor({ format: logoFormat, bytes: body })
-        : undefined;
-      await reply({ type: "done", id }, await renderClientCopyPdf(model, image));
+      const image = await logoOf(header.logoFormat, body);
+      await reply({ type: "done", id }, await renderClientCopyPdf(header.model, image));
     } catch (err) {
       await reply({
         type: "failed",
