@@ -1,6 +1,7 @@
-// A calendar day as YYYY-MM-DD, checked without zod: the settings schema, the
-// order rules and the settings page's closed dates share it, and a module of
-// its own keeps zod's other date fields out of the pages that import it.
+// A calendar day as YYYY-MM-DD, checked without zod: the settings schema (its
+// closed dates and their list), the prescription dates and the date of birth
+// share it, each adding its own range; a module of its own keeps zod's other
+// date fields out of the pages that import it.
 
 /** YYYY-MM-DD naming a day that exists (2026-02-30 does not). */
 export function isCalendarDate(text: string): boolean {

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { isCalendarDate } from "./calendar_date.ts";
 import { US_STATE_CODES } from "./us_states.ts";
 import { multilineText, safeText, uuidField } from "./text.ts";
 import {
@@ -41,10 +42,7 @@ export const dobField = z.union([safeText(), z.null()]).optional().transform((v)
 )
   .refine((v) => {
     if (v === null) return true;
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
-    const d = new Date(`${v}T00:00:00Z`);
-    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v &&
-      d.getTime() <= Date.now() && d.getUTCFullYear() >= 1900;
+    return isCalendarDate(v) && v >= "1900" && Date.parse(`${v}T00:00:00Z`) <= Date.now();
   }, { message: "Please enter a valid date of birth" });
 
 const stateField = safeText({ trim: true }).toUpperCase().nullish().transform((v) => v || null)

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { isCalendarDate } from "./calendar_date.ts";
 import { multilineText, safeText } from "./text.ts";
 import {
   ADD,
@@ -92,13 +93,8 @@ export const eyeSchema = z.object({
 });
 export type EyeInput = z.infer<typeof eyeSchema>;
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const isRealDate = (v: string) => {
-  if (!DATE.test(v)) return false;
-  const d = new Date(`${v}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v &&
-    d.getUTCFullYear() >= 1900 && d.getUTCFullYear() <= 2999;
-};
+/** A day that exists, in the years a prescription can have been written or expire. */
+const isRealDate = (v: string) => isCalendarDate(v) && v >= "1900" && v < "3000";
 
 const dateField = (label: string) =>
   safeText({ trim: true, error: `${label} is required` }).min(1, `${label} is required`)
