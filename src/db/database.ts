@@ -88,6 +88,17 @@ export function tableWritesOf(db: DB): TableWrites | undefined {
 const POOL_MAX = 10;
 
 /**
+ * How long closing a server pool lets its statements finish before cutting
+ * the connections. Without a limit, postgres.js (3.4.9) can wait forever:
+ * after two statements failed at once on reserved connections (Kysely's way:
+ * /readyz on an emptied database reads its two backup rows together), one
+ * connection keeps its failed statement as in flight, and end() waits for it
+ * (porsager/postgres#925, #1130). A SIGTERM then never stopped the process,
+ * and a test file's close hung CI.
+ */
+export const END_TIMEOUT_S = 5;
+
+/**
  * One entry point for both engines: the same Kysely instance type, the same
  * migrations and the same queries run on a PostgreSQL server and on PGlite.
  */
@@ -139,13 +150,13 @@ export async function openDatabase(
       writes,
       async close() {
         await stopListening();
-        for (const pool of [generic, custom]) {
-          await pool.kysely.destroy();
-          await pool.client.end();
-        }
+        // Ended here first, with a time limit: Kysely's destroy then ends
+        // them without one and gets this same ending (postgres.js keeps it).
+        await Promise.all(
+          [client, generic.client, custom.client].map((c) => c.end({ timeout: END_TIMEOUT_S })),
+        );
+        for (const pool of [generic, custom]) await pool.kysely.destroy();
         await db.destroy();
-        // Kysely ends the client only when it ran a query; a backup uses the client alone.
-        await client.end();
       },
     };
   }
