@@ -93,8 +93,8 @@ const POOL_MAX = 10;
  * after two statements failed at once on reserved connections (Kysely's way:
  * /readyz on an emptied database reads its two backup rows together), one
  * connection keeps its failed statement as in flight, and end() waits for it
- * (porsager/postgres#925, #1130). A SIGTERM then never stopped the process,
- * and a test file's close hung CI.
+ * (porsager/postgres#925, #1130). main.ts's SIGTERM shutdown would then never
+ * end, and a test file's close hung CI's server run (ops_test, twice).
  */
 export const END_TIMEOUT_S = 5;
 
