@@ -2,7 +2,7 @@ import { Buffer } from "node:buffer";
 import type { PGlite } from "@electric-sql/pglite";
 import { pgDump } from "@electric-sql/pglite-tools/pg_dump";
 import { CamelCasePlugin, Kysely, PGliteDialect } from "kysely";
-import type postgres from "postgres";
+import type pg from "pg";
 import type { Database } from "../../db/schema.ts";
 import type { DatabaseHandle } from "../db/database.ts";
 import { listMigrationNames, migrateTo } from "../db/migrate.ts";
@@ -33,11 +33,8 @@ export interface Backup {
  * table), into a throwaway in-memory PGlite that the same migrations brought
  * to the same schema (after a process's first backup, starting from the
  * migrated base it kept: migratedCopy), and pg_dump dumps that. The rows are
- * read with a plain SELECT through a cursor, every column as its text form, not with
- * `COPY … TO STDOUT`: postgres.js 3.4.9 leaves its socket paused when a COPY's
- * last chunk fills the stream's buffer (porsager/postgres#499), and the
- * backup then waited forever inside an open transaction (6 of 11 tries on a
- * store with e-mailed quotes, whose PDFs make large rows). The script is therefore the
+ * read with a plain SELECT through a cursor (DECLARE … FETCH), every column as its
+ * text form, which PGlite's COPY FROM takes as it is. The script is therefore the
  * same pg_dump output for both engines, and a backup of one restores on the
  * other. The copy refuses to run when a table's columns on the server differ
  * from what the migrations build (a hand-made change would be lost).
@@ -51,7 +48,7 @@ export async function dumpDatabase(
     throw new Error("DATABASE_URL=memory:// keeps nothing to back up.");
   }
   if (handle.raw.engine === "pglite") return await dumpPglite(handle.raw.pglite, "embedded", now);
-  const copy = await copyServerIntoPglite(handle.raw.sql, signal);
+  const copy = await copyServerIntoPglite(handle.raw.pool, signal);
   try {
     return await dumpPglite(copy, "server", now);
   } finally {
@@ -138,70 +135,96 @@ function columnsByTable(rows: ColumnRow[]): Map<string, ColumnRow[]> {
   return map;
 }
 
-async function copyServerIntoPglite(sql: postgres.Sql, signal?: AbortSignal): Promise<PGlite> {
+/** Runs one statement on the snapshot's connection; its rows. */
+type Run = <T>(text: string) => Promise<T[]>;
+
+async function copyServerIntoPglite(pool: pg.Pool, signal?: AbortSignal): Promise<PGlite> {
   let copy: PGlite | undefined;
-  try {
-    await sql.begin("isolation level repeatable read read only", async (tx) => {
-      // Text forms that read back identically in the copy.
-      await tx.unsafe(`SET LOCAL timezone = 'UTC'; SET LOCAL datestyle = 'ISO, YMD';
-        SET LOCAL intervalstyle = 'postgres'; SET LOCAL extra_float_digits = 3;
-        SET LOCAL bytea_output = 'hex'`);
-      const hasSchema = await tx.unsafe<{ ok: boolean }[]>(
-        `SELECT to_regclass('public.kysely_migration') IS NOT NULL AS ok`,
-      );
-      if (!hasSchema[0].ok) {
-        throw new Error("This database has no Lensdesk schema yet: nothing to back up.");
-      }
-      const applied = (await tx.unsafe<{ name: string }[]>(
-        `SELECT name FROM public.kysely_migration ORDER BY name`,
-      )).map((r) => r.name);
-      if (applied.length === 0) throw new Error("No migration has run on this database yet.");
-
-      // The same schema in the copy, built by the same migrations.
-      copy = await migratedCopy(applied);
-
-      const serverColumns = columnsByTable([...await tx.unsafe<ColumnRow[]>(COLUMNS_SQL)]);
-      const copyColumns = columnsByTable((await copy.query<ColumnRow>(COLUMNS_SQL)).rows);
-      const describe = (cols: ColumnRow[] | undefined) =>
-        (cols ?? []).map((c) => `${c.column} ${c.type}`).join(", ");
-      for (const table of new Set([...serverColumns.keys(), ...copyColumns.keys()])) {
-        const server = describe(serverColumns.get(table));
-        const rebuilt = describe(copyColumns.get(table));
-        if (server !== rebuilt) {
-          throw new Error(
-            `Table ${table} on the server differs from what the migrations create ` +
-              `(server: [${server}]; migrations: [${rebuilt}]). Back this database up with ` +
-              "pg_dump instead.",
-          );
-        }
-      }
-
-      const tables = [...serverColumns.keys()];
-      // Rows written by the migrations themselves (e.g. the settings row) are
-      // replaced by the server's; foreign keys are checked on the server already.
-      await copy.exec(`
-        TRUNCATE ${tables.map((t) => `public.${ident(t)}`).join(", ")};
-        SET session_replication_role = replica;`);
-      for (const table of tables) {
-        await copyTable(tx, copy, table, serverColumns.get(table)!.map((c) => c.column), signal);
-      }
-      await copy.exec(`SET session_replication_role = DEFAULT`);
-
-      for (const { name } of await tx.unsafe<{ name: string }[]>(SEQUENCES_SQL)) {
-        const [seq] = await tx.unsafe<{ last_value: string; is_called: boolean }[]>(
-          `SELECT last_value, is_called FROM public.${ident(name)}`,
-        );
-        await copy.query(`SELECT setval($1, $2, $3)`, [
-          `public.${ident(name)}`,
-          seq.last_value,
-          seq.is_called,
-        ]);
-      }
+  const client = await pool.connect();
+  let broken = false;
+  const { rows: [{ pid }] } = await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")
+    .catch((err) => {
+      client.release(true);
+      throw err;
     });
+  // Given up on (BACKUP_TIMEOUT_MS): the server ends the snapshot's session,
+  // whatever statement it is waiting in, from another connection.
+  const cut = () => {
+    pool.query("SELECT pg_terminate_backend($1)", [pid]).catch(() => {});
+  };
+  signal?.addEventListener("abort", cut, { once: true });
+  const run: Run = async <T>(text: string) => {
+    signal?.throwIfAborted();
+    return (await client.query(text)).rows as T[];
+  };
+  try {
+    await run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    // Text forms that read back identically in the copy; no statement limit:
+    // a large table takes what it takes, and BACKUP_TIMEOUT_MS bounds the whole.
+    await run(`SET LOCAL timezone = 'UTC'; SET LOCAL datestyle = 'ISO, YMD';
+      SET LOCAL intervalstyle = 'postgres'; SET LOCAL extra_float_digits = 3;
+      SET LOCAL bytea_output = 'hex'; SET LOCAL statement_timeout = 0`);
+    const hasSchema = await run<{ ok: boolean }>(
+      `SELECT to_regclass('public.kysely_migration') IS NOT NULL AS ok`,
+    );
+    if (!hasSchema[0].ok) {
+      throw new Error("This database has no Lensdesk schema yet: nothing to back up.");
+    }
+    const applied = (await run<{ name: string }>(
+      `SELECT name FROM public.kysely_migration ORDER BY name`,
+    )).map((r) => r.name);
+    if (applied.length === 0) throw new Error("No migration has run on this database yet.");
+
+    // The same schema in the copy, built by the same migrations.
+    copy = await migratedCopy(applied);
+
+    const serverColumns = columnsByTable(await run<ColumnRow>(COLUMNS_SQL));
+    const copyColumns = columnsByTable((await copy.query<ColumnRow>(COLUMNS_SQL)).rows);
+    const describe = (cols: ColumnRow[] | undefined) =>
+      (cols ?? []).map((c) => `${c.column} ${c.type}`).join(", ");
+    for (const table of new Set([...serverColumns.keys(), ...copyColumns.keys()])) {
+      const server = describe(serverColumns.get(table));
+      const rebuilt = describe(copyColumns.get(table));
+      if (server !== rebuilt) {
+        throw new Error(
+          `Table ${table} on the server differs from what the migrations create ` +
+            `(server: [${server}]; migrations: [${rebuilt}]). Back this database up with ` +
+            "pg_dump instead.",
+        );
+      }
+    }
+
+    const tables = [...serverColumns.keys()];
+    // Rows written by the migrations themselves (e.g. the settings row) are
+    // replaced by the server's; foreign keys are checked on the server already.
+    await copy.exec(`
+      TRUNCATE ${tables.map((t) => `public.${ident(t)}`).join(", ")};
+      SET session_replication_role = replica;`);
+    for (const table of tables) {
+      await copyTable(run, copy, table, serverColumns.get(table)!.map((c) => c.column));
+    }
+    await copy.exec(`SET session_replication_role = DEFAULT`);
+
+    for (const { name } of await run<{ name: string }>(SEQUENCES_SQL)) {
+      const [seq] = await run<{ last_value: string; is_called: boolean }>(
+        `SELECT last_value, is_called FROM public.${ident(name)}`,
+      );
+      await copy.query(`SELECT setval($1, $2, $3)`, [
+        `public.${ident(name)}`,
+        seq.last_value,
+        seq.is_called,
+      ]);
+    }
+    await run("COMMIT");
     return copy!;
   } catch (err) {
+    broken = true;
     await copy?.close();
     throw err;
+  } finally {
+    signal?.removeEventListener("abort", cut);
+    // A connection that failed mid-snapshot is not handed to anyone else.
+    client.release(broken);
   }
 }
 
@@ -272,22 +295,20 @@ const BATCH_ROWS = 1000;
  * text form (`::text`, the same output function COPY uses, under the settings
  * the transaction set) and written as COPY's text format, which PGlite reads
  * back through each type's input function: the same values as a COPY would
- * carry, bytea (hex), numerics, times and jsonb included.
+ * carry, bytea (hex), numerics, times and jsonb included. A cursor of the
+ * snapshot's transaction hands them over BATCH_ROWS at a time.
  */
-async function copyTable(
-  tx: postgres.TransactionSql,
-  copy: PGlite,
-  table: string,
-  columns: string[],
-  signal?: AbortSignal,
-): Promise<void> {
+async function copyTable(run: Run, copy: PGlite, table: string, columns: string[]): Promise<void> {
   const list = columns.map(ident).join(", ");
   const select = columns.map((c, i) => `${ident(c)}::text AS c${i}`).join(", ");
-  const cursor = tx.unsafe<Record<string, string | null>[]>(
-    `SELECT ${select} FROM public.${ident(table)}`,
-  ).cursor(BATCH_ROWS);
-  for await (const rows of cursor) {
-    signal?.throwIfAborted();
+  await run(
+    `DECLARE lensdesk_rows NO SCROLL CURSOR FOR SELECT ${select} FROM public.${ident(table)}`,
+  );
+  while (true) {
+    const rows = await run<Record<string, string | null>>(
+      `FETCH FORWARD ${BATCH_ROWS} FROM lensdesk_rows`,
+    );
+    if (rows.length === 0) break;
     let text = "";
     for (const row of rows) {
       for (let i = 0; i < columns.length; i++) {
@@ -300,6 +321,7 @@ async function copyTable(
       blob: new Blob([text]),
     });
   }
+  await run("CLOSE lensdesk_rows");
 }
 
 const COPY_ESCAPES: Record<string, string> = {

@@ -72,10 +72,21 @@ export async function restoreDatabase(
       return await countedAsHeader(header, async (text) => (await tx.query(text)).rows);
     });
   } else {
-    rows = await raw.sql.begin(async (tx) => {
-      await tx.unsafe(all);
-      return await countedAsHeader(header, async (text) => [...await tx.unsafe(text)]);
-    });
+    const client = await raw.pool.connect();
+    let broken = false;
+    try {
+      // A restore loads what it loads: no statement limit inside it.
+      await client.query("BEGIN; SET LOCAL statement_timeout = 0");
+      // One script of many statements: the simple protocol takes it whole.
+      await client.query(all);
+      rows = await countedAsHeader(header, async (text) => (await client.query(text)).rows);
+      await client.query("COMMIT");
+    } catch (err) {
+      await client.query("ROLLBACK").catch(() => broken = true);
+      throw err;
+    } finally {
+      client.release(broken);
+    }
   }
   return { header, rows, replaced: existing.length > 0 };
 }
@@ -207,5 +218,5 @@ async function withoutUnknownSettings(raw: RawClient, script: string): Promise<s
 
 async function query<T>(raw: RawClient, text: string): Promise<T[]> {
   if (raw.engine === "pglite") return (await raw.pglite.query<T>(text)).rows;
-  return [...await raw.sql.unsafe(text)] as T[];
+  return (await raw.pool.query(text)).rows as T[];
 }

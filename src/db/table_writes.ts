@@ -40,14 +40,23 @@ export class TableWrites {
   #byTable = new Map<string, number>();
   #keeping = true;
 
-  /** False once writes can no longer be heard (see keepNothing). */
+  /** False while writes of other processes cannot be heard (see pause). */
   get keeping(): boolean {
     return this.#keeping;
   }
 
-  /** Writes of other processes cannot be heard: reads must not be kept from now on. */
-  keepNothing() {
+  /** Writes of other processes cannot be heard: reads are not kept until resume. */
+  pause() {
     this.#keeping = false;
+    this.#any++;
+  }
+
+  /**
+   * Writes are heard again. What was written meanwhile went unheard, so every
+   * stamp moves: nothing read before is served again.
+   */
+  resume() {
+    this.#keeping = true;
     this.#any++;
   }
 

@@ -73,13 +73,17 @@ describe("TableWrites", () => {
   });
 });
 
-describe("TableWrites.keepNothing", () => {
-  it("stops keeping and moves every stamp", () => {
+describe("TableWrites.pause and resume", () => {
+  it("keeps nothing while paused, and every stamp moves at both", () => {
     const writes = new TableWrites();
     const before = writes.stamp(["settings"]);
     expect(writes.keeping).toBe(true);
-    writes.keepNothing();
+    writes.pause();
     expect(writes.keeping).toBe(false);
-    expect(writes.stamp(["settings"])).not.toBe(before);
+    const paused = writes.stamp(["settings"]);
+    expect(paused).not.toBe(before);
+    writes.resume();
+    expect(writes.keeping).toBe(true);
+    expect(writes.stamp(["settings"])).not.toBe(paused);
   });
 });

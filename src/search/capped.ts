@@ -8,13 +8,13 @@ import { sql } from "kysely";
  * order, and orders and pages only those, each row carrying how many were
  * found. Its plan is the same whatever the words: the index lookup, then a
  * sort of at most CAPPED_MATCHES + 1 rows. So it runs on genericPlans(db)
- * (src/db/database.ts), which plans each statement once, and a large store
+ * (src/db/server.ts), which plans each statement once, and a large store
  * searches a client's name without planning it again for every request.
  *
  * Only when more rows match (a word rarer than the head can fill a page
  * with, yet in more than CAPPED_MATCHES rows) is the answer in doubt: the
- * search then runs its ordinary statement, planned for its words
- * (customPlans), the lists' reading in their order (readInListOrder).
+ * search then runs its ordinary statement, planned for its words (every
+ * statement but these is), the lists' reading in their order (readInListOrder).
  */
 
 /**

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { customPlans, type DB } from "../db/database.ts";
+import type { DB } from "../db/database.ts";
 
 /*
  * The head of a list: every search (the client list's, the quote list's and
@@ -140,7 +140,7 @@ export async function readHead<R extends HeadCounts>(
  * incremental sort of each created_at's ties.
  */
 export async function readInListOrder<T>(db: DB, run: (db: DB) => Promise<T>): Promise<T> {
-  return await customPlans(db).transaction().execute(async (trx) => {
+  return await db.transaction().execute(async (trx) => {
     await sql`set local enable_seqscan = off`.execute(trx);
     await sql`set local enable_sort = off`.execute(trx);
     return await run(trx);

@@ -140,13 +140,17 @@ describe("readThrough", () => {
     },
   );
 
-  it("keeps nothing once writes can no longer be heard", async () => {
+  it("keeps nothing while writes cannot be heard, and reads afresh once they are", async () => {
     const read = storeNameRead("unheard");
     await read.get();
-    handle.writes.keepNothing();
+    handle.writes.pause();
     await read.get();
     await read.get();
     expect(read.loads).toBe(3);
+    handle.writes.resume();
+    await read.get();
+    await read.get();
+    expect(read.loads).toBe(4);
   });
 });
 

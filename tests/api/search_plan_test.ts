@@ -39,7 +39,7 @@ import {
 import { CAPPED_MATCHES, cappedTotal, QUOTE_LIST_CAPPED_MATCHES } from "../../src/search/capped.ts";
 import { readInListOrder } from "../../src/search/head.ts";
 import { LAST_RANK } from "../../src/search/ranks.ts";
-import { customPlans, genericPlans } from "../../src/db/database.ts";
+import { genericPlans } from "../../src/db/database.ts";
 import {
   clientMatches,
   clientPhoneDigits,
@@ -339,15 +339,25 @@ describe(`search plans with ${CLIENTS} clients and ${CLIENTS * QUOTES_PER_CLIENT
     const setting = async (db: typeof handle.db) =>
       (await sql<{ mode: string }>`select current_setting('plan_cache_mode') as mode`.execute(db))
         .rows[0].mode;
+    /** Statements prepared on one connection after `statement` ran on it twice. */
+    const preparedAfter = (db: typeof handle.db, statement: string) =>
+      db.connection().execute(async (conn) => {
+        for (let i = 0; i < 2; i++) await sql`${sql.raw(statement)} ${"x"}::text`.execute(conn);
+        return (await sql<{ n: number }>`select count(*)::int as n from pg_prepared_statements
+          where statement like ${statement + "%"}`.execute(conn)).rows[0].n;
+      });
+    const probe = "select 'plan probe' as p,";
     if (handle.kind === "server") {
       expect(await setting(genericPlans(handle.db))).toBe("force_generic_plan");
-      // The statements whose plan depends on their words are planned for them every time.
-      expect(await setting(customPlans(handle.db))).toBe("force_custom_plan");
+      // Prepared once per connection, one plan kept for every value.
+      expect(await preparedAfter(genericPlans(handle.db), probe)).toBe(1);
+      // Every other statement is sent unnamed, and PostgreSQL plans an
+      // unnamed statement for its values every time.
       expect(await setting(handle.db)).toBe("auto");
+      expect(await preparedAfter(handle.db, probe)).toBe(0);
     } else {
       // PGlite is one connection: everything runs on it, planned as usual.
       expect(genericPlans(handle.db)).toBe(handle.db);
-      expect(customPlans(handle.db)).toBe(handle.db);
     }
   });
 

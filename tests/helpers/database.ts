@@ -1,4 +1,4 @@
-import postgres from "postgres";
+import pg from "pg";
 import { type DatabaseHandle, openDatabase } from "../../src/db/database.ts";
 import { migrateToLatest } from "../../src/db/migrate.ts";
 import { dataDirOf } from "../../src/db/pglite_base.ts";
@@ -19,6 +19,18 @@ export const ONCE_ON_SERVER: false | string = ON_SERVER
   ? false
   : "runs once, with TEST_DATABASE_URL: its subject does not change with the engine";
 
+/** One connection to the server as the test suite's administrator, for `work` alone. */
+async function withAdmin<T>(serverUrl: string, work: (admin: pg.Client) => Promise<T>): Promise<T> {
+  const admin = new pg.Client({ connectionString: serverUrl });
+  admin.on("error", () => {});
+  await admin.connect();
+  try {
+    return await work(admin);
+  } finally {
+    await admin.end();
+  }
+}
+
 export interface TestDatabase {
   url: string;
   drop(): Promise<void>;
@@ -35,25 +47,22 @@ export async function createTestDatabase(
   const serverUrl = Deno.env.get("TEST_DATABASE_URL");
   if (!serverUrl) return { url: "memory://", drop: () => Promise.resolve() };
   const name = `lensdesk_test_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  try {
-    await admin.unsafe(
-      `CREATE DATABASE ${name}${options.template ? ` TEMPLATE ${options.template}` : ""}`,
-    );
-  } finally {
-    await admin.end();
-  }
+  await withAdmin(
+    serverUrl,
+    (admin) =>
+      admin.query(
+        `CREATE DATABASE ${name}${options.template ? ` TEMPLATE ${options.template}` : ""}`,
+      ),
+  );
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
     async drop() {
-      const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-      try {
-        await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await admin.end();
-      }
+      await withAdmin(
+        serverUrl,
+        (admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+      );
     },
   };
 }
@@ -179,39 +188,44 @@ async function createMigratedServerDatabase(serverUrl: string): Promise<TestData
 
 async function makeServerTemplate(serverUrl: string, template: string): Promise<void> {
   // One connection: the session's advisory lock and what it guards share it.
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  try {
+  await withAdmin(serverUrl, async (admin) => {
     // One test file makes the template; the others wait here, then find it made.
-    await admin`SELECT pg_advisory_lock(hashtext('lensdesk test template'))`;
-    const [found] = await admin`SELECT 1 FROM pg_database WHERE datname = ${template}`;
-    if (found) return;
-    const making = `${template}_${crypto.randomUUID().replaceAll("-", "").slice(0, 8)}`;
-    await admin.unsafe(`CREATE DATABASE ${making}`);
-    const url = new URL(serverUrl);
-    url.pathname = `/${making}`;
-    const handle = await openDatabase(url.toString(), "/nonexistent");
+    await admin.query(`SELECT pg_advisory_lock(hashtext('lensdesk test template'))`);
     try {
-      await migrateToLatest(handle.db);
+      const found = await admin.query(`SELECT 1 FROM pg_database WHERE datname = $1`, [template]);
+      if (found.rows.length) return;
+      const making = `${template}_${crypto.randomUUID().replaceAll("-", "").slice(0, 8)}`;
+      await admin.query(`CREATE DATABASE ${making}`);
+      const url = new URL(serverUrl);
+      url.pathname = `/${making}`;
+      const handle = await openDatabase(url.toString(), "/nonexistent");
+      try {
+        await migrateToLatest(handle.db);
+      } finally {
+        await handle.close();
+      }
+      // Renamed once the server has let go of the migrating connection.
+      await waitUntil(
+        () =>
+          admin.query(`ALTER DATABASE ${making} RENAME TO ${template}`).then(() => true, (err) => {
+            if (err?.code === "55006") return false; // still being accessed
+            throw err;
+          }),
+        `the migrated ${making} was renamed ${template}`,
+      );
+      const stale = await admin.query<{ name: string }>(
+        `SELECT datname AS name FROM pg_database WHERE datname LIKE $1 AND datname <> $2`,
+        [TEMPLATE_PREFIX + "%", template],
+      );
+      // Not WITH (FORCE): one that another checkout's run is copying now stays.
+      for (const { name } of stale.rows) {
+        await admin.query(`DROP DATABASE ${name}`).catch(() => {});
+      }
     } finally {
-      await handle.close();
+      await admin.query(`SELECT pg_advisory_unlock(hashtext('lensdesk test template'))`)
+        .catch(() => {});
     }
-    // Renamed once the server has let go of the migrating connection.
-    await waitUntil(
-      () =>
-        admin.unsafe(`ALTER DATABASE ${making} RENAME TO ${template}`).then(() => true, (err) => {
-          if (err?.code === "55006") return false; // still being accessed
-          throw err;
-        }),
-      `the migrated ${making} was renamed ${template}`,
-    );
-    const stale = await admin<{ name: string }[]>`SELECT datname AS name FROM pg_database
-      WHERE datname LIKE ${TEMPLATE_PREFIX + "%"} AND datname <> ${template}`;
-    // Not WITH (FORCE): one that another checkout's run is copying now stays.
-    for (const { name } of stale) await admin.unsafe(`DROP DATABASE ${name}`).catch(() => {});
-  } finally {
-    await admin`SELECT pg_advisory_unlock(hashtext('lensdesk test template'))`.catch(() => {});
-    await admin.end();
-  }
+  });
 }
 
 async function openMigratedPglite(): Promise<DatabaseHandle> {
