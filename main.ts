@@ -3,7 +3,7 @@
 import "./src/http/react_production.ts"; // first: React's build is chosen when it loads
 import { type Config, loadConfig } from "./src/config/config.ts";
 import { startupProblem } from "./src/config/startup_problem.ts";
-import { openDatabase } from "./src/db/database.ts";
+import { openAppDatabase } from "./src/db/start.ts";
 import { migrateToLatest } from "./src/db/migrate.ts";
 import { ensureFirstOwner } from "./src/auth/owner_bootstrap.ts";
 import { ensureDefaultCatalog } from "./src/catalog/default_catalog.ts";
@@ -58,19 +58,20 @@ try {
   cannotStart(err);
 }
 const manifest = await readManifest().catch(cannotStart);
-const database = await openDatabase(config.databaseUrl, config.dataDir).catch(cannotStart);
-// postgres.js connects on the first statement: the database is known to answer
-// only once the migrations have run, so that is when it says so.
-const applied = await migrateToLatest(database.db).catch(cannotStart);
+// A server that is not up yet is waited for (src/db/start.ts); the database
+// is known to answer once the migrations have run, so that is when it says so.
+const { database, prepared } = await openAppDatabase(config, logger, async (db) => ({
+  applied: await migrateToLatest(db),
+  // Several app processes may start together on one database: one at a time here.
+  ...await withStartupLock(db, async (trx) => ({
+    filled: await ensureDefaultCatalog(trx),
+    heardHow: await ensureDefaultHeardHow(trx),
+    owner: await ensureFirstOwner(trx, config.owner),
+  })),
+})).catch(cannotStart);
+const { applied, filled, heardHow, owner } = prepared;
 logger.log("info", "database opened", { kind: database.kind });
 if (applied.length) logger.log("info", "migrations applied", { migrations: applied });
-
-// Several app processes may start together on one database: one at a time here.
-const { filled, heardHow, owner } = await withStartupLock(database.db, async (trx) => ({
-  filled: await ensureDefaultCatalog(trx),
-  heardHow: await ensureDefaultHeardHow(trx),
-  owner: await ensureFirstOwner(trx, config.owner),
-})).catch(cannotStart);
 if (filled.length) logger.log("info", "default catalog installed", { sections: filled });
 if (heardHow) logger.log("info", "default heard-how options installed");
 if (owner.created && owner.generatedPassword) {

@@ -35,6 +35,12 @@ import { onlineQuotePages } from "./pages/online_quote.tsx";
 import { renderDashboard } from "./pages/dashboard.tsx";
 import { renderNotFound } from "./pages/not_found.tsx";
 import { renderBadRequest } from "./pages/bad_request.tsx";
+import { renderUnavailablePage, RETRY_AFTER_SECONDS } from "./pages/unavailable.ts";
+import {
+  isDatabaseUnavailable,
+  isRetryableConflict,
+  isStatementTimeout,
+} from "../src/db/errors.ts";
 import { intakePages } from "./pages/intake.tsx";
 import { clientsPages } from "./pages/clients.tsx";
 import { quotePages } from "./pages/quote.tsx";
@@ -87,13 +93,18 @@ export interface AppDeps {
 
 /**
  * The writes that honour an Idempotency-Key: the intake and its consents
- * (signed out, staff and kiosk), and the quote save, which carries the
- * tablet's selection and the kiosk's confirmation.
+ * (signed out, staff and kiosk), the quote save, which carries the tablet's
+ * selection and the kiosk's confirmation, and the money and job writes of
+ * orders (a payment or refund sent again after a lost answer is taken once).
  */
 export const IDEMPOTENT_ROUTES: readonly IdempotentRoute[] = [
   { method: "POST", path: /^\/api\/clients$/ },
   { method: "POST", path: /^\/api\/consent$/ },
   { method: "PUT", path: /^\/api\/quotes\/[^/]+$/ },
+  { method: "POST", path: /^\/api\/quotes\/[^/]+\/order$/ },
+  { method: "POST", path: /^\/api\/orders\/[^/]+\/payments$/ },
+  { method: "POST", path: /^\/api\/jobs\/[^/]+\/step$/ },
+  { method: "PUT", path: /^\/api\/jobs\/[^/]+\/promised-date$/ },
 ];
 
 /** Paths only signed-in staff may open; visitors are sent to sign in first. */
@@ -331,6 +342,19 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
         err.status,
       );
     }
+    const unavailable = databaseUnavailableMessage(err);
+    if (unavailable) {
+      // Said once per request, without a stack: the server's own log has the why.
+      logger.log("warn", "database unavailable", {
+        reqId: c.var.requestId,
+        path: loggedPath(c.req.path),
+        error: err instanceof Error ? err.message : String(err),
+      });
+      if (!wantsJson) return renderUnavailablePage(c, unavailable);
+      return c.json({ message: unavailable }, 503, {
+        "Retry-After": String(RETRY_AFTER_SECONDS),
+      });
+    }
     logger.log("error", "unhandled error", {
       reqId: c.var.requestId,
       path: loggedPath(c.req.path),
@@ -345,4 +369,26 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   });
 
   return app;
+}
+
+/**
+ * What a request is told when the database, not the request, is why it
+ * failed; undefined for any other error. The write, if any, either committed
+ * whole or not at all: sent again with its Idempotency-Key it is answered
+ * from what committed, never done twice.
+ */
+export function databaseUnavailableMessage(err: unknown): string | undefined {
+  if (isDatabaseUnavailable(err)) {
+    return "The store's database is not answering right now (it may be restarting). " +
+      "Please try again in a few seconds.";
+  }
+  if (isStatementTimeout(err)) {
+    return "The database took too long to answer this and stopped it. Please try again; " +
+      "if it keeps happening, ask for less at once (a shorter period, a narrower search).";
+  }
+  if (isRetryableConflict(err)) {
+    return "This met another change made at the same moment and was not saved. " +
+      "Please try again.";
+  }
+  return undefined;
 }

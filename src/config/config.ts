@@ -31,6 +31,12 @@ export interface Config {
   /** The longest one backup may take before it is abandoned as failed. */
   backupTimeoutMs: number;
   /**
+   * How long PostgreSQL lets one statement of a request run before it cancels
+   * it (DB_STATEMENT_TIMEOUT_MS), and one of a search (DB_SEARCH_TIMEOUT_MS);
+   * 0 is no limit. A server only: PGlite runs one statement at a time.
+   */
+  statementLimits: { ordinaryMs: number; searchMs: number };
+  /**
    * The PDF renderers: how many render at once, how many jobs may wait, the
    * time limit per render, and how long one may sit idle before it is ended.
    */
@@ -129,6 +135,10 @@ export async function loadConfig(env: Env = Deno.env.toObject()): Promise<Config
     outboxPollMs,
     backupDir: env.BACKUP_DIR || "./backups",
     backupTimeoutMs: intSetting(env, "BACKUP_TIMEOUT_MS", 1_800_000, 100, 86_400_000),
+    statementLimits: {
+      ordinaryMs: intSetting(env, "DB_STATEMENT_TIMEOUT_MS", 15_000, 0, 3_600_000),
+      searchMs: intSetting(env, "DB_SEARCH_TIMEOUT_MS", 5_000, 0, 3_600_000),
+    },
     pdf,
     smtpTimeoutMs: intSetting(env, "SMTP_TIMEOUT_MS", 10_000, 100, 120_000),
   };

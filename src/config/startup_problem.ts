@@ -1,3 +1,5 @@
+import { isDatabaseUnavailable } from "../db/errors.ts";
+
 /**
  * The one line a person reads when the app cannot start. The mistakes people
  * make at a first start (a database it cannot reach or that refuses it, a
@@ -31,8 +33,7 @@ export function startupProblem(
     return `${database} does not exist on that server: create it, or correct DATABASE_URL.`;
   }
   if (
-    code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EAI_AGAIN" ||
-    code === "CONNECT_TIMEOUT" || code === "ETIMEDOUT" || code === "EHOSTUNREACH" ||
+    code === "ENOTFOUND" || chain.some(isDatabaseUnavailable) ||
     chain.some((e) => e instanceof Deno.errors.ConnectionRefused)
   ) {
     return `Cannot reach ${database} (${reason(code)}): check DATABASE_URL and that the ` +
@@ -73,6 +74,13 @@ function reason(code: string | undefined): string {
     case "ENOTFOUND":
     case "EAI_AGAIN":
       return "host name not found";
+    case "57P03":
+      return "the server is starting up or shutting down";
+    case "57P01":
+    case "57P02":
+      return "the server closed the connection";
+    case "53300":
+      return "the server has no connection to spare";
     default:
       return "no answer";
   }

@@ -4,6 +4,7 @@
 import { sql } from "kysely";
 import type { DB } from "../db/database.ts";
 import { isUuid } from "../db/ids.ts";
+import { inTransaction } from "../db/transaction.ts";
 import type { JobStatus, Role } from "../../db/schema.ts";
 import { type AuditActor, recordAudit } from "../audit/audit_log.ts";
 import { findQuoteBundle } from "../quotes/quote_bundle.ts";
@@ -51,7 +52,7 @@ export async function createOrder(
   now: Date,
 ): Promise<OrderWrite<{ orderId: string; jobNumbers: string[] }>> {
   if (!isUuid(quoteId)) return fail(404, "Quote not found");
-  return await db.transaction().execute(async (trx) => {
+  return await inTransaction(db, async (trx) => {
     const locked = await trx.selectFrom("quotes").select(["id", "status"])
       .where("id", "=", quoteId).forUpdate().executeTakeFirst();
     if (!locked) return fail(404, "Quote not found");
@@ -225,7 +226,7 @@ export async function stepJob(
   now: Date,
 ): Promise<OrderWrite<{ orderId: string; status: JobStatus }>> {
   if (!isUuid(jobId)) return fail(404, "Job not found");
-  return await db.transaction().execute(async (trx) => {
+  return await inTransaction(db, async (trx) => {
     const job = await lockJob(trx, jobId);
     if (!job) return fail(404, "Job not found");
     if (job.version !== input.version) return fail(409, JOB_STALE);
@@ -305,7 +306,7 @@ export async function setPromisedDate(
   now: Date,
 ): Promise<OrderWrite<{ orderId: string }>> {
   if (!isUuid(jobId)) return fail(404, "Job not found");
-  return await db.transaction().execute(async (trx) => {
+  return await inTransaction(db, async (trx) => {
     const job = await lockJob(trx, jobId);
     if (!job) return fail(404, "Job not found");
     if (job.version !== input.version) return fail(409, JOB_STALE);
@@ -333,7 +334,7 @@ export async function addPayment(
   now: Date,
 ): Promise<OrderWrite<{ paymentId: string }>> {
   if (!isUuid(orderId)) return fail(404, "Order not found");
-  return await db.transaction().execute(async (trx) => {
+  return await inTransaction(db, async (trx) => {
     const order = await trx.selectFrom("orders").select("id").where("id", "=", orderId)
       .forUpdate().executeTakeFirst();
     if (!order) return fail(404, "Order not found");

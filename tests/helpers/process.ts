@@ -24,6 +24,8 @@ export interface AppProcess {
   seen: string[];
   /** The first stdout line (from index `from`) that matches; fails if the process ends first. */
   waitForLine(match: (line: string) => boolean, from?: number): Promise<string>;
+  /** Waits until the process listens; its base URL. */
+  listening(): Promise<string>;
   /** SIGTERM, then waits for the exit status. */
   stop(): Promise<Deno.CommandStatus>;
   /** Makes sure nothing is left running (for finally/after). */
@@ -32,9 +34,13 @@ export interface AppProcess {
 
 /**
  * The real `main.ts` as a child process, the way `deno task start` runs it,
- * on PORT=0; resolves once it listens.
+ * on PORT=0; resolves once it listens (or at once with `{ listening: false }`:
+ * then `listening()` waits for it).
  */
-export async function startAppProcess(env: Record<string, string>): Promise<AppProcess> {
+export async function startAppProcess(
+  env: Record<string, string>,
+  options: { listening?: boolean } = {},
+): Promise<AppProcess> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-all", "main.ts"],
     cwd: projectRoot,
@@ -76,6 +82,12 @@ export async function startAppProcess(env: Record<string, string>): Promise<AppP
       child.kill("SIGTERM");
       return await child.status;
     },
+    async listening() {
+      // JSON (`"msg":"listening","url":"http://…"`) or text (`listening url=http://…`).
+      const line = await waitForLine((l) => /\blistening\b.*url\W+http:/.test(l));
+      proc.baseUrl = `http://127.0.0.1:${/url\W+http:\/\/[^\s"]+:(\d+)/.exec(line)![1]}`;
+      return proc.baseUrl;
+    },
     async kill() {
       try {
         child.kill("SIGKILL");
@@ -86,10 +98,9 @@ export async function startAppProcess(env: Record<string, string>): Promise<AppP
       await pump;
     },
   };
+  if (options.listening === false) return proc;
   try {
-    // JSON (`"msg":"listening","url":"http://…"`) or text (`listening url=http://…`).
-    const listening = await waitForLine((l) => /\blistening\b.*url\W+http:/.test(l));
-    proc.baseUrl = `http://127.0.0.1:${/url\W+http:\/\/[^\s"]+:(\d+)/.exec(listening)![1]}`;
+    await proc.listening();
   } catch (err) {
     await proc.kill();
     throw err;
