@@ -9,14 +9,18 @@ export async function apiRequest<T = unknown>(
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
   url: string,
   body?: unknown,
+  options: {
+    /** The write's Idempotency-Key: sent again with the same key, it is done once. */
+    idempotencyKey?: string;
+  } = {},
 ): Promise<T> {
+  const headers: Record<string, string> = { accept: "application/json" };
+  if (body !== undefined) headers["content-type"] = "application/json";
+  if (options.idempotencyKey) headers["idempotency-key"] = options.idempotencyKey;
   const res = await fetch(url, {
     method,
     credentials: "same-origin",
-    headers: body === undefined ? { accept: "application/json" } : {
-      accept: "application/json",
-      "content-type": "application/json",
-    },
+    headers,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (!res.ok) throw new ApiError(res.status, await errorText(res), await errorFields(res));

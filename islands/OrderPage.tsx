@@ -4,6 +4,7 @@
 import { type FormEvent, useId, useState } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { ApiError, apiRequest, errorDetail, isUnauthorized } from "../components/api_client.ts";
+import { useSendKey } from "../components/send_key.ts";
 import { toast } from "../components/toast.tsx";
 import { Badge } from "../components/Badge.tsx";
 import { JOB_STATUS_VARIANTS } from "../components/orders/job_status.ts";
@@ -37,15 +38,22 @@ export default function OrderPage({ bundle: initial, role }: OrderPageProps) {
   const [pending, setPending] = useState<PendingStep | null>(null);
   const mayOverride = role === "ADMIN" || role === "OWNER";
 
+  const stepKey = useSendKey();
   const step = useMutation({
-    mutationFn: (input: { job: JobView; to: JobStatus; reason?: string; override?: string }) =>
-      apiRequest<OrderBundle>("POST", `/api/jobs/${input.job.id}/step`, {
+    mutationFn: (input: { job: JobView; to: JobStatus; reason?: string; override?: string }) => {
+      const url = `/api/jobs/${input.job.id}/step`;
+      const body = {
         to: input.to,
         version: input.job.version,
         reason: input.reason ?? "",
         ...(input.override ? { overrideReason: input.override } : {}),
-      }),
+      };
+      return apiRequest<OrderBundle>("POST", url, body, {
+        idempotencyKey: stepKey.keyFor([url, body]),
+      });
+    },
     onSuccess: (next, input) => {
+      stepKey.done();
       setBundle(next);
       setPending(null);
       toast({
@@ -83,14 +91,21 @@ export default function OrderPage({ bundle: initial, role }: OrderPageProps) {
   }
 
   const [dating, setDating] = useState<JobView | null>(null);
+  const promiseKey = useSendKey();
   const promise = useMutation({
-    mutationFn: (input: { job: JobView; promisedDate: string; reason: string }) =>
-      apiRequest<OrderBundle>("PUT", `/api/jobs/${input.job.id}/promised-date`, {
+    mutationFn: (input: { job: JobView; promisedDate: string; reason: string }) => {
+      const url = `/api/jobs/${input.job.id}/promised-date`;
+      const body = {
         promisedDate: input.promisedDate,
         reason: input.reason,
         version: input.job.version,
-      }),
+      };
+      return apiRequest<OrderBundle>("PUT", url, body, {
+        idempotencyKey: promiseKey.keyFor([url, body]),
+      });
+    },
     onSuccess: (next, input) => {
+      promiseKey.done();
       setBundle(next);
       setDating(null);
       toast({ title: `${input.job.jobNumber}: promised date changed`, variant: "success" });
@@ -314,10 +329,15 @@ function Payments(
   const [errors, setErrors] = useState<Record<string, string>>({});
   const mayRefund = role === "ADMIN" || role === "OWNER";
 
+  // A payment sent again (a double tap, a retry after a lost answer) is taken once.
+  const payKey = useSendKey();
   const pay = useMutation({
     mutationFn: (body: Record<string, unknown>) =>
-      apiRequest<OrderBundle>("POST", `/api/orders/${bundle.order.id}/payments`, body),
+      apiRequest<OrderBundle>("POST", `/api/orders/${bundle.order.id}/payments`, body, {
+        idempotencyKey: payKey.keyFor(body),
+      }),
     onSuccess: (next, body) => {
+      payKey.done();
       onChange(next);
       setAmount("");
       setNote("");

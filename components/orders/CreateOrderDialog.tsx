@@ -5,6 +5,7 @@ import { type FormEvent, useId, useState } from "react";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { Dialog } from "../Dialog.tsx";
 import { apiRequest, errorDetail, isUnauthorized } from "../api_client.ts";
+import { useSendKey } from "../send_key.ts";
 import { toast } from "../toast.tsx";
 import type { LabView, OrderBundle } from "../../src/orders/views.ts";
 import type { PrescriptionView } from "../../src/prescriptions/views.ts";
@@ -66,12 +67,18 @@ function CreateOrderForm(
   const [labId, setLabId] = useState("");
   // "" = the latest (the server's default), "none" = no prescription.
   const [rxId, setRxId] = useState("");
+  // Sent again after a lost answer, the order is answered, not refused as made.
+  const createKey = useSendKey();
   const create = useMutation({
-    mutationFn: () =>
-      apiRequest<OrderBundle>("POST", `/api/quotes/${quoteId}/order`, {
+    mutationFn: () => {
+      const body = {
         labId: labId || labs.data?.[0]?.id,
         ...(rxId === "none" ? { prescriptionId: null } : rxId ? { prescriptionId: rxId } : {}),
-      }),
+      };
+      return apiRequest<OrderBundle>("POST", `/api/quotes/${quoteId}/order`, body, {
+        idempotencyKey: createKey.keyFor(body),
+      });
+    },
     onSuccess: (bundle) => {
       toast({
         title: "Order Created",

@@ -31,8 +31,9 @@ class NotStored extends Error {}
 /**
  * Answers a write sent with an Idempotency-Key once: the first request runs in
  * one transaction with the key's row and its answer is stored there; a replay
- * (same key, same caller, same body) gets that answer and writes nothing; the
- * same key with another body or from another caller is a 422. A refusal (any
+ * (same key, same caller, same route and body) gets that answer and writes
+ * nothing; the same key on another route, with another body or from another
+ * caller is a 422. A refusal (any
  * status but 2xx) is not stored: its transaction rolls back with the key, so
  * the corrected or repeated request runs afresh. Without the header a write
  * runs as it always did.
@@ -62,8 +63,12 @@ export function idempotentWrites(
         c.var.logger.log("warn", "idempotency: expired keys not deleted", { error: String(err) })
       );
     }
-    // A clone: the route reads the body itself (and some clone it again).
-    const bodySha256 = await bodyHash(await c.req.raw.clone().text());
+    // The request's fingerprint: its method, path and body (a clone: the route
+    // reads the body itself). A key sent again to another route, or with
+    // another body, is not a replay of the first request: a 422, never its answer.
+    const bodySha256 = await bodyHash(
+      `${method} ${c.req.path}\n${await c.req.raw.clone().text()}`,
+    );
     const caller = c.var.user
       ? `user:${c.var.user.id}`
       : c.var.kiosk

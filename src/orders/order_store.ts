@@ -17,8 +17,10 @@ import {
   findStep,
   JOB_STATUS_LABELS,
   orderMoney,
+  paymentDateProblem,
   paymentProblem,
   pickupProblem,
+  promisedDateProblem,
 } from "./rules.ts";
 import { findStoreHours, storeToday } from "./store_hours.ts";
 import { cancelReadyNotice, queueReadyNotice } from "./ready_notice.ts";
@@ -313,6 +315,15 @@ export async function setPromisedDate(
     if (job.status === "PICKED_UP" || job.status === "CANCELLED") {
       return fail(409, `A job that is ${JOB_STATUS_LABELS[job.status].toLowerCase()} is final.`);
     }
+    const hours = await findStoreHours(trx);
+    const order = await trx.selectFrom("orders").select("createdAt")
+      .where("id", "=", job.orderId).executeTakeFirstOrThrow();
+    const dateProblem = promisedDateProblem(
+      input.promisedDate,
+      storeToday(hours, order.createdAt),
+      storeToday(hours, now),
+    );
+    if (dateProblem) return fail(400, dateProblem, "promisedDate");
     await trx.updateTable("jobs")
       .set({ promisedDate: input.promisedDate, version: job.version + 1, updatedAt: now })
       .where("id", "=", jobId).execute();
@@ -335,13 +346,17 @@ export async function addPayment(
 ): Promise<OrderWrite<{ paymentId: string }>> {
   if (!isUuid(orderId)) return fail(404, "Order not found");
   return await inTransaction(db, async (trx) => {
-    const order = await trx.selectFrom("orders").select("id").where("id", "=", orderId)
-      .forUpdate().executeTakeFirst();
+    const order = await trx.selectFrom("orders").select(["id", "createdAt"])
+      .where("id", "=", orderId).forUpdate().executeTakeFirst();
     if (!order) return fail(404, "Order not found");
     const money = await moneyOf(trx, orderId);
     const problem = paymentProblem(input.amount, money, who.role, input.reason);
     if (problem) return fail(problem.status, problem.message, problem.field);
-    const paidOn = input.paidOn ?? storeToday(await findStoreHours(trx), now);
+    const hours = await findStoreHours(trx);
+    const today = storeToday(hours, now);
+    const paidOn = input.paidOn ?? today;
+    const dateProblem = paymentDateProblem(paidOn, storeToday(hours, order.createdAt), today);
+    if (dateProblem) return fail(400, dateProblem, "paidOn");
     const refund = input.amount < 0;
     const row = await trx.insertInto("payments").values({
       orderId,

@@ -299,6 +299,34 @@ export function paymentProblem(
   return null;
 }
 
+/** How far before its order a payment may be dated: a deposit taken when the quote was agreed. */
+export const PAYMENT_DAYS_BEFORE_ORDER = 90;
+/** How far ahead a promised date may be set. */
+export const PROMISED_DAYS_AHEAD = 365;
+
+/**
+ * Why a payment's date cannot be taken, or null: not after the store's today
+ * (a payment is recorded when it is taken) and not more than
+ * PAYMENT_DAYS_BEFORE_ORDER days before the order's day, so every payment
+ * falls in the reports' ranges beside its order.
+ */
+export function paymentDateProblem(paidOn: string, orderDay: string, today: string): string | null {
+  if (paidOn > today) return `A payment cannot be dated after today (${today})`;
+  const earliest = addDays(orderDay, -PAYMENT_DAYS_BEFORE_ORDER);
+  if (paidOn < earliest) {
+    return `A payment's date must be on or after ${earliest} (${PAYMENT_DAYS_BEFORE_ORDER} days before the order)`;
+  }
+  return null;
+}
+
+/** Why a job's promised date cannot be set, or null: from the order's day to a year ahead. */
+export function promisedDateProblem(date: string, orderDay: string, today: string): string | null {
+  if (date < orderDay) return `The promised date cannot be before the order (${orderDay})`;
+  const latest = addDays(today, PROMISED_DAYS_AHEAD);
+  if (date > latest) return `The promised date must be on or before ${latest} (a year from today)`;
+  return null;
+}
+
 /**
  * Pickup with money still owed needs an admin's or owner's override with a
  * reason; the message of the refusal, or null when it may go ahead.

@@ -10,8 +10,10 @@ import {
   orderMoney,
   parseClosedDates,
   parseOpeningDays,
+  paymentDateProblem,
   paymentProblem,
   pickupProblem,
+  promisedDateProblem,
 } from "./rules.ts";
 
 const targets = (status: JobStatus, remakeCount = 0, role = "AUTHORIZED_USER" as const) =>
@@ -158,5 +160,29 @@ describe("order money", () => {
     expect(pickupProblem(100, "OWNER", undefined)?.status).toBe(409);
     expect(pickupProblem(100, "AUTHORIZED_USER", "trusted")?.status).toBe(403);
     expect(pickupProblem(100, "ADMIN", "trusted")).toBeNull();
+  });
+});
+
+describe("dates of payments and promises", () => {
+  it("a payment: not after today, not more than 90 days before its order", () => {
+    expect(paymentDateProblem("2026-11-27", "2026-11-20", "2026-11-27")).toBeNull();
+    expect(paymentDateProblem("2026-08-22", "2026-11-20", "2026-11-27")).toBeNull();
+    expect(paymentDateProblem("2026-11-28", "2026-11-20", "2026-11-27")).toBe(
+      "A payment cannot be dated after today (2026-11-27)",
+    );
+    expect(paymentDateProblem("2026-08-21", "2026-11-20", "2026-11-27")).toBe(
+      "A payment's date must be on or after 2026-08-22 (90 days before the order)",
+    );
+  });
+
+  it("a promised date: from the order's day to a year from today", () => {
+    expect(promisedDateProblem("2026-11-20", "2026-11-20", "2026-11-27")).toBeNull();
+    expect(promisedDateProblem("2027-11-27", "2026-11-20", "2026-11-27")).toBeNull();
+    expect(promisedDateProblem("2026-11-19", "2026-11-20", "2026-11-27")).toBe(
+      "The promised date cannot be before the order (2026-11-20)",
+    );
+    expect(promisedDateProblem("2027-11-28", "2026-11-20", "2026-11-27")).toBe(
+      "The promised date must be on or before 2027-11-27 (a year from today)",
+    );
   });
 });

@@ -42,7 +42,7 @@ export const dobField = z.union([safeText(), z.null()]).optional().transform((v)
 )
   .refine((v) => {
     if (v === null) return true;
-    return isCalendarDate(v) && v >= "1900" && Date.parse(`${v}T00:00:00Z`) <= Date.now();
+    return isCalendarDate(v) && Date.parse(`${v}T00:00:00Z`) <= Date.now();
   }, { message: "Please enter a valid date of birth" });
 
 const stateField = safeText({ trim: true }).toUpperCase().nullish().transform((v) => v || null)

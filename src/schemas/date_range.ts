@@ -1,14 +1,13 @@
 import * as z from "zod";
+import { isCalendarDate } from "./calendar_date.ts";
+
+/** The days a report or history range may name. */
+const RANGE_DAYS = { from: "2000-01-01", to: "2100-12-31" };
 
 /** A calendar day as the date input sends it; blank means "not set". */
 export const dayField = z.string().trim().optional().transform((v, ctx) => {
   if (!v) return undefined;
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
-  const date = m ? new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : undefined;
-  if (
-    !m || !date || date.getFullYear() !== Number(m[1]) || date.getMonth() !== Number(m[2]) - 1 ||
-    date.getDate() !== Number(m[3]) || date.getFullYear() < 2000 || date.getFullYear() > 2100
-  ) {
+  if (!isCalendarDate(v, RANGE_DAYS)) {
     ctx.addIssue({ code: "custom", message: "Dates must be real days written as YYYY-MM-DD" });
     return z.NEVER;
   }

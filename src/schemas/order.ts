@@ -3,6 +3,7 @@
 import * as z from "zod";
 import { amountMessage, parseCents } from "../quotes/money.ts";
 import { multilineText, safeText, uuidField } from "./text.ts";
+import { isCalendarDate } from "./calendar_date.ts";
 
 const JOB_STATUS_VALUES = [
   "ORDERED",
@@ -18,7 +19,7 @@ const JOB_STATUS_VALUES = [
 const reasonText = multilineText({ trim: true }).max(1000);
 const dateText = (label: string) =>
   safeText({ trim: true }).regex(/^\d{4}-\d{2}-\d{2}$/, `${label} must be a date (YYYY-MM-DD)`)
-    .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), `${label} is not a real date`);
+    .refine((d) => isCalendarDate(d), `${label} is not a real date`);
 
 const version = z.number({ error: "version is required (the job as you loaded it)" }).int()
   .min(1);

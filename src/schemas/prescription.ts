@@ -93,17 +93,15 @@ export const eyeSchema = z.object({
 });
 export type EyeInput = z.infer<typeof eyeSchema>;
 
-/** A day that exists, in the years a prescription can have been written or expire. */
-const isRealDate = (v: string) => isCalendarDate(v) && v >= "1900" && v < "3000";
-
 const dateField = (label: string) =>
   safeText({ trim: true, error: `${label} is required` }).min(1, `${label} is required`)
-    .refine(isRealDate, { message: `${label} must be a date (YYYY-MM-DD)` });
+    // A day that exists, in the years a prescription can have been written or expire.
+    .refine((v) => isCalendarDate(v), { message: `${label} must be a date (YYYY-MM-DD)` });
 
 /** Written no later than tomorrow (a day of slack for time zones). */
 const writtenField = dateField("Date written").refine((v) => {
   const tomorrow = new Date(Date.now() + 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
-  return !isRealDate(v) || v <= tomorrow;
+  return !isCalendarDate(v) || v <= tomorrow;
 }, { message: "Date written cannot be in the future" });
 
 export const prescriptionSchema = z.object({

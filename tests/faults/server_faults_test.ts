@@ -22,7 +22,7 @@ let cluster: PgCluster;
 let dataDir: string;
 let app: AppProcess;
 let cookie: string;
-let orderIds: string[] = [];
+const orderIds: string[] = [];
 let exited = false;
 
 function appEnv(): Record<string, string> {
