@@ -33,7 +33,7 @@ export async function openAppDatabase<T>(
   prepare: (db: DB) => Promise<T>,
   wait: (seconds: number) => Promise<void> = (s) => new Promise((r) => setTimeout(r, s * 1000)),
 ): Promise<{ database: DatabaseHandle; prepared: T }> {
-  if (!config.databaseUrl) {
+  if (!config.databaseUrl || config.databaseUrl === "memory://") {
     // PGlite: in this process, nothing to wait for and no statement limits.
     const database = await openDatabase(config.databaseUrl, config.dataDir);
     try {

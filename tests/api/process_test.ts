@@ -125,16 +125,25 @@ const problem = (lines: string[]) => {
 };
 
 describe("main.ts refusing to start", () => {
-  it("says in one line that the database cannot be reached, and exits 1", async () => {
-    const { code, lines } = await startFailing({
+  it("says in one line a try that the database cannot be reached yet, and waits for it", async () => {
+    // tests/faults/server_faults_test.ts has it serve once the server is up.
+    const app = await startAppProcess({
       DATABASE_URL: "postgres://lensdesk:pw@127.0.0.1:1/lensdesk",
       DATA_DIR: await Deno.makeTempDir(),
-    });
-    expect(code).toBe(1);
-    expect(problem(lines)).toBe(
-      "cannot start: Cannot reach the database lensdesk on 127.0.0.1:1 (connection refused): " +
-        "check DATABASE_URL and that the database server is running.",
-    );
+      LOG_FORMAT: "text",
+    }, { listening: false });
+    try {
+      const first = await app.waitForLine((l) => l.includes("waiting for the database"));
+      expect(first.replace(/^\S+ WARN +/, "")).toBe(
+        "waiting for the database: Cannot reach the database lensdesk on 127.0.0.1:1 " +
+          "(connection refused): check DATABASE_URL and that the database server is running. " +
+          "Trying again in 1 s.",
+      );
+      await app.waitForLine((l) => l.endsWith("Trying again in 2 s."));
+      expect(app.seen).toHaveLength(2);
+    } finally {
+      await app.kill();
+    }
   });
 
   it("says so when the data folder cannot be written", async () => {
