@@ -18,6 +18,7 @@ import { Metrics } from "./src/http/metrics.ts";
 import { startOutboxWorker } from "./src/mail/outbox.ts";
 import { retryOwedSignedCopies } from "./src/quotes/online_signed_copy.ts";
 import { deleteOldRateEvents } from "./src/auth/rate_counts.ts";
+import { deleteExpiredKeys } from "./src/idempotency/key_store.ts";
 import { withStartupLock } from "./src/db/startup_lock.ts";
 import { PdfPool } from "./src/pdf/pdf_pool.ts";
 
@@ -110,8 +111,20 @@ try {
   cannotStart(err);
 }
 
-// Hourly: expired sessions, and password-check failures and signed-out limits' events older
-// than any throttle window.
+// Every minute: signed-out limits' events no rule reads any more, and kept
+// Idempotency-Key answers past their life (a flood of new addresses or keys
+// leaves at most a window's worth).
+const quickSweep = setInterval(() => {
+  deleteOldRateEvents(database.db).catch((err) =>
+    logger.log("error", "rate limit sweep failed", { error: String(err) })
+  );
+  deleteExpiredKeys(database.db, new Date()).catch((err) =>
+    logger.log("error", "idempotency sweep failed", { error: String(err) })
+  );
+}, 60 * 1000);
+Deno.unrefTimer(quickSweep);
+
+// Hourly: expired sessions, and password-check failures older than any throttle window.
 const sweep = setInterval(() => {
   Promise.all([
     deleteExpiredSessions(database.db),
@@ -119,9 +132,6 @@ const sweep = setInterval(() => {
   ]).catch((err) => logger.log("error", "session sweep failed", { error: String(err) }));
   deleteOldPasswordFailures(database.db).catch((err) =>
     logger.log("error", "password failure sweep failed", { error: String(err) })
-  );
-  deleteOldRateEvents(database.db).catch((err) =>
-    logger.log("error", "rate limit sweep failed", { error: String(err) })
   );
 }, 60 * 60 * 1000);
 Deno.unrefTimer(sweep);
@@ -139,6 +149,7 @@ async function shutdown(signal: string) {
   stopping = true;
   logger.log("info", "shutting down", { signal });
   clearInterval(sweep);
+  clearInterval(quickSweep);
   // In-flight requests finish first, PDFs they wait for included; then the PDF renderers end.
   await server.shutdown();
   const { workers } = pdf.stats();

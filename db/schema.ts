@@ -487,12 +487,14 @@ export interface IdempotencyKeysTable {
   key: string;
   /** Who sent it: `user:<id>`, `kiosk:<id>` or `ip:<address>`. */
   caller: string;
-  /** Hex SHA-256 of the request body as sent. */
+  /** Hex SHA-256 of the request's method, path and body as sent. */
   bodySha256: string;
   /** The HTTP status of the stored answer. */
   status: number;
-  /** The answer's JSON body as sent the first time. */
+  /** The answer's JSON body as sent the first time (rows before migration 0031). */
   answer: string;
+  /** The answer's JSON body, gzipped (migration 0031); null while the write runs. */
+  answerGzip: ColumnType<Uint8Array | null, Uint8Array | null | undefined, Uint8Array | null>;
   createdAt: Date;
 }
 

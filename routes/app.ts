@@ -72,6 +72,7 @@ import { type IdempotentRoute, idempotentWrites } from "../src/http/idempotency.
 import { searchApi } from "./api/search.ts";
 import { UPLOAD_CSP, uploadedFiles, uploadsApi } from "./api/uploads.ts";
 import { isUploadPut } from "../src/uploads/upload_url.ts";
+import { TrustedProxies } from "../src/http/client_address.ts";
 import { MAX_UPLOAD_BYTES } from "../src/uploads/image_rules.ts";
 
 export interface AppDeps {
@@ -153,7 +154,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     await next();
   });
   app.use(requestId({ limitLength: 64 }));
-  app.use(clientAddress);
+  const trustedProxies = new TrustedProxies(config.trustedProxies);
+  // Host names are looked up in the background; until then they trust nothing.
+  trustedProxies.start().catch(() => {});
+  app.use(clientAddress(trustedProxies));
   app.use(requestLog);
   // Pages and JSON; built assets are served precompressed instead.
   app.use(compress());

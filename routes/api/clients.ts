@@ -25,6 +25,7 @@ import { insertConsentRecord } from "../../src/clients/consent.ts";
 import { findConsentTexts } from "../../src/settings/consent_texts.ts";
 import { listHeardHowOptions } from "../../src/settings/heard_how.ts";
 import { throttleMessage } from "../../src/auth/throttle.ts";
+import { addressKey } from "../../src/http/client_address.ts";
 import { recordAudit } from "../../src/audit/audit_log.ts";
 import { recordChanges } from "../../src/audit/describe.ts";
 
@@ -39,7 +40,7 @@ function readPage(c: Context<AppEnv>) {
 async function limitPublic(c: Context<AppEnv>, limiter: "intake" | "consent") {
   if (c.var.user) return;
   const counter = c.var.publicLimits[limiter];
-  const wait = await counter.retryAfterMs(c.var.db, c.var.clientIp);
+  const wait = await counter.take(c.var.db, addressKey(c.var.clientIp));
   if (wait > 0) {
     throw new HttpError(
       429,
@@ -50,7 +51,6 @@ async function limitPublic(c: Context<AppEnv>, limiter: "intake" | "consent") {
       { "Retry-After": String(Math.ceil(wait / 1000)) },
     );
   }
-  await counter.record(c.var.db, c.var.clientIp);
 }
 
 // Public: what the intake form needs, and nothing else.

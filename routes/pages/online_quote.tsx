@@ -7,6 +7,8 @@
 // in front of the POSTs, as for the app's other public writes.
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
+import { addressKey } from "../../src/http/client_address.ts";
+import { inTransaction } from "../../src/db/transaction.ts";
 import type { AssetManifest } from "../../src/assets/manifest.ts";
 import { renderPage } from "../render_page.tsx";
 import { findBranding, findSettings } from "../../src/settings/settings.ts";
@@ -89,26 +91,34 @@ export function onlineQuotePages(manifest: AssetManifest) {
     );
   });
 
-  /** Per link and per address, before the body is read; a refused try still counts. */
+  /**
+   * Per link and per address, before the body is read; a try refused for its
+   * body still counts. A link that does not exist counts against its own
+   * bucket per address, never against a real link's or its address's.
+   */
   async function throttle(c: Context<AppEnv>) {
     const limits = c.var.publicLimits;
-    const keys = [
-      [limits.onlineLink, linkTokenHash(c.req.param("token") ?? "")],
-      [limits.onlineAddress, c.var.clientIp],
-    ] as const;
-    for (const [counter, key] of keys) {
-      const wait = await counter.retryAfterMs(c.var.db, key);
-      if (wait > 0) {
-        throw new HttpError(
-          429,
-          `Too many tries. Please wait ${Math.ceil(wait / 60_000)} minutes and try again, ` +
-            "or contact the store.",
-          undefined,
-          { "Retry-After": String(Math.ceil(wait / 1000)) },
-        );
+    const token = c.req.param("token") ?? "";
+    const address = addressKey(c.var.clientIp);
+    const known = await findLinkByToken(c.var.db, token);
+    const counts = known
+      ? [[limits.onlineLink, linkTokenHash(token)], [limits.onlineAddress, address]] as const
+      : [[limits.onlineGuess, address]] as const;
+    // Both counts in one transaction: a try refused by either counts in neither.
+    await inTransaction(c.var.db, async (trx) => {
+      for (const [counter, key] of counts) {
+        const wait = await counter.take(trx, key);
+        if (wait > 0) {
+          throw new HttpError(
+            429,
+            `Too many tries. Please wait ${Math.ceil(wait / 60_000)} minutes and try again, ` +
+              "or contact the store.",
+            undefined,
+            { "Retry-After": String(Math.ceil(wait / 1000)) },
+          );
+        }
       }
-    }
-    for (const [counter, key] of keys) await counter.record(c.var.db, key);
+    });
   }
 
   const metaOf = (c: Context<AppEnv>) => ({

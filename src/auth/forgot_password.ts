@@ -1,5 +1,6 @@
 // A forgotten-password request, shared by POST /api/auth/forgot-password and
 // the plain form on /forgot-password (which works without JavaScript).
+import { addressKey } from "../http/client_address.ts";
 import type { Context } from "hono";
 import type { AppEnv } from "../http/app_env.ts";
 import { HttpError } from "../http/errors.ts";
@@ -17,7 +18,7 @@ export async function requestPasswordReset(c: Context<AppEnv>, email: string): P
   const { db, config, logger, clientIp } = c.var;
   const wait = await takeResetAllowance(db, [
     { kind: "email", value: email },
-    { kind: "ip", value: clientIp },
+    { kind: "ip", value: addressKey(clientIp) },
   ]);
   if (wait > 0) {
     const minutes = Math.ceil(wait / 60_000);

@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { addressKey } from "../http/client_address.ts";
 import type { AppEnv } from "../http/app_env.ts";
 import { HttpError } from "../http/errors.ts";
 import { recordAudit } from "../audit/audit_log.ts";
@@ -45,8 +46,9 @@ export async function checkPassword(
   const knownDevice = !!check.user && !!device?.userIds.includes(check.user.id);
   const key: FailureKey = {
     account: check.user ? `user:${check.user.id}` : `name:${check.username.toLowerCase()}`,
-    source: knownDevice ? `device:${device!.id}` : `ip:${clientIp}`,
-    address: clientIp,
+    // An IPv6 caller counts by its /64 (src/http/client_address.ts).
+    source: knownDevice ? `device:${device!.id}` : `ip:${addressKey(clientIp)}`,
+    address: addressKey(clientIp),
     knownDevice,
   };
   const actor = { id: check.user?.id ?? null, label: check.user?.username ?? check.username };

@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { addressKey } from "../http/client_address.ts";
 import type { AppEnv } from "../http/app_env.ts";
 import { HttpError } from "../http/errors.ts";
 import { recordAudit } from "../audit/audit_log.ts";
@@ -39,8 +40,9 @@ export async function checkSecondFactor(
   const knownDevice = !!device?.userIds.includes(user.id);
   const key: FailureKey = {
     account: `user:${user.id}`,
-    source: knownDevice ? `device:${device!.id}` : `ip:${clientIp}`,
-    address: clientIp,
+    // An IPv6 caller counts by its /64 (src/http/client_address.ts).
+    source: knownDevice ? `device:${device!.id}` : `ip:${addressKey(clientIp)}`,
+    address: addressKey(clientIp),
     knownDevice,
   };
   const now = Date.now();

@@ -24,7 +24,13 @@ export const CONSENT_RULE: ThrottleRule = { maxEvents: 40, windowMs: 10 * 60 * 1
 
 /** Online accept/decline tries per link: a real client needs a few (a typo, a retry). */
 export const ONLINE_LINK_RULE: ThrottleRule = { maxEvents: 10, windowMs: 10 * 60 * 1000 };
-/** Online accept/decline tries per address, over every link. */
+/** Online accept/decline tries per address, over every real link. */
 export const ONLINE_ADDRESS_RULE: ThrottleRule = { maxEvents: 30, windowMs: 10 * 60 * 1000 };
+/**
+ * Tries per address with a link that does not exist (made up, mistyped or
+ * spent): counted apart, they refuse only more such tries, never a client's
+ * real link from the same address (everyone behind one proxy or shop Wi-Fi).
+ */
+export const ONLINE_GUESS_RULE: ThrottleRule = { maxEvents: 30, windowMs: 10 * 60 * 1000 };
 
 export { throttleMessage } from "./password_throttle.ts";

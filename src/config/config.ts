@@ -1,3 +1,4 @@
+import { isTrustedProxyEntry } from "../http/client_address.ts";
 import { join } from "node:path";
 import { ensurePrivateDir, restrictFile } from "./private_files.ts";
 
@@ -36,6 +37,11 @@ export interface Config {
    * 0 is no limit. A server only: PGlite runs one statement at a time.
    */
   statementLimits: { ordinaryMs: number; searchMs: number };
+  /**
+   * Reverse proxies whose X-Forwarded-For is believed (TRUSTED_PROXIES):
+   * addresses, CIDR ranges or host names. Empty: the socket's peer is the client.
+   */
+  trustedProxies: string[];
   /**
    * The PDF renderers: how many render at once, how many jobs may wait, the
    * time limit per render, and how long one may sit idle before it is ended.
@@ -106,6 +112,14 @@ export async function loadConfig(env: Env = Deno.env.toObject()): Promise<Config
   if (!Number.isInteger(outboxPollMs) || outboxPollMs < 50) {
     throw new Error(`OUTBOX_POLL_MS must be a whole number of milliseconds (50 or more)`);
   }
+  const trustedProxies = (env.TRUSTED_PROXIES ?? "").split(/[\s,]+/).filter((e) => e !== "");
+  const wrongProxy = trustedProxies.find((e) => !isTrustedProxyEntry(e));
+  if (wrongProxy !== undefined) {
+    throw new Error(
+      `TRUSTED_PROXIES must list addresses, CIDR ranges or host names separated by commas, ` +
+        `got "${wrongProxy.slice(0, 80)}"`,
+    );
+  }
   const pdf = {
     workers: intSetting(env, "PDF_WORKERS", 1, 1, 16),
     queue: intSetting(env, "PDF_QUEUE", 8, 0, 1000),
@@ -135,6 +149,7 @@ export async function loadConfig(env: Env = Deno.env.toObject()): Promise<Config
     outboxPollMs,
     backupDir: env.BACKUP_DIR || "./backups",
     backupTimeoutMs: intSetting(env, "BACKUP_TIMEOUT_MS", 1_800_000, 100, 86_400_000),
+    trustedProxies,
     statementLimits: {
       ordinaryMs: intSetting(env, "DB_STATEMENT_TIMEOUT_MS", 15_000, 0, 3_600_000),
       searchMs: intSetting(env, "DB_SEARCH_TIMEOUT_MS", 5_000, 0, 3_600_000),

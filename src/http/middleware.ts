@@ -6,19 +6,25 @@ import { deleteSessionCookie, readSessionCookie, validateSessionToken } from "..
 import type { Role } from "../../db/schema.ts";
 import { deleteKioskCookie, readKioskCookie, validateKioskToken } from "../kiosk/kiosk_session.ts";
 import { CONTROL_CHARS_MESSAGE, safeText } from "../schemas/text.ts";
+import { clientAddressOf, type TrustedProxies } from "./client_address.ts";
 
-/** The caller's address as the socket saw it (no proxy headers are trusted). */
-export const clientAddress: MiddlewareHandler<AppEnv> = async (c, next) => {
-  let ip = "unknown";
-  try {
-    const info = getConnInfo(c);
-    ip = info.remote.address ?? "unknown";
-  } catch {
-    // app.request() in tests has no socket.
-  }
-  c.set("clientIp", ip);
-  await next();
-};
+/**
+ * The caller's address: the socket's peer, or the client a trusted proxy
+ * names (src/http/client_address.ts).
+ */
+export function clientAddress(trusted: TrustedProxies): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    let ip = "unknown";
+    try {
+      const info = getConnInfo(c);
+      ip = info.remote.address ?? "unknown";
+    } catch {
+      // app.request() in tests has no socket.
+    }
+    c.set("clientIp", clientAddressOf(ip, c.req.header("x-forwarded-for"), trusted));
+    await next();
+  };
+}
 
 /**
  * A path as the log shows it. An online quote link's token works like a

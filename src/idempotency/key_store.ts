@@ -5,6 +5,7 @@
 // from it) or its rollback (then runs as the first). Nothing else locks.
 import { sql } from "kysely";
 import type { DB } from "../db/database.ts";
+import { gunzipSync, gzipSync } from "node:zlib";
 
 /** How long an answer is kept: the browser gives up on a queued request well before. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -48,18 +49,38 @@ export async function claimKey(
     createdAt: claim.now,
   }).onConflict((oc) => oc.column("key").doNothing()).returning("key").executeTakeFirst();
   if (taken) return undefined;
-  return await trx.selectFrom("idempotencyKeys")
-    .select(["caller", "bodySha256", "status", "answer"])
+  const row = await trx.selectFrom("idempotencyKeys")
+    .select(["caller", "bodySha256", "status", "answer", "answerGzip"])
     .where("key", "=", claim.key).executeTakeFirstOrThrow();
+  const answer = row.answerGzip === null
+    ? row.answer
+    : new TextDecoder().decode(gunzipSync(row.answerGzip));
+  return { caller: row.caller, bodySha256: row.bodySha256, status: row.status, answer };
 }
 
-/** Keeps the write's answer under its key, in the write's transaction. */
+/**
+ * The most a kept answer may take, gzipped. The largest answer the API can
+ * give (a quote at every limit, 400 KB of JSON) takes 33 KB; the cap is a
+ * guard, and an answer over it is kept as a short message saying the write
+ * was done.
+ */
+export const MAX_KEPT_ANSWER_BYTES = 64 * 1024;
+
+export const ANSWER_NOT_KEPT = JSON.stringify({
+  message: "This request was done already; its answer was too large to keep. " +
+    "Reload to see the result.",
+});
+
+/** Keeps the write's answer under its key, gzipped, in the write's transaction. */
 export async function storeAnswer(
   trx: DB,
   key: string,
   answer: { status: number; body: string },
 ): Promise<void> {
-  await trx.updateTable("idempotencyKeys").set({ status: answer.status, answer: answer.body })
+  let gzipped = gzipSync(answer.body);
+  if (gzipped.byteLength > MAX_KEPT_ANSWER_BYTES) gzipped = gzipSync(ANSWER_NOT_KEPT);
+  await trx.updateTable("idempotencyKeys")
+    .set({ status: answer.status, answer: "", answerGzip: new Uint8Array(gzipped) })
     .where("key", "=", key).execute();
 }
 

@@ -5,11 +5,19 @@ import { expect } from "expect";
 import { call, createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
 import { insertSavedQuote } from "../helpers/quote_fixture.ts";
 import { KEY_REUSED_MESSAGE } from "../../src/http/idempotency.ts";
+import { MAX_KEPT_ANSWER_BYTES } from "../../src/idempotency/key_store.ts";
 import { addDays } from "../../src/orders/rules.ts";
 import type { LabView, OrderBundle } from "../../src/orders/views.ts";
 import type { OrderReports } from "../../src/orders/order_reports.ts";
 import { useTestApp } from "../helpers/suite.ts";
+import { maximalClient, maximalOptions } from "../helpers/quote_fixture.ts";
+import { createQuoteLink, newLinkToken } from "../../src/quotes/online_links.ts";
+import { INTAKE_RULE, ONLINE_GUESS_RULE, ONLINE_LINK_RULE } from "../../src/auth/throttle.ts";
+import { deleteOldRateEvents, LONGEST_WINDOW_MS } from "../../src/auth/rate_counts.ts";
+import { addressKey } from "../../src/http/client_address.ts";
 
+/** The loopback address this file's app trusts as its reverse proxy. */
+const PROXY = "127.0.0.50";
 let app: TestApp;
 let owner: string;
 let lab: LabView;
@@ -27,7 +35,7 @@ useTestApp(async (started) => {
   });
   expect(res.status).toBe(201);
   lab = res.body;
-}, { clock: () => now });
+}, { clock: () => now, env: { TRUSTED_PROXIES: `${PROXY}, 10.9.0.0/16` } });
 
 async function newOrder(): Promise<OrderBundle> {
   const quote = await insertSavedQuote(app.db, { status: "FINALIZED" });
@@ -185,5 +193,178 @@ describe("dates that do not exist, or make no sense for an order", () => {
       body: { promisedDate: addDays(TODAY, 365), reason: "Lab is late", version: job.version },
     });
     expect(ok.status).toBe(200);
+  });
+});
+
+// Each test calls from its own loopback addresses, so one test's counts do not reach the next.
+let lastAddress = 0;
+const nextAddress = () => `127.0.${1 + Math.floor(++lastAddress / 250)}.${lastAddress % 250 + 1}`;
+
+function intake(lastName: string) {
+  return { firstName: "Ida", lastName, mobilePhone: "555-300-4000", email: "ida@example.com" };
+}
+
+const eventsOf = async (rule: string, key?: string) => {
+  let q = app.db.selectFrom("rateLimitEvents").select("key").where("rule", "=", rule);
+  if (key) q = q.where("key", "=", key);
+  return (await q.execute()).length;
+};
+
+/** A quote e-mailed with a live online link; the link's `/q/{token}` path. */
+async function liveLink(): Promise<string> {
+  const { quoteId } = await insertSavedQuote(app.db, { status: "EMAILED" });
+  const token = await createQuoteLink(app.db, {
+    quoteId,
+    quoteVersion: 1,
+    sentTo: "jane.private@example.com",
+    createdBy: null,
+  }, now);
+  return `/q/${token}`;
+}
+
+describe("the signed-out limits behind a reverse proxy", () => {
+  it("count each client a trusted proxy names, not the proxy", async () => {
+    const client = "203.0.113.7";
+    const statuses: number[] = [];
+    for (let i = 0; i <= INTAKE_RULE.maxEvents; i++) {
+      const res = await call(app, "POST", "/api/clients", {
+        from: PROXY,
+        headers: { "x-forwarded-for": `${client}, ${PROXY}` },
+        body: intake(`Proxied${i}`),
+      });
+      statuses.push(res.status);
+    }
+    expect(statuses.slice(0, -1).every((s) => s === 201)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+    // Another client behind the same proxy is not shut out by the first.
+    const other = await call(app, "POST", "/api/clients", {
+      from: PROXY,
+      headers: { "x-forwarded-for": "203.0.113.8" },
+      body: intake("ProxiedOther"),
+    });
+    expect(other.status).toBe(201);
+    expect(await eventsOf("intake", client)).toBe(INTAKE_RULE.maxEvents);
+    expect(await eventsOf("intake", "203.0.113.8")).toBe(1);
+  });
+
+  it("ignore X-Forwarded-For from a peer that is not a trusted proxy", async () => {
+    const from = nextAddress();
+    const res = await call(app, "POST", "/api/clients", {
+      from,
+      headers: { "x-forwarded-for": "198.51.100.1" },
+      body: intake("Untrusted"),
+    });
+    expect(res.status).toBe(201);
+    expect(await eventsOf("intake", from)).toBe(1);
+    expect(await eventsOf("intake", "198.51.100.1")).toBe(0);
+  });
+});
+
+describe("made-up online links", () => {
+  it("count against nothing a real client needs: a real link from the same address still works", async () => {
+    const from = nextAddress();
+    let last = 0;
+    for (let i = 0; i <= ONLINE_GUESS_RULE.maxEvents; i++) {
+      last = (await call(app, "POST", `/q/${newLinkToken()}/decline`, { body: {}, from })).status;
+    }
+    expect(last).toBe(429);
+    const real = await liveLink();
+    const page = await call(app, "GET", real, { from, headers: { accept: "text/html" } });
+    expect(page.status).toBe(200);
+    const decline = await call(app, "POST", `${real}/decline`, {
+      body: { message: "Too dear" },
+      from,
+    });
+    expect(decline.status).toBe(200);
+    expect(await eventsOf("online_address", addressKey(from))).toBe(1);
+  });
+});
+
+describe("the shared limits under a burst", () => {
+  it("let exactly the rule's number through when forty tries of one link arrive at once", async () => {
+    const path = await liveLink();
+    const answers = await Promise.all(
+      Array.from(
+        { length: 40 },
+        () => call(app, "POST", `${path}/decline`, { body: { message: "" }, from: nextAddress() }),
+      ),
+    );
+    const through = answers.filter((a) => a.status !== 429);
+    expect(through).toHaveLength(ONLINE_LINK_RULE.maxEvents);
+    expect(await eventsOf("online_link")).toBeGreaterThanOrEqual(ONLINE_LINK_RULE.maxEvents);
+  });
+
+  it("let exactly twenty intakes through from one address sent at once", async () => {
+    const from = nextAddress();
+    const answers = await Promise.all(
+      Array.from(
+        { length: 40 },
+        (_, i) => call(app, "POST", "/api/clients", { from, body: intake(`Burst${i}`) }),
+      ),
+    );
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(INTAKE_RULE.maxEvents);
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(40 - INTAKE_RULE.maxEvents);
+  });
+});
+
+describe("tables anonymous traffic fills", () => {
+  it("keep at most a rule's events per key, and none past the longest window", async () => {
+    // One address trying 100 made-up links: the key keeps its rule's number of events.
+    const from = nextAddress();
+    for (let i = 0; i < 100; i++) {
+      await call(app, "POST", `/q/${newLinkToken()}/decline`, { body: {}, from });
+    }
+    expect(await eventsOf("online_guess", addressKey(from))).toBe(ONLINE_GUESS_RULE.maxEvents);
+    // 150 addresses, one try each: one event each, then the sweep takes them all.
+    for (let i = 0; i < 150; i++) {
+      await call(app, "POST", `/q/${newLinkToken()}/decline`, { body: {}, from: nextAddress() });
+    }
+    const total = (await app.db.selectFrom("rateLimitEvents").select("key").execute()).length;
+    expect(total).toBeGreaterThanOrEqual(150);
+    await deleteOldRateEvents(app.db, Date.now() + LONGEST_WINDOW_MS + 1);
+    expect((await app.db.selectFrom("rateLimitEvents").select("key").execute()).length).toBe(0);
+  });
+
+  it("keep an Idempotency-Key's answer gzipped: the largest quote's in a fifth of its size", async () => {
+    const created = await call<{ quote: { id: string } }>(app, "POST", "/api/clients", {
+      cookie: owner,
+      body: maximalClient(),
+    });
+    expect(created.status).toBe(201);
+    const quoteId = created.body.quote.id;
+    const loaded = await call<{ quote: { version: number } }>(
+      app,
+      "GET",
+      `/api/quotes/${quoteId}`,
+      {
+        cookie: owner,
+      },
+    );
+    const key = crypto.randomUUID();
+    const body = {
+      version: loaded.body.quote.version,
+      opticianName: "Maria",
+      options: maximalOptions(),
+    };
+    const save = () =>
+      call(app, "PUT", `/api/quotes/${quoteId}`, {
+        cookie: owner,
+        body,
+        headers: { "Idempotency-Key": key },
+      });
+    const first = await save();
+    expect([first.status, first.text.slice(0, 300)]).toEqual([200, first.text.slice(0, 300)]);
+    expect(first.text.length).toBeGreaterThan(100_000);
+    const row = await app.db.selectFrom("idempotencyKeys").select(["answer", "answerGzip"])
+      .where("key", "=", key).executeTakeFirstOrThrow();
+    expect(row.answer).toBe("");
+    console.log(
+      `kept answer: ${first.text.length} bytes of JSON, ${row.answerGzip!.byteLength} gzipped`,
+    );
+    expect(row.answerGzip!.byteLength).toBeLessThan(MAX_KEPT_ANSWER_BYTES);
+    expect(row.answerGzip!.byteLength * 5).toBeLessThan(first.text.length);
+    const replay = await save();
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(replay.text).toBe(first.text);
   });
 });
