@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { multilineText, safeText, uuidField } from "./text.ts";
+import { multilineText, safeText, uuidField, visibleLetters } from "./text.ts";
 
 /** The signature pad's PNG, as a data URL; the server caps its bytes and pixels again. */
 export const SIGNATURE_DATA_URL_PREFIX = "data:image/png;base64,";
@@ -19,10 +19,12 @@ export const onlineAcceptSchema = z.object({
   chosenOptionIds: z.array(uuidField()).max(20).refine((ids) => ids.length > 0, {
     message: "Please select at least one option",
   }),
+  // A name, as the signature: two letters at least that show (not spaces,
+  // zero-width or filler characters, which print as nothing on the copy).
   signerName: safeText({ error: NAME_REQUIRED, trim: true }).min(2, NAME_REQUIRED).max(
     120,
     "Your name must be at most 120 characters",
-  ),
+  ).refine((name) => visibleLetters(name) >= 2, NAME_REQUIRED),
   signaturePng: safeText().max(MAX_SIGNATURE_DATA_URL, "The signature image is too large")
     .refine((s) => s.startsWith(SIGNATURE_DATA_URL_PREFIX), "The signature must be a PNG image")
     .nullish().transform((v) => v ?? null),

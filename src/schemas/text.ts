@@ -56,3 +56,19 @@ export const multilineText = (options: Omit<TextOptions, "multiline"> = {}) =>
 
 /** An id in a query string or body: a UUID (its own format refuses control characters). */
 export const uuidField = (message?: string) => safeText().pipe(z.uuid(message));
+
+/**
+ * A character a person can see and type back: a letter, digit, punctuation
+ * or symbol, less the ones that show nothing (zero-width spaces, joiners,
+ * Hangul fillers, which are letters, the Braille blank and the other
+ * default-ignorable code points).
+ */
+const VISIBLE = /[[\p{L}\p{N}\p{P}\p{S}]--[\p{Default_Ignorable_Code_Point}\u2800]]/v;
+/** The same for letters alone: what a name is written in. */
+const VISIBLE_LETTER = /[\p{L}--[\p{Default_Ignorable_Code_Point}\u3164\uFFA0\u115F\u1160]]/gv;
+
+/** Whether a text (a password) has at least one character that shows. */
+export const hasVisibleCharacter = (p: string) => VISIBLE.test(p);
+
+/** How many letters of a text (a name) show. */
+export const visibleLetters = (s: string) => s.match(VISIBLE_LETTER)?.length ?? 0;

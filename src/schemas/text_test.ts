@@ -1,7 +1,13 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
 import * as z from "zod";
-import { CONTROL_CHARS_MESSAGE, hasForbiddenChars, multilineText, safeText } from "./text.ts";
+import {
+  CONTROL_CHARS_MESSAGE,
+  hasForbiddenChars,
+  multilineText,
+  safeText,
+  visibleLetters,
+} from "./text.ts";
 import { formErrors, summaryMessage } from "./form_errors.ts";
 import { passwordField } from "./users.ts";
 import { updateClientSchema } from "./client.ts";
@@ -151,5 +157,15 @@ describe("passwordField", () => {
     expect(field.safeParse("12345").error?.issues[0].message).toBe("Too short");
     expect(field.parse(" pass phrase ")).toBe(" pass phrase ");
     expect(field.safeParse("pass\u0000word").success).toBe(false);
+  });
+});
+
+describe("visibleLetters", () => {
+  it("counts the letters that show, in any script, and none of the invisible ones", () => {
+    expect(visibleLetters("Jane Doe")).toBe(7);
+    expect(visibleLetters("Łukasiewicz Иванова 李")).toBe(19);
+    expect(visibleLetters("\u200b\u200c\u200d\u2060\ufeff\u3164\u115f\u1160\uffa0")).toBe(0);
+    expect(visibleLetters("\u00a0 \u3000 . , 1 2 😀")).toBe(0);
+    expect(visibleLetters("J\u200bD")).toBe(2);
   });
 });

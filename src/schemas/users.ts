@@ -1,21 +1,12 @@
 import * as z from "zod";
-import { safeText } from "./text.ts";
+import { hasVisibleCharacter, safeText } from "./text.ts";
+
+export { hasVisibleCharacter } from "./text.ts";
 
 const role = z.enum(["AUTHORIZED_USER", "ADMIN", "OWNER"], { error: "Please choose a role" });
 
 export const PASSWORD_MIN = 6;
 export const BLANK_PASSWORD_MESSAGE = "Password must not be only spaces or invisible characters.";
-
-/**
- * A character a person can see and type back: a letter, digit, punctuation
- * or symbol, less the ones that show nothing (zero-width spaces, joiners,
- * Hangul fillers, which are letters, the Braille blank and the other
- * default-ignorable code points).
- */
-const VISIBLE = /[[\p{L}\p{N}\p{P}\p{S}]--[\p{Default_Ignorable_Code_Point}\u2800]]/v;
-
-/** Whether a password has at least one character that shows. */
-export const hasVisibleCharacter = (p: string) => VISIBLE.test(p);
 
 /**
  * Every new password (user creation, an admin's reset, one's own change): at

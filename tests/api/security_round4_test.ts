@@ -212,14 +212,18 @@ const eventsOf = async (rule: string, key?: string) => {
 
 /** A quote e-mailed with a live online link; the link's `/q/{token}` path. */
 async function liveLink(): Promise<string> {
-  const { quoteId } = await insertSavedQuote(app.db, { status: "EMAILED" });
+  return (await liveQuote()).path;
+}
+
+async function liveQuote(): Promise<{ path: string; optionIds: string[] }> {
+  const { quoteId, optionIds } = await insertSavedQuote(app.db, { status: "EMAILED" });
   const token = await createQuoteLink(app.db, {
     quoteId,
     quoteVersion: 1,
     sentTo: "jane.private@example.com",
     createdBy: null,
   }, now);
-  return `/q/${token}`;
+  return { path: `/q/${token}`, optionIds };
 }
 
 describe("the signed-out limits behind a reverse proxy", () => {
@@ -366,5 +370,36 @@ describe("tables anonymous traffic fills", () => {
     const replay = await save();
     expect(replay.headers.get("idempotent-replayed")).toBe("true");
     expect(replay.text).toBe(first.text);
+  });
+});
+
+describe("the typed-name signature", () => {
+  it("needs letters that show: spaces, zero-width and filler characters are refused", async () => {
+    const { path, optionIds } = await liveQuote();
+    for (
+      const signerName of ["\u200b\u200b\u200b", "\u3164\u3164\u3164", " \u00a0 . ", "J\u200b"]
+    ) {
+      const res = await call(app, "POST", `${path}/accept`, {
+        from: nextAddress(),
+        body: {
+          chosenOptionIds: [optionIds[0]],
+          signerName,
+          typedSignature: true,
+          termsAccepted: true,
+        },
+      });
+      expect({ signerName, status: res.status }).toEqual({ signerName, status: 400 });
+      expect(res.body.errors).toEqual({ signerName: "Please type your full name." });
+    }
+    const accepted = await call(app, "POST", `${path}/accept`, {
+      from: nextAddress(),
+      body: {
+        chosenOptionIds: [optionIds[0]],
+        signerName: "李 明",
+        typedSignature: true,
+        termsAccepted: true,
+      },
+    });
+    expect(accepted.status).toBe(200);
   });
 });
