@@ -86,6 +86,26 @@ const HOSTILE_VALUES: readonly unknown[] = [
   DEEP,
 ];
 
+/**
+ * Dates that do not exist or that no store means: every field and query
+ * parameter whose sample is a date (YYYY-MM-DD) gets all of them.
+ */
+const HOSTILE_DATES: readonly string[] = [
+  "2026-02-30",
+  "2027-02-29",
+  "0000-01-01",
+  "9999-12-31",
+  "2026-13-01",
+  "2026-00-10",
+  "99999-01-01",
+  "-2026-01-01",
+  "2026-1-1",
+  "2026-01-01T00:00:00Z",
+  "20260101",
+];
+const isDateSample = (value: unknown) =>
+  typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value);
+
 const WHOLE_BODIES: readonly string[] = [
   "null",
   "[]",
@@ -197,7 +217,8 @@ function attemptsFor(entry: RouteEntry, sample: SampleRequest): Attempt[] {
   // Bodies: each field, arrays filled with their largest values, then the whole body.
   if (sample.body !== undefined && typeof sample.body === "object") {
     for (const field of leafPaths(sample.body)) {
-      for (const value of ["\u0000", ...pick(HOSTILE_VALUES, PER_FIELD)]) {
+      const dates = isDateSample(valueAt(sample.body, field)) ? HOSTILE_DATES : [];
+      for (const value of ["\u0000", ...pick(HOSTILE_VALUES, PER_FIELD), ...dates]) {
         body(
           `${field.join(".")} = ${JSON.stringify(value)?.slice(0, 40)}`,
           (s) => withValue(s.body, field, value),
@@ -245,7 +266,9 @@ function attemptsFor(entry: RouteEntry, sample: SampleRequest): Attempt[] {
       },
     });
   for (const name of entry.query ?? []) {
-    for (const bad of ["%00", ...pick(HOSTILE_QUERY, PER_FIELD)]) {
+    const current = new URLSearchParams(split(sample.path).search).get(name);
+    const dates = isDateSample(current) || /^(from|to)$/.test(name) ? HOSTILE_DATES : [];
+    for (const bad of ["%00", ...pick(HOSTILE_QUERY, PER_FIELD), ...dates]) {
       withQuery(`?${name}=${bad.slice(0, 40)}`, (search) =>
         [
           ...[...new URLSearchParams(search)].filter(([k]) => k !== name)

@@ -778,7 +778,8 @@ export const ROUTES: RouteEntry[] = [
     ok: ok(201),
     request: async (fx) => ({
       path: `/api/orders/${(await fx.order()).order.id}/payments`,
-      body: { amount: "10.00", method: "CASH" },
+      // Yesterday: a day in the payment's window whatever the store's time zone.
+      body: { amount: "10.00", method: "CASH", paidOn: daysFromToday(-1) },
     }),
   },
   {
@@ -803,7 +804,7 @@ export const ROUTES: RouteEntry[] = [
       const job = (await fx.order()).jobs[0];
       return {
         path: `/api/jobs/${job.id}/promised-date`,
-        body: { promisedDate: "2030-01-15", reason: "Lab said so", version: job.version },
+        body: { promisedDate: daysFromToday(30), reason: "Lab said so", version: job.version },
       };
     },
   },
@@ -1321,4 +1322,9 @@ export function appRoutes(app: TestApp["app"]): Set<string> {
     out.add(`${r.method} ${r.path}`);
   }
   return out;
+}
+
+/** YYYY-MM-DD `days` from today (UTC): the order routes' samples stay inside their windows. */
+function daysFromToday(days: number): string {
+  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 }
