@@ -491,9 +491,9 @@ export interface IdempotencyKeysTable {
   bodySha256: string;
   /** The HTTP status of the stored answer. */
   status: number;
-  /** The answer's JSON body as sent the first time (rows before migration 0031). */
+  /** The answer's JSON body as sent the first time (rows before migration 0032). */
   answer: string;
-  /** The answer's JSON body, gzipped (migration 0031); null while the write runs. */
+  /** The answer's JSON body, gzipped (migration 0032); null while the write runs. */
   answerGzip: ColumnType<Uint8Array | null, Uint8Array | null | undefined, Uint8Array | null>;
   createdAt: Date;
 }
