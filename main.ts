@@ -4,6 +4,7 @@ import "./src/http/react_production.ts"; // first: React's build is chosen when 
 import { type Config, loadConfig } from "./src/config/config.ts";
 import { startupProblem } from "./src/config/startup_problem.ts";
 import { openAppDatabase } from "./src/db/start.ts";
+import { embeddedStopped } from "./src/db/embedded.ts";
 import { migrateToLatest } from "./src/db/migrate.ts";
 import { ensureFirstOwner } from "./src/auth/owner_bootstrap.ts";
 import { ensureDefaultCatalog } from "./src/catalog/default_catalog.ts";
@@ -71,6 +72,12 @@ const { database, prepared } = await openAppDatabase(config, logger, async (db) 
   })),
 })).catch(cannotStart);
 const { applied, filled, heardHow, owner } = prepared;
+// An embedded database that stopped (its disk filled up) is never entered again:
+// say why in one line and exit, for the restart policy or the person to act on.
+embeddedStopped(database)?.then((err) => {
+  logger.log("error", err.message);
+  Deno.exit(1);
+});
 logger.log("info", "database opened", { kind: database.kind });
 if (applied.length) logger.log("info", "migrations applied", { migrations: applied });
 if (filled.length) logger.log("info", "default catalog installed", { sections: filled });
@@ -99,7 +106,31 @@ const app = createApp({
   pool: database.pool,
   pdf,
 });
-let server: Deno.HttpServer;
+// Listened for before the server listens: a SIGTERM at any moment from here on
+// stops cleanly (what has started is ended, in order).
+let server: Deno.HttpServer | undefined;
+let outbox: ReturnType<typeof startOutboxWorker> | undefined;
+const timers: ReturnType<typeof setInterval>[] = [];
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  logger.log("info", "shutting down", { signal });
+  for (const timer of timers) clearInterval(timer);
+  // In-flight requests finish first, PDFs they wait for included; then the PDF renderers end.
+  await server?.shutdown();
+  const { workers } = pdf.stats();
+  await pdf.close();
+  logger.log("info", "pdf renderers ended", { workers });
+  await outbox?.stop();
+  await database.close();
+  logger.log("info", "stopped");
+  Deno.exit(0);
+}
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  Deno.addSignalListener(signal, () => shutdown(signal));
+}
+
 try {
   server = Deno.serve({
     port: config.port,
@@ -123,6 +154,7 @@ const quickSweep = setInterval(() => {
   );
 }, 60 * 1000);
 Deno.unrefTimer(quickSweep);
+timers.push(quickSweep);
 
 // Hourly: expired sessions, and password-check failures older than any throttle window.
 const sweep = setInterval(() => {
@@ -135,31 +167,11 @@ const sweep = setInterval(() => {
   );
 }, 60 * 60 * 1000);
 Deno.unrefTimer(sweep);
+timers.push(sweep);
 
-const outbox = startOutboxWorker(database.db, config.secretKey, logger, {
+outbox = startOutboxWorker(database.db, config.secretKey, logger, {
   intervalMs: config.outboxPollMs,
   // A client's signed copy whose render failed after the acceptance: tried again.
   beforePass: () => retryOwedSignedCopies(database.db, pdf, config, logger),
   onPass: (tried) => metrics.recordOutboxPass(tried),
 });
-
-let stopping = false;
-async function shutdown(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  logger.log("info", "shutting down", { signal });
-  clearInterval(sweep);
-  clearInterval(quickSweep);
-  // In-flight requests finish first, PDFs they wait for included; then the PDF renderers end.
-  await server.shutdown();
-  const { workers } = pdf.stats();
-  await pdf.close();
-  logger.log("info", "pdf renderers ended", { workers });
-  await outbox.stop();
-  await database.close();
-  logger.log("info", "stopped");
-  Deno.exit(0);
-}
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  Deno.addSignalListener(signal, () => shutdown(signal));
-}

@@ -41,6 +41,7 @@ import {
   isRetryableConflict,
   isStatementTimeout,
 } from "../src/db/errors.ts";
+import { isDiskFull, isEmbeddedStopped } from "../src/db/embedded_faults.ts";
 import { intakePages } from "./pages/intake.tsx";
 import { clientsPages } from "./pages/clients.tsx";
 import { quotePages } from "./pages/quote.tsx";
@@ -382,6 +383,14 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
  * from what committed, never done twice.
  */
 export function databaseUnavailableMessage(err: unknown): string | undefined {
+  if (isEmbeddedStopped(err)) {
+    return "The store's database has stopped: the disk it keeps its data on is full. " +
+      "Lensdesk is restarting; this change was not saved.";
+  }
+  if (isDiskFull(err)) {
+    return "The disk of the computer running Lensdesk is full: this change was not saved. " +
+      "Free space on it, then try again.";
+  }
   if (isDatabaseUnavailable(err)) {
     return "The store's database is not answering right now (it may be restarting). " +
       "Please try again in a few seconds.";

@@ -6,6 +6,7 @@
 // its measurements row, its draft quote, two audit rows and the key's stored
 // answer, so "nothing half-written" is checked on five tables, and a write
 // whose answer was lost is sent again under its key, as the tablet does.
+import { gunzipSync } from "node:zlib";
 import { after, before, describe, it } from "node:test";
 import { expect } from "expect";
 import { join } from "node:path";
@@ -134,7 +135,7 @@ async function killAll(): Promise<void> {
 }
 
 async function startApp(dataDir: string): Promise<AppProcess> {
-  const app = await startAppProcess(appEnv(dataDir));
+  const app = await startAppProcess(appEnv(dataDir), { errors: true });
   running.add(app);
   return app;
 }
@@ -300,8 +301,11 @@ async function checkSaved(dataDir: string, writes: Write[]): Promise<string[]> {
         .map((a) => `${a.action} ${a.entityId}`),
     );
     const keys = new Map(
-      (await db.selectFrom("idempotencyKeys").select(["key", "status", "answer"]).execute())
-        .map((k) => [k.key, k]),
+      (await db.selectFrom("idempotencyKeys").select(["key", "status", "answer", "answerGzip"])
+        .execute()).map((k) => [k.key, {
+          status: k.status,
+          answer: k.answerGzip ? new TextDecoder().decode(gunzipSync(k.answerGzip)) : k.answer,
+        }]),
     );
     const problems: string[] = [];
     const byKey = Map.groupBy(clients, (c) => c.lastName);
@@ -519,7 +523,8 @@ describe("the embedded database on a full disk", { skip: NO_TMPFS }, () => {
       if (ended) {
         // The app said why it stopped, in one line, and exited 1.
         expect((await app.child.status).code).toBe(1);
-        expect(app.seen.join("\n")).toMatch(/disk of DATA_DIR is full/);
+        await app.kill();
+        expect(app.errors.join("\n")).toMatch(/disk of DATA_DIR is full/);
         await app.kill();
         running.delete(app);
       } else {

@@ -22,6 +22,8 @@ export interface AppProcess {
   baseUrl: string;
   /** Every stdout line read so far. */
   seen: string[];
+  /** Every stderr line read so far, with `{ errors: true }`. */
+  errors: string[];
   /** The first stdout line (from index `from`) that matches; fails if the process ends first. */
   waitForLine(match: (line: string) => boolean, from?: number): Promise<string>;
   /** Waits until the process listens; its base URL. */
@@ -39,15 +41,25 @@ export interface AppProcess {
  */
 export async function startAppProcess(
   env: Record<string, string>,
-  options: { listening?: boolean } = {},
+  options: {
+    listening?: boolean;
+    /** Keep stderr's lines in `errors` (the logger's "error" level) instead of passing them on. */
+    errors?: boolean;
+  } = {},
 ): Promise<AppProcess> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-all", "main.ts"],
     cwd: projectRoot,
     env: { PORT: "0", ...env },
     stdout: "piped",
-    stderr: "inherit",
+    stderr: options.errors ? "piped" : "inherit",
   }).spawn();
+  const errors: string[] = [];
+  const errorPump = options.errors
+    ? (async () => {
+      for await (const line of splitLines(child.stderr)) errors.push(line);
+    })()
+    : Promise.resolve();
   // Stdout is drained all the time (a full pipe would block the child's
   // logging); waiters look at what came and what comes.
   const seen: string[] = [];
@@ -77,6 +89,7 @@ export async function startAppProcess(
     child,
     baseUrl: "",
     seen,
+    errors,
     waitForLine,
     async stop() {
       child.kill("SIGTERM");
@@ -96,6 +109,7 @@ export async function startAppProcess(
       }
       await child.status;
       await pump;
+      await errorPump;
     },
   };
   if (options.listening === false) return proc;
