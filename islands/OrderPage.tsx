@@ -134,7 +134,7 @@ export default function OrderPage({ bundle: initial, role }: OrderPageProps) {
             From quote {order.quoteId
               ? <a className="link" href={`/quote/${order.quoteId}`}>{order.quoteNumber}</a>
               : order.quoteNumber} · ordered <When iso={order.createdAt} />
-            {order.opticianName && <>· optician {order.opticianName}</>}
+            {order.opticianName && <>{" "}· optician {order.opticianName}</>}
           </p>
         </div>
         <div className="order-head-actions">
@@ -360,7 +360,7 @@ function Payments(
     if (pay.isPending) return;
     const cents = parseCents(amount);
     if (cents === undefined || cents <= 0) {
-      setErrors({ amount: "Amount must be an amount like 50.00" });
+      setErrors({ amount: "Amount must be a number like 50.00" });
       return;
     }
     if (refund && !reason.trim()) {

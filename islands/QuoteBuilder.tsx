@@ -59,6 +59,8 @@ export interface QuoteBuilderProps {
   emailConfigured: boolean;
   /** The signed-in user's role: only an owner is offered Reopen on a finalized quote. */
   userRole: Role;
+  /** The order made from this quote: the banner links to it instead of offering another. */
+  orderId: string | null;
 }
 
 type OpenDialog =
@@ -81,7 +83,7 @@ function failed(error: unknown, message: string) {
 }
 
 export default function QuoteBuilder(
-  { bundle, catalog, emailConfigured, userRole }: QuoteBuilderProps,
+  { bundle, catalog, emailConfigured, userRole, orderId }: QuoteBuilderProps,
 ) {
   const [state, dispatch] = useReducer(builderReducer, bundle, initialState);
   const [dialog, setDialog] = useState<OpenDialog>(null);
@@ -383,6 +385,7 @@ export default function QuoteBuilder(
             busy={busyAction}
             reactivating={calls.reactivate.isPending}
             onReopen={() => setDialog({ kind: "reopen" })}
+            orderId={orderId}
             onCreateOrder={() => setDialog({ kind: "createOrder" })}
             onReactivate={reactivate}
             onEditMeasurements={() => setDialog({ kind: "measurements" })}
@@ -549,6 +552,7 @@ export default function QuoteBuilder(
       />
       <CreateOrderDialog
         open={dialog?.kind === "createOrder"}
+        options={bundle.options}
         quoteId={quote.id}
         quoteNumber={quote.quoteNumber}
         clientId={client.id}

@@ -9,6 +9,9 @@ import { useSendKey } from "../send_key.ts";
 import { toast } from "../toast.tsx";
 import type { LabView, OrderBundle } from "../../src/orders/views.ts";
 import type { PrescriptionView } from "../../src/prescriptions/views.ts";
+import type { QuoteOptionView } from "../../src/quotes/views.ts";
+import { optionTabLabel, totalCents } from "../../src/quotes/rules.ts";
+import { formatMoney } from "../../src/quotes/money.ts";
 
 interface ClientOrderRow {
   orderId: string;
@@ -16,8 +19,10 @@ interface ClientOrderRow {
 }
 
 export function CreateOrderDialog(
-  { open, quoteId, quoteNumber, clientId, onClose }: {
+  { open, options, quoteId, quoteNumber, clientId, onClose }: {
     open: boolean;
+    /** The quote's options: the chosen ones become jobs (the only one when none is chosen). */
+    options: QuoteOptionView[];
     quoteId: string;
     quoteNumber: string;
     clientId: string;
@@ -33,6 +38,7 @@ export function CreateOrderDialog(
     >
       {open && (
         <CreateOrderForm
+          options={options}
           quoteId={quoteId}
           quoteNumber={quoteNumber}
           clientId={clientId}
@@ -44,7 +50,8 @@ export function CreateOrderDialog(
 }
 
 function CreateOrderForm(
-  { quoteId, quoteNumber, clientId, onClose }: {
+  { options, quoteId, quoteNumber, clientId, onClose }: {
+    options: QuoteOptionView[];
     quoteId: string;
     quoteNumber: string;
     clientId: string;
@@ -127,8 +134,32 @@ function CreateOrderForm(
     if (!create.isPending) create.mutate();
   }
 
+  // What the server makes jobs of (createOrder): the chosen options, or the only one.
+  const jobs = options.filter((o) => o.isChosen);
+  const becoming = jobs.length === 0 && options.length === 1 ? options : jobs;
   return (
     <form className="stack" onSubmit={submit} noValidate>
+      {becoming.length === 0
+        ? (
+          <p className="notice notice-warning" role="alert">
+            No option is chosen yet: choose the options the client takes, then create the order.
+          </p>
+        )
+        : (
+          <div>
+            <p id={`${id}-jobs`}>
+              {becoming.length === 1 ? "This option becomes a job:" : "These options become jobs:"}
+            </p>
+            <ul className="order-jobs-list" aria-labelledby={`${id}-jobs`}>
+              {becoming.map((o) => (
+                <li key={o.id}>
+                  <strong>{optionTabLabel(o, options.indexOf(o))}</strong>{" "}
+                  <span className="muted">{formatMoney(Math.max(0, totalCents(o)))}</span>
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
       <div className="field">
         <label htmlFor={`${id}-lab`}>Lab</label>
         <select id={`${id}-lab`} value={labId} onChange={(e) => setLabId(e.target.value)}>
@@ -157,7 +188,11 @@ function CreateOrderForm(
       </div>
       <div className="dialog-footer">
         <button type="button" className="btn btn-outline" onClick={onClose}>Cancel</button>
-        <button type="submit" className="btn btn-primary" disabled={create.isPending}>
+        <button
+          type="submit"
+          className="btn btn-primary"
+          disabled={create.isPending || becoming.length === 0}
+        >
           {create.isPending ? "Creating..." : "Create Order"}
         </button>
       </div>

@@ -3,6 +3,7 @@ import type { OrderReports } from "../../src/orders/order_reports.ts";
 import { formatDecimal } from "../../src/quotes/money.ts";
 import { PAYMENT_METHOD_LABELS } from "../../src/orders/rules.ts";
 import type { PaymentMethod } from "../../db/schema.ts";
+import { dayText, monthText } from "../reports/report_dates.ts";
 
 function Table(
   { id, title, csv, head, rows, empty }: {
@@ -48,7 +49,13 @@ export function OrderReportTables({ report, query }: { report: OrderReports; que
         title="Turnaround per Lab (ordered → ready, days)"
         csv={csv("turnaround")}
         head={["Lab", "Month", "Jobs", "Median", "90th percentile"]}
-        rows={report.turnaround.map((t) => [t.lab, t.month, t.jobs, t.medianDays, t.p90Days])}
+        rows={report.turnaround.map((t) => [
+          t.lab,
+          monthText(t.month),
+          t.jobs,
+          t.medianDays,
+          t.p90Days,
+        ])}
         empty="No job ordered in this range is ready yet."
       />
       <Table
@@ -65,7 +72,7 @@ export function OrderReportTables({ report, query }: { report: OrderReports; que
         csv={csv("payments")}
         head={["Week of", "Method", "Payments", "Amount"]}
         rows={report.payments.map((t) => [
-          t.week,
+          dayText(t.week),
           PAYMENT_METHOD_LABELS[t.method as PaymentMethod] ?? t.method,
           t.count,
           formatDecimal(t.amount),

@@ -13,6 +13,7 @@ export function QuoteBanners(
     busy,
     reactivating,
     onReopen,
+    orderId,
     onCreateOrder,
     onReactivate,
     onEditMeasurements,
@@ -26,6 +27,8 @@ export function QuoteBanners(
     busy: boolean;
     reactivating: boolean;
     onReopen: () => void;
+    /** The order already made from this quote, linked instead of offering another. */
+    orderId?: string | null;
     /** A finalized quote is ordered from here. */
     onCreateOrder?: () => void;
     onReactivate: () => void;
@@ -45,7 +48,10 @@ export function QuoteBanners(
               <p className="qb-banner-text">Only an owner can reopen it.</p>
             )}
           </div>
-          {quote.status === "FINALIZED" && onCreateOrder && (
+          {quote.status === "FINALIZED" && orderId && (
+            <a className="btn btn-primary" href={`/orders/${orderId}`}>Open Order</a>
+          )}
+          {quote.status === "FINALIZED" && !orderId && onCreateOrder && (
             <button type="button" className="btn btn-primary" onClick={onCreateOrder}>
               Create Order
             </button>

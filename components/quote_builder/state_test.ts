@@ -173,8 +173,8 @@ describe("builder state", () => {
       },
       {
         field: "options.0.items.0.unitPrice",
-        message: "RB5154: Price must be an amount like 12.50",
-        inline: "Price must be an amount like 12.50",
+        message: "RB5154: Price must be a number like 12.50",
+        inline: "Price must be a number like 12.50",
       },
     ]);
   });

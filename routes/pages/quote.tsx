@@ -4,6 +4,7 @@ import type { AssetManifest } from "../../src/assets/manifest.ts";
 import { renderPage } from "../render_page.tsx";
 import { Island } from "../../components/Island.tsx";
 import QuoteBuilder, { type QuoteBuilderProps } from "../../islands/QuoteBuilder.tsx";
+import { findOrderIdOfQuote } from "../../src/orders/order_read.ts";
 import { readQuoteBundle } from "../../src/quotes/quote_bundle.ts";
 import { type BuilderCatalog, readBuilderCatalog } from "../../src/catalog/catalog.ts";
 import type { QuoteBundle } from "../../src/quotes/views.ts";
@@ -25,14 +26,15 @@ function builderProps(
   catalog: BuilderCatalog,
   emailConfigured: boolean,
   userRole: QuoteBuilderProps["userRole"],
+  orderId: string | null,
 ): QuoteBuilderProps {
   let catalogId = catalogIds.get(catalog);
   if (catalogId === undefined) catalogIds.set(catalog, catalogId = nextCatalogId++);
-  const key = `${catalogId}:${emailConfigured}:${userRole}`;
+  const key = `${catalogId}:${emailConfigured}:${userRole}:${orderId}`;
   let byKey = propsKept.get(bundle);
   if (!byKey) propsKept.set(bundle, byKey = new Map());
   let props = byKey.get(key);
-  if (!props) byKey.set(key, props = { bundle, catalog, emailConfigured, userRole });
+  if (!props) byKey.set(key, props = { bundle, catalog, emailConfigured, userRole, orderId });
   return props;
 }
 
@@ -53,7 +55,11 @@ export function quotePages(manifest: AssetManifest) {
       pageSettings(c),
     ]);
     if (!bundle) return renderNotFound(c, manifest);
-    const props = builderProps(bundle, catalog, settings.mailConfigured, c.var.user!.role);
+    // Only a finalized quote can have an order: the others skip the read.
+    const orderId = bundle.quote.status === "FINALIZED"
+      ? await findOrderIdOfQuote(db, bundle.quote.id)
+      : null;
+    const props = builderProps(bundle, catalog, settings.mailConfigured, c.var.user!.role, orderId);
     return renderPage(
       c,
       manifest,

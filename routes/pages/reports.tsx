@@ -20,15 +20,11 @@ import {
 } from "../../src/reports/conversion.ts";
 import { formatDecimal } from "../../src/quotes/money.ts";
 import { ConversionChart } from "../../components/reports/ConversionChart.tsx";
+import { dayText } from "../../components/reports/report_dates.ts";
 
 /** Same words as the settings screen: the report is for ADMIN and OWNER. */
 export const UNAUTHORIZED_REPORTS_TEXT = UNAUTHORIZED_SETTINGS_TEXT;
 
-const dayFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });
-const dayText = (day: string) => {
-  const [y, m, d] = day.split("-").map(Number);
-  return dayFormat.format(new Date(y, m - 1, d));
-};
 const rate = (m: Metrics) => (m.conversionRate === null ? "—" : `${m.conversionRate}%`);
 const average = (m: Metrics) =>
   m.averageAcceptedValue === null ? "—" : formatDecimal(m.averageAcceptedValue);
@@ -205,10 +201,11 @@ export function reportsPages(manifest: AssetManifest) {
       <div className="reports-page">
         <div className="page-head">
           <div>
-            <h1>Conversion Report</h1>
+            <h1>Reports</h1>
             <p className="muted">
-              Quotes created from {dayText(report.from)} to {dayText(report.to)}
-              {report.optician ? ` by ${report.optician}` : ""}, and what became of them.
+              From {dayText(report.from)} to {dayText(report.to)}: the quotes created
+              {report.optician ? ` by ${report.optician}` : ""}{" "}
+              and what became of them, then the orders and payments of the same days.
             </p>
           </div>
         </div>
@@ -252,7 +249,7 @@ export function reportsPages(manifest: AssetManifest) {
           query={new URLSearchParams({ from: report.from, to: report.to }).toString()}
         />
       </div>,
-      { title: "Conversion Report" },
+      { title: "Reports" },
     );
   });
 

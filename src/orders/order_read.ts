@@ -234,6 +234,14 @@ export async function listOrders(
   };
 }
 
+/** The order made from a quote, if any (a quote has at most one). */
+export async function findOrderIdOfQuote(db: DB, quoteId: string): Promise<string | null> {
+  if (!isUuid(quoteId)) return null;
+  const row = await db.selectFrom("orders").select("id").where("quoteId", "=", quoteId)
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
 /** A client's orders for the client dialog: each order with its jobs' numbers and states. */
 export async function listClientOrders(db: DB, clientId: string) {
   if (!isUuid(clientId)) return [];

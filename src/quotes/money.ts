@@ -83,7 +83,7 @@ function wholeCents(cents: number, negative: boolean): AmountReading {
 
 /**
  * The message for an amount that cannot be read, naming its field:
- * "Price must be an amount like 12.50", or why a separator is ambiguous.
+ * "Price must be a number like 12.50", or why a separator is ambiguous.
  */
 export function amountMessage(field: string, value: unknown, example = "12.50"): string {
   const reading = typeof value === "string" || typeof value === "number"
@@ -95,7 +95,7 @@ export function amountMessage(field: string, value: unknown, example = "12.50"):
     return `${field} "${text}" is ambiguous (thousands or decimals?): write ${digits}.00 for ` +
       `${digits} dollars, or use at most 2 decimals`;
   }
-  return `${field} must be an amount like ${example}`;
+  return `${field} must be a number like ${example}`;
 }
 
 /** "12.5" or "12,5" → 1250, "-3" → -300; undefined when the text is not an amount (readAmount). */

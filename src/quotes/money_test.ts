@@ -101,8 +101,8 @@ describe("money", () => {
   });
 
   it("names the field in its message, and says how to write an ambiguous amount", () => {
-    expect(amountMessage("Price", "abc")).toBe("Price must be an amount like 12.50");
-    expect(amountMessage("Price", "abc", "129.00")).toBe("Price must be an amount like 129.00");
+    expect(amountMessage("Price", "abc")).toBe("Price must be a number like 12.50");
+    expect(amountMessage("Price", "abc", "129.00")).toBe("Price must be a number like 129.00");
     expect(amountMessage("Shipping", "1,234")).toBe(
       'Shipping "1,234" is ambiguous (thousands or decimals?): write 1234.00 for 1234 ' +
         "dollars, or use at most 2 decimals",

@@ -74,7 +74,7 @@ describe("catalog administration API", () => {
         [{ name: "", price: 1 }, "Name is required"],
         [{ name: "X", price: "" }, "Price is required"],
         [{ name: "X" }, "Price is required"],
-        [{ name: "X", price: -1 }, "Price must be an amount like 129.00"],
+        [{ name: "X", price: -1 }, "Price must be a number like 129.00"],
         [{ name: "X", price: 1, sortOrder: 1.5 }, "Sort order must be a whole number"],
       ] as const
     ) {

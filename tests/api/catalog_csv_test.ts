@@ -262,7 +262,7 @@ describe("catalog CSV import", () => {
     expect(preview.status).toBe(200);
     const byLine = (rows: PreviewRow[]) => Object.fromEntries(rows.map((r) => [r.line, r]));
     const rows = byLine(preview.body.rows);
-    expect(rows[2].errors).toEqual(["Price must be an amount like 129.00"]);
+    expect(rows[2].errors).toEqual(["Price must be a number like 129.00"]);
     expect(rows[3].errors).toEqual([
       expect.stringContaining("No item in Materials has the id"),
     ]);
@@ -286,7 +286,7 @@ describe("catalog CSV import", () => {
     expect(refused.body.message).toBe(
       "6 rows are invalid, so nothing was imported. Fix them and try again.",
     );
-    expect(refused.body.errors["line 2"]).toBe("Price must be an amount like 129.00");
+    expect(refused.body.errors["line 2"]).toBe("Price must be a number like 129.00");
     expect(Object.keys(refused.body.errors)).toEqual([
       "line 2",
       "line 3",

@@ -99,7 +99,7 @@ describe("catalog CSV in the browser", () => {
       );
       await d.getByRole("button", { name: "Preview" }).click();
       await d.getByText("0 new, 0 changed, 0 unchanged, 3 invalid.").waitFor();
-      await d.getByText("Price must be an amount like 129.00").waitFor();
+      await d.getByText("Price must be a number like 129.00").waitFor();
       await d.getByText("Active must be true or false").waitFor();
       await d.getByText("Has 2 cells; the header row has 3").waitFor();
       await expect(d.getByRole("button", { name: /Import/ }).isDisabled()).resolves.toBe(true);

@@ -227,7 +227,7 @@ describe("Conversion report page", () => {
       await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Reports" })
         .click();
       await page.waitForURL("**/reports");
-      await page.getByRole("heading", { name: "Conversion Report" }).waitFor();
+      await page.getByRole("heading", { name: "Reports", exact: true }).waitFor();
       await page.getByLabel("From", { exact: true }).fill(REPORT_RANGE.from);
       await page.getByLabel("To", { exact: true }).fill(REPORT_RANGE.to);
       await page.getByRole("button", { name: "Show Report" }).click();
@@ -285,7 +285,7 @@ describe("Conversion report page", () => {
         const out = await new Deno.Command("pdftotext", { args: [file, "-"] }).output();
         expect(out.success).toBe(true);
         const text = new TextDecoder().decode(out.stdout).replace(/\s+/g, " ");
-        expect(text).toContain("Conversion Report");
+        expect(text).toContain("Reports");
         expect(text).toContain("By Week");
         // The tables whole: their last column is on the sheet, not scrolled off it.
         expect(text).toContain("Avg. accepted value");

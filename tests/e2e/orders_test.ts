@@ -128,9 +128,20 @@ describe("orders in the browser", () => {
       await page.getByRole("button", { name: "Create Order" }).click();
       const dialog = page.getByRole("dialog");
       await dialog.getByLabel("Lab").waitFor();
+      // It says which options become jobs before anything is made.
+      const jobsList = dialog.getByRole("list", { name: "These options become jobs:" });
+      expect((await jobsList.getByRole("listitem").allTextContents()).length).toBe(2);
       await axe(page, "create order dialog");
       await dialog.getByRole("button", { name: "Create Order" }).click();
       await page.waitForURL(/\/orders\/[0-9a-f-]{36}$/);
+      const orderUrl = page.url();
+      // Back on the quote, the banner links to its order instead of offering another.
+      await page.goto(`/quote/${quoteId}`);
+      await page.waitForSelector("html[data-hydrated=true]");
+      expect(await page.getByRole("button", { name: "Create Order" }).count()).toBe(0);
+      const open = page.getByRole("link", { name: "Open Order" });
+      expect(new URL(await open.getAttribute("href") ?? "", orderUrl).href).toBe(orderUrl);
+      await page.goto(orderUrl);
       await page.waitForSelector("html[data-hydrated=true]");
       const cards = page.getByTestId("job-card");
       expect(await cards.count()).toBe(2);

@@ -386,7 +386,7 @@ describe("quote builder: building and saving", () => {
     await page.getByLabel("SKU").fill("RB2");
     await page.getByLabel("Frame Price").fill("12,5x");
     await save.click();
-    await expectToast(page, "RB2: Price must be an amount like 12.50");
+    await expectToast(page, "RB2: Price must be a number like 12.50");
     await expect(page.getByLabel("Frame Price").getAttribute("aria-invalid")).resolves.toBe("true");
     expect(saves.n).toBe(0);
 

@@ -1287,7 +1287,7 @@ export const ROUTES: RouteEntry[] = [
     query: ["from", "to", "user", "kind", "before", "after"],
     path: "/admin/audit?kind=client",
   }),
-  page("/reports", "admin", { status: 200, text: "Conversion Report" }, {
+  page("/reports", "admin", { status: 200, text: "Reports" }, {
     query: ["from", "to", "optician"],
     path: "/reports?from=2026-01-01&to=2026-03-31",
   }),
