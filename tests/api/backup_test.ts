@@ -635,6 +635,37 @@ describe(`deno task backup / restore (${ON_SERVER ? "server" : "PGlite"})`, () =
       }
     });
 
+    it("from a release before restored_at (migration 0031): recorded as the last good backup all the same", async () => {
+      const path = await resealed("before-0031", (c) => {
+        expect(c).not.toContain("INSERT INTO public.backup_runs");
+        const migrations = Number(/^-- rows: .*\bkysely_migration=(\d+)/m.exec(c)![1]);
+        return c
+          .replace(" 0031_backup_runs_restored_at", "")
+          .replace(/\bkysely_migration=\d+/, `kysely_migration=${migrations - 1}`)
+          .replace(/^INSERT INTO public\.kysely_migration VALUES \('0031_.*\n/m, "")
+          .replace(/,\n {4}restored_at timestamp with time zone\n\);/, "\n);");
+      });
+      const fresh = await createPersistentTestDatabase();
+      try {
+        const res = await task(fresh.env, "restore", path);
+        expect(res.code).toBe(0);
+        const at = await taken(path);
+        const size = (await Deno.stat(path)).size;
+        const expected = `Backups OK: last good backup ${at} (${size} bytes).`;
+        // Read before the app's start migrates it, and after.
+        const before = await task(fresh.env, "backup", "--check");
+        expect({ code: before.code, text: before.text.trim() }).toEqual({
+          code: 0,
+          text: expected,
+        });
+        expect((await task(fresh.env, "migrate")).code).toBe(0);
+        const after = await task(fresh.env, "backup", "--check");
+        expect({ code: after.code, text: after.text.trim() }).toEqual({ code: 0, text: expected });
+      } finally {
+        await fresh.drop();
+      }
+    });
+
     it("taken more than 26 hours ago: --check says overdue and fails", async () => {
       const old = new Date(Date.now() - 27 * 3_600_000).toISOString();
       const path = await resealed("old", (c) => c.replace(/^-- taken: .*$/m, `-- taken: ${old}`));
