@@ -135,8 +135,15 @@ try {
   server = Deno.serve({
     port: config.port,
     hostname: config.host,
-    onListen: ({ hostname, port }) =>
-      logger.log("info", "listening", { url: `http://${hostname}:${port}`, appUrl: config.appUrl }),
+    onListen: ({ hostname, port }) => {
+      logger.log("info", "listening", { url: `http://${hostname}:${port}`, appUrl: config.appUrl });
+      // One plain line for the person who started it (outside the JSON log, as the first
+      // owner's password is): where to sign in. PORT=0 takes a free port: the real one.
+      const base = config.appUrl === "http://localhost:0"
+        ? `http://localhost:${port}`
+        : config.appUrl;
+      console.log(`Lensdesk is ready: sign in at ${base}/staff`);
+    },
   }, app.fetch);
 } catch (err) {
   cannotStart(err);

@@ -5,10 +5,16 @@
 // must hold the rows its header counted, or nothing changes. A database that
 // already holds tables is refused unless --force, which replaces everything in
 // it. --unverified accepts a file made before backups carried a checksum.
+// The backup loaded becomes the store's last good backup (`backup --check`).
 // Stop the app first.
-import { loadConfig } from "../src/config/config.ts";
-import { openDatabase } from "../src/db/database.ts";
-import { restoreDatabase, RestoreRefused } from "../src/backup/restore.ts";
+//
+// A refusal leaves nothing behind: the file is checked before the database is
+// opened (which creates an embedded one on first use), no secret key is
+// written, and an embedded database this run created is removed again.
+import { dirname, join } from "node:path";
+import { type Config, loadConfig } from "../src/config/config.ts";
+import { type DatabaseHandle, openDatabase } from "../src/db/database.ts";
+import { checkBackupFile, restoreDatabase, RestoreRefused } from "../src/backup/restore.ts";
 
 const args = Deno.args;
 const force = args.includes("--force");
@@ -20,14 +26,28 @@ if (files.length !== 1 || files[0].startsWith("--")) {
   );
   Deno.exit(2);
 }
-const config = await loadConfig();
-let database;
+const from = files[0] === "-" ? null : files[0];
+
+let config: Config | undefined;
+let database: DatabaseHandle | undefined;
+/** What opening an embedded database makes that was not there before this run. */
+let created: string[] = [];
+let ok = false;
 try {
-  const script = files[0] === "-"
-    ? await new Response(Deno.stdin.readable).text()
-    : await Deno.readTextFile(files[0]);
+  config = await loadConfig(Deno.env.toObject(), { createSecretKey: false });
+  if (config.databaseUrl === "memory://") {
+    throw new RestoreRefused(
+      "DATABASE_URL=memory:// is thrown away at exit: nothing to restore into.",
+    );
+  }
+  const backup = await checkBackupFile(
+    from === null ? await new Response(Deno.stdin.readable).text() : await Deno.readTextFile(from),
+    { unsealed },
+  );
+  if (!config.databaseUrl) created = await madeByOpening(config.dataDir);
   database = await openDatabase(config.databaseUrl, config.dataDir);
-  const result = await restoreDatabase(database, script, { force, unsealed });
+  const result = await restoreDatabase(database, backup, { force, unsealed, from });
+  ok = true;
   const total = Object.values(result.rows).reduce((a, b) => a + b, 0);
   console.error(
     `Restored the backup taken ${result.header.takenAt.toISOString()} ` +
@@ -37,6 +57,12 @@ try {
   );
   for (const [table, n] of Object.entries(result.rows)) {
     console.error(`  ${table.padEnd(28)} ${n}`);
+  }
+  if (!result.recorded) {
+    console.error(
+      "(This backup predates the backup status: no last good backup is recorded until the " +
+        "next backup.)",
+    );
   }
 } catch (err) {
   const message = err instanceof Error ? err.message : String(err);
@@ -48,4 +74,38 @@ try {
   Deno.exitCode = 1;
 } finally {
   await database?.close();
+  // A database folder this run made for a restore that did not happen goes again.
+  if (!ok) {
+    for (const path of created) await Deno.remove(path, { recursive: true }).catch(() => {});
+  }
+}
+
+/**
+ * What opening the embedded database in `dataDir` will create: the outermost
+ * missing folder of the path when DATA_DIR is not there, else whichever of the
+ * database folder and its lock file are not there yet.
+ */
+async function madeByOpening(dataDir: string): Promise<string[]> {
+  const outermost = await outermostMissing(dataDir);
+  if (outermost) return [outermost];
+  const missing = [];
+  for (const name of ["pgdata", "pgdata.lock"]) {
+    if (await outermostMissing(join(dataDir, name))) missing.push(join(dataDir, name));
+  }
+  return missing;
+}
+
+/** The outermost of `path` and its parents that does not exist yet; undefined when it does. */
+async function outermostMissing(path: string): Promise<string | undefined> {
+  let missing: string | undefined;
+  for (let p = path;; p = dirname(p)) {
+    try {
+      await Deno.stat(p);
+      return missing;
+    } catch (err) {
+      if (!(err instanceof Deno.errors.NotFound)) throw err;
+      missing = p;
+    }
+    if (dirname(p) === p) return missing;
+  }
 }

@@ -423,6 +423,8 @@ export interface BackupRunsTable {
   bytes: ColumnType<string | null, number | null | undefined, never>;
   file: string | null;
   error: string | null;
+  /** Migration 0031: when a restore loaded this backup; NULL for backups this store took. */
+  restoredAt: ColumnType<Date | null, Date | null | undefined, never>;
 }
 
 /** Migration 0023: one online link of a quote e-mail; only the token's SHA-256 is kept. */

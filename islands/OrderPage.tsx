@@ -115,12 +115,18 @@ export default function OrderPage({ bundle: initial, role }: OrderPageProps) {
 
   const emailLab = useMutation({
     mutationFn: () =>
-      apiRequest<{ message: string }>(
+      apiRequest<{ status: "sent" | "queued"; message: string }>(
         "POST",
         `/api/orders/${bundle.order.id}/work-order/email`,
         {},
       ),
-    onSuccess: (res) => toast({ title: "Work Order E-mailed", description: res.message }),
+    // "E-mailed" only when the mail server took it; otherwise it waits in the outbox.
+    onSuccess: (res) =>
+      toast({
+        title: res.status === "sent" ? "Work Order E-mailed" : "Work order queued",
+        description: res.message,
+        ...(res.status === "sent" ? { variant: "success" as const } : {}),
+      }),
     onError: (error) => failed(error, "The work order was not e-mailed"),
   });
 

@@ -27,7 +27,7 @@ import type { Paper } from "../../src/orders/work_order.ts";
 import { renderWorkOrder, workOrderFilename } from "../../src/orders/work_order_pdf_request.ts";
 import { findBranding } from "../../src/settings/settings.ts";
 import { findMailSettings } from "../../src/mail/mail_settings.ts";
-import { deliverEmail, enqueueEmail } from "../../src/mail/outbox.ts";
+import { deliverEmail, enqueueEmail, sendOutcome } from "../../src/mail/outbox.ts";
 import { recordAudit } from "../../src/audit/audit_log.ts";
 
 const escapeHtml = (s: string) =>
@@ -161,6 +161,8 @@ ordersApi.get("/orders/:id/work-order.pdf", staff, async (c) => {
 /**
  * E-mails the work order PDF to each lab of the jobs through the outbox
  * (queued, then tried at once; the outbox retries when the server is down).
+ * The answer says "e-mailed" only for what the mail server took; what waits
+ * in the outbox is "queued" (202), as a quote's e-mail says it.
  */
 ordersApi.post("/orders/:id/work-order/email", staff, async (c) => {
   const { jobId, paper } = await readJson(c, workOrderEmailSchema);
@@ -184,6 +186,9 @@ ordersApi.post("/orders/:id/work-order/email", staff, async (c) => {
     );
   }
   const sent: string[] = [];
+  const sending: string[] = [];
+  const queued: string[] = [];
+  let nextTry = "later";
   for (const labJobs of labs.values()) {
     const lab = labJobs[0].lab;
     const numbers = labJobs.map((j) => j.jobNumber);
@@ -221,10 +226,30 @@ ordersApi.post("/orders/:id/work-order/email", staff, async (c) => {
       });
       return id;
     });
-    await deliverEmail(db, config.secretKey, outboxId, now, c.var.logger);
-    sent.push(`${numbers.join(", ")} to ${lab.email}`);
+    const outcome = await sendOutcome(
+      db,
+      outboxId,
+      await deliverEmail(db, config.secretKey, outboxId, now, c.var.logger),
+    );
+    const what = `${numbers.join(", ")} to ${lab.email}`;
+    if (outcome.status === "sent") sent.push(what);
+    else if (outcome.status === "sending") sending.push(what);
+    else {
+      queued.push(what);
+      nextTry = outcome.nextTry;
+    }
   }
-  return c.json({ message: `Work order e-mailed: ${sent.join("; ")}` });
+  const done = sent.length ? `Work order e-mailed: ${sent.join("; ")}` : "";
+  if (!sending.length && !queued.length) return c.json({ status: "sent", message: done });
+  const parts = [
+    done && `${done}.`,
+    sending.length &&
+    `The work order ${sending.join("; ")} is being sent by the outbox right now.`,
+    queued.length &&
+    `The mail server could not be reached, so the work order ${queued.join("; ")} ` +
+      `was not sent yet. It is saved and will be sent automatically (next try at ${nextTry}).`,
+  ];
+  return c.json({ status: "queued", message: parts.filter(Boolean).join(" ") }, 202);
 });
 
 ordersApi.get(

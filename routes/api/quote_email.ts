@@ -7,7 +7,7 @@ import { quoteEmailSchema } from "../../src/schemas/settings.ts";
 import { findQuoteBundle } from "../../src/quotes/quote_bundle.ts";
 import { findMailSettings } from "../../src/mail/mail_settings.ts";
 import { composeQuoteEmail } from "../../src/mail/templates.ts";
-import { deliverEmail, enqueueEmail, findOutboxState } from "../../src/mail/outbox.ts";
+import { deliverEmail, enqueueEmail, sendOutcome } from "../../src/mail/outbox.ts";
 import { findBranding } from "../../src/settings/settings.ts";
 import { quotePdfFilename, renderQuotePdf } from "../../src/pdf/render_quote_pdf.ts";
 import { recordAudit } from "../../src/audit/audit_log.ts";
@@ -15,8 +15,6 @@ import { expiredBlocker, FINALIZABLE } from "../../src/quotes/rules.ts";
 import { createQuoteLink } from "../../src/quotes/online_links.ts";
 
 export const quoteEmailApi = new Hono<AppEnv>();
-
-const retryTime = new Intl.DateTimeFormat("en-US", { timeStyle: "short" });
 
 /**
  * E-mails the client copy (PDF attached). The message is queued first and
@@ -73,31 +71,28 @@ quoteEmailApi.post("/quotes/:id/email", requireUser(), async (c) => {
     bundle.quote.id,
     { to: email, outboxId },
   );
-  const result = await deliverEmail(db, config.secretKey, outboxId, new Date(), c.var.logger);
-  if (result.status === "sent") {
+  const outcome = await sendOutcome(
+    db,
+    outboxId,
+    await deliverEmail(db, config.secretKey, outboxId, new Date(), c.var.logger),
+  );
+  if (outcome.status === "sent") {
     return c.json({ status: "sent", message: `Quote emailed to ${email}`, outboxId });
   }
-  if (result.status === "busy") {
+  if (outcome.status === "sending") {
     // Another process's outbox worker claimed it between the queueing and
-    // this try: it has sent it, or is sending it now.
-    const state = await findOutboxState(db, outboxId);
-    if (state === "SENT") {
-      return c.json({ status: "sent", message: `Quote emailed to ${email}`, outboxId });
-    }
-    if (state === "PENDING") {
-      return c.json({
-        status: "queued",
-        message: `The quote e-mail to ${email} is being sent by the outbox right now; ` +
-          "its delivery shows in the quote's history.",
-        outboxId,
-      }, 202);
-    }
+    // this try: it is sending it now.
+    return c.json({
+      status: "queued",
+      message: `The quote e-mail to ${email} is being sent by the outbox right now; ` +
+        "its delivery shows in the quote's history.",
+      outboxId,
+    }, 202);
   }
-  const when = result.status === "retrying" ? retryTime.format(result.nextAttemptAt) : "later";
   return c.json({
     status: "queued",
     message: `The mail server could not be reached, so the quote was not sent yet. ` +
-      `It is saved and will be sent automatically (next try at ${when}).`,
+      `It is saved and will be sent automatically (next try at ${outcome.nextTry}).`,
     outboxId,
   }, 202);
 });

@@ -7,22 +7,19 @@ import { encodeHexLowerCase } from "@oslojs/encoding";
 import { sha256 } from "@oslojs/crypto/sha2";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { type AssetManifest, BUILD_DIR } from "./manifest.ts";
+import { BROWSER_ENTRIES, PAGE_SCRIPTS } from "./entry_points.ts";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const buildDir = fileURLToPath(BUILD_DIR);
-const EXTRA_FILES = ["static/app.css", "deno.json", "deno.lock", "src/assets/build.ts"];
-/**
- * Page scripts that are not islands: plain modules a page asks for by name
- * (renderPage's `scripts`), sharing no React. The staff sign-in ships only
- * this, so its page stays a few kilobytes.
- */
-const PAGE_SCRIPTS: Record<string, string> = {
-  signIn: "_sign_in.ts",
-  forgotPassword: "_forgot_password.ts",
-};
-const BROWSER_ENTRIES = ["_entry.tsx", ...Object.values(PAGE_SCRIPTS)];
+const EXTRA_FILES = [
+  "static/app.css",
+  "deno.json",
+  "deno.lock",
+  "src/assets/build.ts",
+  "src/assets/entry_points.ts",
+];
 
-/** Every local file the browser entries reach, as Deno's module graph lists it. */
+/** Every project file the browser entries reach, as Deno's module graph lists it. */
 async function entryGraphFiles(): Promise<string[]> {
   const files: string[] = [];
   for (const entry of BROWSER_ENTRIES) {
@@ -36,9 +33,12 @@ async function entryGraphFiles(): Promise<string[]> {
     const graph = JSON.parse(new TextDecoder().decode(stdout)) as {
       modules: { specifier: string }[];
     };
+    // The project's own files: npm packages (read from node_modules, deno.json's "manual"
+    // mode, where the graph lists them as files too) are pinned by deno.lock, hashed below.
     files.push(
       ...graph.modules.map((m) => m.specifier).filter((s) => s.startsWith("file://"))
-        .map((s) => fileURLToPath(s)),
+        .map((s) => fileURLToPath(s))
+        .filter((path) => !relative(root, path).split("/").includes("node_modules")),
     );
   }
   return [...new Set(files)];
@@ -104,6 +104,8 @@ export async function buildAssets(options: { force?: boolean; quiet?: boolean } 
     if (!options.quiet) console.log("Browser bundle is up to date.");
     return existing;
   }
+  // A few seconds (more on a first start): said before, so the wait has a reason.
+  if (!options.quiet) console.log("Building the browser bundle...");
   const staging = join(root, "static", `.build-${crypto.randomUUID()}`);
   const cmd = new Deno.Command(Deno.execPath(), {
     args: [

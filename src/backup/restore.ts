@@ -1,5 +1,5 @@
 import type { DatabaseHandle, RawClient } from "../db/database.ts";
-import { findMigrationStatus } from "../db/migrate.ts";
+import { listMigrationNames } from "../db/migrate.ts";
 import { type BackupHeader, checkSeal, parseHeader } from "./format.ts";
 import { ident } from "./dump.ts";
 
@@ -8,10 +8,52 @@ export class RestoreRefused extends Error {}
 
 export interface RestoreResult {
   header: BackupHeader;
-  /** Rows per table after the restore, read back from the database. */
+  /** Rows per table the backup held, read back from the database before the commit. */
   rows: Record<string, number>;
   /** Whether an existing schema was dropped first (--force). */
   replaced: boolean;
+  /**
+   * Whether the backup was recorded as the store's last good backup (backup_runs); not for a
+   * backup made before that table existed (migration 0020).
+   */
+  recorded: boolean;
+}
+
+/** A backup file that passed every check that needs no database. */
+export interface CheckedBackup {
+  header: BackupHeader;
+  /** The script to run: the file without its end marker. */
+  script: string;
+  /** The file's size in bytes. */
+  bytes: number;
+}
+
+/**
+ * Every check of a backup file that needs only the file and this release, so
+ * a restore can refuse before it opens (and on first use creates) anything:
+ * a Lensdesk backup, whole and matching its checksum (or `unsealed`, made
+ * before there was one), and from no newer release than this one.
+ */
+export async function checkBackupFile(
+  file: string,
+  options: { unsealed?: boolean } = {},
+): Promise<CheckedBackup> {
+  const header = parseHeader(file);
+  if (!header) {
+    throw new RestoreRefused(
+      "This file is not a Lensdesk backup (made by `deno task backup`); nothing was changed.",
+    );
+  }
+  const script = sealedContent(file, header, options.unsealed ?? false);
+  const known = await listMigrationNames();
+  const newer = header.migrations.filter((m) => !known.includes(m));
+  if (newer.length) {
+    throw new RestoreRefused(
+      `This backup comes from a newer Lensdesk release (migrations ${newer.join(", ")}). ` +
+        "Update the app first, then restore; nothing was changed.",
+    );
+  }
+  return { header, script, bytes: new TextEncoder().encode(file).length };
 }
 
 /**
@@ -24,32 +66,24 @@ export interface RestoreResult {
  * everything in the schema first (inside the same transaction).
  * `unsealed` accepts a file made before backups carried a checksum (the row
  * counts are still checked).
+ *
+ * In the same transaction the backup is recorded as the store's last good
+ * backup (backup_runs: finished when its header says it was taken, its size,
+ * `from` the file it was read from, null for standard input), so a restored
+ * store's backup status reads that backup, not "none".
  */
 export async function restoreDatabase(
   handle: DatabaseHandle,
-  file: string,
-  options: { force?: boolean; unsealed?: boolean } = {},
+  file: string | CheckedBackup,
+  options: { force?: boolean; unsealed?: boolean; from?: string | null } = {},
 ): Promise<RestoreResult> {
   if (handle.kind === "memory") {
     throw new RestoreRefused(
       "DATABASE_URL=memory:// is thrown away at exit: nothing to restore into.",
     );
   }
-  const header = parseHeader(file);
-  if (!header) {
-    throw new RestoreRefused(
-      "This file is not a Lensdesk backup (made by `deno task backup`); nothing was changed.",
-    );
-  }
-  const script = sealedContent(file, header, options.unsealed ?? false);
-  const { known } = await findMigrationStatus(handle.db);
-  const newer = header.migrations.filter((m) => !known.includes(m));
-  if (newer.length) {
-    throw new RestoreRefused(
-      `This backup comes from a newer Lensdesk release (migrations ${newer.join(", ")}). ` +
-        "Update the app first, then restore; nothing was changed.",
-    );
-  }
+  const backup = typeof file === "string" ? await checkBackupFile(file, options) : file;
+  const { header, script } = backup;
 
   const raw = handle.raw;
   const existing = await query<{ kind: string; name: string }>(raw, RELATIONS_SQL);
@@ -66,10 +100,17 @@ export async function restoreDatabase(
   // uses this connection next.
   const all = `${drops}\n${body}\nRESET ALL;`;
   let rows: Record<string, number>;
+  let recorded = false;
+  const record = async (run: Run) => {
+    recorded = await recordRestoredBackup(run, backup, options.from ?? null);
+  };
   if (raw.engine === "pglite") {
     rows = await raw.pglite.transaction(async (tx) => {
       await tx.exec(all);
-      return await countedAsHeader(header, async (text) => (await tx.query(text)).rows);
+      const run: Run = async (text, params) => (await tx.query(text, params)).rows;
+      const counted = await countedAsHeader(header, run);
+      await record(run);
+      return counted;
     });
   } else {
     const client = await raw.pool.connect();
@@ -79,7 +120,9 @@ export async function restoreDatabase(
       await client.query("BEGIN; SET LOCAL statement_timeout = 0");
       // One script of many statements: the simple protocol takes it whole.
       await client.query(all);
-      rows = await countedAsHeader(header, async (text) => (await client.query(text)).rows);
+      const run: Run = async (text, params) => (await client.query(text, params)).rows;
+      rows = await countedAsHeader(header, run);
+      await record(run);
       await client.query("COMMIT");
     } catch (err) {
       await client.query("ROLLBACK").catch(() => broken = true);
@@ -88,7 +131,38 @@ export async function restoreDatabase(
       client.release(broken);
     }
   }
-  return { header, rows, replaced: existing.length > 0 };
+  return { header, rows, replaced: existing.length > 0, recorded };
+}
+
+/** One statement inside the restore's transaction. */
+type Run = (text: string, params?: unknown[]) => Promise<unknown[]>;
+
+/**
+ * Inside the restore's transaction, after the row counts: the loaded backup as
+ * the last good one. The schema is the backup's own (the app migrates it at its
+ * next start), so the row fits what its backup_runs has: none before migration
+ * 0020, no restored_at before 0031.
+ */
+async function recordRestoredBackup(
+  run: Run,
+  backup: CheckedBackup,
+  from: string | null,
+): Promise<boolean> {
+  // pg_dump emptied search_path: every name qualified.
+  const columns = (await run(
+    `SELECT attname::text AS name FROM pg_catalog.pg_attribute
+     WHERE attrelid = pg_catalog.to_regclass('public.backup_runs')
+       AND attnum > 0 AND NOT attisdropped`,
+  ) as { name: string }[]).map((c) => c.name);
+  if (!columns.length) return false;
+  const restoredAt = columns.includes("restored_at");
+  await run(
+    `INSERT INTO public.backup_runs (started_at, finished_at, ok, nightly, bytes, file` +
+      `${restoredAt ? ", restored_at" : ""}) VALUES ($1, $1, true, false, $2, $3` +
+      `${restoredAt ? ", pg_catalog.now()" : ""})`,
+    [backup.header.takenAt.toISOString(), backup.bytes, from],
+  );
+  return true;
 }
 
 /** The script without its end marker, once the file proved whole and unchanged. */
@@ -119,7 +193,7 @@ function sealedContent(file: string, header: BackupHeader, unsealed: boolean): s
  */
 async function countedAsHeader(
   header: BackupHeader,
-  run: (text: string) => Promise<unknown[]>,
+  run: Run,
 ): Promise<Record<string, number>> {
   const tables = await run(TABLES_SQL) as { name: string }[];
   const rows: Record<string, number> = {};

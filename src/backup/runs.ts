@@ -15,7 +15,10 @@ export interface BackupRun {
   error?: string;
 }
 
-/** Records one backup's outcome (migration 0020) and keeps the newest KEEP_RUNS. */
+/**
+ * Records one backup's outcome (migration 0020) and keeps the newest KEEP_RUNS.
+ * (A restore records the backup it loaded itself, in its own transaction: restore.ts.)
+ */
 export async function recordBackupRun(db: DB, run: BackupRun): Promise<void> {
   await db.insertInto("backupRuns").values({
     startedAt: run.startedAt,
@@ -42,19 +45,32 @@ export interface BackupStatus {
    * backup has been recorded.
    */
   status: "ok" | "failed" | "stale" | "none";
-  lastSuccess: { at: string; bytes: number; file: string | null } | null;
+  /**
+   * `restoredAt`: when this store was restored from that backup (the restore
+   * records the backup it loaded); null for a backup this store took.
+   */
+  lastSuccess:
+    | { at: string; bytes: number; file: string | null; restoredAt: string | null }
+    | null;
   lastFailure: { at: string; error: string } | null;
 }
 
 /** What /readyz, /metrics and the backup service's health check report. */
 export async function findBackupStatus(db: DB, now = new Date()): Promise<BackupStatus> {
+  // Every column, not a list: right after a restore of an older backup (before
+  // the app's start migrates it) the table may not have restored_at yet.
   const last = (ok: boolean) =>
-    db.selectFrom("backupRuns").select(["finishedAt", "bytes", "file", "error"])
+    db.selectFrom("backupRuns").selectAll()
       .where("ok", "=", ok).orderBy("finishedAt", "desc").orderBy("id", "desc").limit(1)
       .executeTakeFirst();
   const [success, failure] = await Promise.all([last(true), last(false)]);
   const lastSuccess = success
-    ? { at: success.finishedAt.toISOString(), bytes: Number(success.bytes), file: success.file }
+    ? {
+      at: success.finishedAt.toISOString(),
+      bytes: Number(success.bytes),
+      file: success.file,
+      restoredAt: success.restoredAt?.toISOString() ?? null,
+    }
     : null;
   const lastFailure = failure
     ? { at: failure.finishedAt.toISOString(), error: failure.error ?? "" }
@@ -70,9 +86,14 @@ export async function findBackupStatus(db: DB, now = new Date()): Promise<Backup
 
 /** One line for a person (the health check's output). */
 export function describeBackupStatus(s: BackupStatus): string {
-  const good = s.lastSuccess
-    ? `last good backup ${s.lastSuccess.at} (${s.lastSuccess.bytes} bytes)`
-    : "no good backup recorded";
+  const last = s.lastSuccess;
+  const good = !last
+    ? "no good backup recorded"
+    : `last good backup ${last.at} (${last.bytes} bytes)` +
+      (last.restoredAt
+        ? `, which this store was restored from (${last.file ?? "standard input"}) at ` +
+          last.restoredAt
+        : "");
   switch (s.status) {
     case "ok":
       return `Backups OK: ${good}.`;

@@ -59,9 +59,14 @@ type Env = Record<string, string | undefined>;
 /**
  * Reads the environment once at start-up. The secret key is generated on
  * first start and kept in DATA_DIR, so sessions of encrypted settings survive
- * restarts without the operator having to invent one.
+ * restarts without the operator having to invent one. `createSecretKey: false`
+ * (a command that encrypts nothing, such as restore) writes nothing: a missing
+ * key is then a throwaway one, and DATA_DIR is left as it was.
  */
-export async function loadConfig(env: Env = Deno.env.toObject()): Promise<Config> {
+export async function loadConfig(
+  env: Env = Deno.env.toObject(),
+  options: { createSecretKey?: boolean } = {},
+): Promise<Config> {
   const port = Number(env.PORT || 8000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new Error(`PORT must be a port number, got "${env.PORT}"`);
@@ -87,6 +92,8 @@ export async function loadConfig(env: Env = Deno.env.toObject()): Promise<Config
     ? await deriveKey(env.SECRET_KEY)
     : inMemory
     ? crypto.getRandomValues(new Uint8Array(32))
+    : options.createSecretKey === false
+    ? await loadSecret(dataDir) ?? crypto.getRandomValues(new Uint8Array(32))
     : await loadOrCreateSecret(dataDir);
 
   const oidc = env.OIDC_ISSUER && env.OIDC_CLIENT_ID && env.OIDC_CLIENT_SECRET
@@ -175,7 +182,8 @@ async function deriveKey(secret: string): Promise<Uint8Array> {
   return new Uint8Array(digest);
 }
 
-async function loadOrCreateSecret(dataDir: string): Promise<Uint8Array> {
+/** The key in DATA_DIR; undefined when there is none yet. */
+async function loadSecret(dataDir: string): Promise<Uint8Array | undefined> {
   const path = join(dataDir, "secret.key");
   try {
     const hex = (await Deno.readTextFile(path)).trim();
@@ -185,7 +193,14 @@ async function loadOrCreateSecret(dataDir: string): Promise<Uint8Array> {
     return hexToBytes(hex);
   } catch (err) {
     if (!(err instanceof Deno.errors.NotFound)) throw err;
+    return undefined;
   }
+}
+
+async function loadOrCreateSecret(dataDir: string): Promise<Uint8Array> {
+  const existing = await loadSecret(dataDir);
+  if (existing) return existing;
+  const path = join(dataDir, "secret.key");
   await ensurePrivateDir(dataDir);
   const key = crypto.getRandomValues(new Uint8Array(32));
   const hex = Array.from(key, (b) => b.toString(16).padStart(2, "0")).join("");

@@ -36,6 +36,21 @@ describe("loadConfig", () => {
     }
   });
 
+  it("with createSecretKey: false writes nothing, and still reads a key that is there", async () => {
+    const dir = await Deno.makeTempDir();
+    try {
+      const missing = `${dir}/not-yet/data`;
+      const a = await loadConfig({ DATA_DIR: missing }, { createSecretKey: false });
+      expect(a.secretKey.length).toBe(32);
+      expect([...Deno.readDirSync(dir)]).toEqual([]);
+      const kept = await loadConfig({ DATA_DIR: dir });
+      const b = await loadConfig({ DATA_DIR: dir }, { createSecretKey: false });
+      expect(b.secretKey).toEqual(kept.secretKey);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
+
   it("treats empty values as unset, as compose passes ${VAR:-} when .env has none", async () => {
     const c = await loadConfig({
       DATABASE_URL: "memory://",

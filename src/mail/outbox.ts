@@ -63,6 +63,35 @@ export type DeliveryResult =
   | { status: "failed" }
   | { status: "busy" };
 
+/**
+ * What a message tried at once after queueing came to, as the person who asked for it is told:
+ * "sent" (the mail server took it), "sending" (another process's worker claimed it first and is
+ * sending it now), or "queued" with the next try as a time of day ("later" when none is set).
+ */
+export type SendOutcome =
+  | { status: "sent" }
+  | { status: "sending" }
+  | { status: "queued"; nextTry: string };
+
+const retryTime = new Intl.DateTimeFormat("en-US", { timeStyle: "short" });
+
+export async function sendOutcome(
+  db: DB,
+  id: string,
+  result: DeliveryResult,
+): Promise<SendOutcome> {
+  if (result.status === "sent") return { status: "sent" };
+  if (result.status === "busy") {
+    const state = await findOutboxState(db, id);
+    if (state === "SENT") return { status: "sent" };
+    if (state === "PENDING") return { status: "sending" };
+  }
+  return {
+    status: "queued",
+    nextTry: result.status === "retrying" ? retryTime.format(result.nextAttemptAt) : "later",
+  };
+}
+
 const CLAIMED_COLUMNS = [
   "id",
   "quoteId",

@@ -7,6 +7,10 @@
 // would fall back to the built-in Helvetica and print as junk.
 import { fileURLToPath } from "node:url";
 import { Font } from "@react-pdf/renderer";
+// The font files are read by path (fontPath), which no module graph sees: this
+// import puts the package in the renderer's graph, so an install of the app's
+// own entry points (cli/start.ts, with npm-lazy-caching) installs it too.
+import "dejavu-fonts-ttf/package.json" with { type: "json" };
 
 export const FONT_FAMILY = "DejaVu Sans";
 

@@ -100,7 +100,7 @@ async function backupReports(db: PersistentTestDatabase) {
     const ready = await (await app.request("/readyz")).json() as {
       backup: {
         status: string;
-        lastSuccess: { at: string; bytes: number; file: string } | null;
+        lastSuccess: { at: string; bytes: number; file: string; restoredAt?: string | null } | null;
         lastFailure: { at: string; error: string } | null;
       };
     };
@@ -119,6 +119,42 @@ async function backupReports(db: PersistentTestDatabase) {
 }
 
 const exists = (path: string) => Deno.stat(path).then(() => true, () => false);
+
+/**
+ * A snapshot without backup_runs: what a restore brings back. The restore adds
+ * one row there itself (the backup it loaded, as the last good backup).
+ */
+function storeData(all: Record<string, string[]>): Record<string, string[]> {
+  return Object.fromEntries(
+    Object.entries(all).filter(([name]) => !/^(sequence )?backup_runs(_id_seq)?$/.test(name)),
+  );
+}
+
+/** The backup file with `change` applied, written beside it. */
+async function changedBackup(name: string, change: (text: string) => string): Promise<string> {
+  const text = await Deno.readTextFile(file);
+  const changed = change(text);
+  expect(changed).not.toBe(text);
+  const path = join(source.env.DATA_DIR, `${name}.sql`);
+  await Deno.writeTextFile(path, changed);
+  return path;
+}
+
+/** The backup file with its header edited, sealed again (a whole, unchanged-looking file). */
+const resealed = (name: string, edit: (content: string) => string) =>
+  changedBackup(name, (text) => sealBackup(edit(text.slice(0, text.lastIndexOf(END_MARK)))));
+
+/** Every name under `dir`, recursively. */
+async function listTree(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for await (const entry of Deno.readDir(dir)) {
+    out.push(entry.name);
+    if (entry.isDirectory) {
+      out.push(...(await listTree(join(dir, entry.name))).map((n) => `${entry.name}/${n}`));
+    }
+  }
+  return out.sort();
+}
 
 let source: PersistentTestDatabase;
 let target: PersistentTestDatabase;
@@ -215,7 +251,9 @@ describe(`deno task backup / restore (${ON_SERVER ? "server" : "PGlite"})`, () =
     expect(res.code).toBe(0);
     expect(res.text).toMatch(/Restored the backup taken .* rows in \d+ tables/);
     const restored = await withDatabase(target, ({ db }) => snapshot(db));
-    expect(restored).toEqual(original);
+    expect(storeData(restored)).toEqual(storeData(original));
+    // And one more backup run: the backup it came from.
+    expect(restored.backup_runs.length).toBe(original.backup_runs.length + 1);
     expect(restored.users.length).toBeGreaterThan(1);
     expect(restored.clients.length).toBeGreaterThan(0);
     expect(restored.quotes.length).toBeGreaterThan(0);
@@ -272,7 +310,9 @@ describe(`deno task backup / restore (${ON_SERVER ? "server" : "PGlite"})`, () =
     const forced = await task(target.env, "restore", file, "--force");
     expect(forced.code).toBe(0);
     expect(forced.text).toContain("replacing what was there");
-    expect(await withDatabase(target, ({ db }) => snapshot(db))).toEqual(original);
+    expect(storeData(await withDatabase(target, ({ db }) => snapshot(db)))).toEqual(
+      storeData(original),
+    );
   });
 
   it("refuses a file that is not a Lensdesk backup, changing nothing", async () => {
@@ -281,7 +321,9 @@ describe(`deno task backup / restore (${ON_SERVER ? "server" : "PGlite"})`, () =
     const res = await task(target.env, "restore", bogus, "--force");
     expect(res.code).toBe(1);
     expect(res.text).toContain("not a Lensdesk backup");
-    expect(await withDatabase(target, ({ db }) => snapshot(db))).toEqual(original);
+    expect(storeData(await withDatabase(target, ({ db }) => snapshot(db)))).toEqual(
+      storeData(original),
+    );
   });
 
   it(
@@ -292,7 +334,9 @@ describe(`deno task backup / restore (${ON_SERVER ? "server" : "PGlite"})`, () =
       try {
         const toPglite = await task(embedded.env, "restore", file);
         expect(toPglite.code).toBe(0);
-        expect(await withDatabase(embedded, ({ db }) => snapshot(db))).toEqual(original);
+        expect(storeData(await withDatabase(embedded, ({ db }) => snapshot(db)))).toEqual(
+          storeData(original),
+        );
 
         const fromPglite = join(embedded.env.DATA_DIR, "from-pglite.sql");
         expect((await task(embedded.env, "backup", fromPglite)).code).toBe(0);
@@ -301,7 +345,9 @@ describe(`deno task backup / restore (${ON_SERVER ? "server" : "PGlite"})`, () =
         );
         const toServer = await task(target.env, "restore", fromPglite, "--force");
         expect(toServer.code).toBe(0);
-        expect(await withDatabase(target, ({ db }) => snapshot(db))).toEqual(original);
+        expect(storeData(await withDatabase(target, ({ db }) => snapshot(db)))).toEqual(
+          storeData(original),
+        );
       } finally {
         await embedded.drop();
       }
@@ -383,19 +429,11 @@ describe(`deno task backup / restore (${ON_SERVER ? "server" : "PGlite"})`, () =
   });
 
   describe("restore refuses a damaged file, leaving the target exactly as it was", () => {
-    /** The backup file with `change` applied, written beside it. */
-    async function damaged(name: string, change: (text: string) => string): Promise<string> {
-      const text = await Deno.readTextFile(file);
-      const changed = change(text);
-      expect(changed).not.toBe(text);
-      const path = join(source.env.DATA_DIR, `${name}.sql`);
-      await Deno.writeTextFile(path, changed);
-      return path;
-    }
+    const damaged = changedBackup;
 
     async function expectRefused(path: string, message: string) {
       const before = await withDatabase(target, ({ db }) => snapshot(db));
-      expect(before).toEqual(original);
+      expect(storeData(before)).toEqual(storeData(original));
       const res = await task(target.env, "restore", path, "--force");
       expect(res.code).toBe(1);
       expect(res.text.trim()).toBe(message);
@@ -470,7 +508,179 @@ describe(`deno task backup / restore (${ON_SERVER ? "server" : "PGlite"})`, () =
       );
       const res = await task(target.env, "restore", path, "--force", "--unverified");
       expect(res.code).toBe(0);
-      expect(await withDatabase(target, ({ db }) => snapshot(db))).toEqual(original);
+      expect(storeData(await withDatabase(target, ({ db }) => snapshot(db)))).toEqual(
+        storeData(original),
+      );
+    });
+  });
+
+  it("a refused restore into a DATA_DIR that did not exist leaves nothing behind", async () => {
+    const parent = await Deno.makeTempDir({ prefix: "lensdesk-restore-" });
+    try {
+      // A folder inside a folder, neither there yet.
+      const dataDir = join(parent, "store", "data");
+      // On the server the database is the target's (not empty); DATA_DIR only holds the key.
+      const env = { ...target.env, DATA_DIR: dataDir };
+      const bogus = join(source.env.DATA_DIR, "not-a-backup.sql");
+      await Deno.writeTextFile(bogus, "DROP TABLE users;\n");
+      const refusals: [string, string[], string][] = [
+        ["not a backup", [bogus, "--force"], "not a Lensdesk backup"],
+        [
+          "damaged",
+          [
+            await changedBackup("damaged-2", (t) => t.replace("Northside Eyewear", "Southside")),
+            "--force",
+          ],
+          "This backup is damaged",
+        ],
+        [
+          "cut short",
+          [
+            await changedBackup("cut-2", (t) => t.slice(0, t.indexOf("\nALTER TABLE ONLY") + 1)),
+            "--force",
+          ],
+          "This backup is incomplete",
+        ],
+        [
+          "newer release",
+          [
+            await resealed(
+              "newer",
+              (c) => c.replace(/^(-- migrations: .*)$/m, "$1 9999_from_the_future"),
+            ),
+            "--force",
+          ],
+          "This backup comes from a newer Lensdesk release (migrations 9999_from_the_future)",
+        ],
+        [
+          "rows unlike its header (found while loading)",
+          [
+            await resealed(
+              "miscounted-2",
+              (c) =>
+                c.replace(/^(-- rows: .*\bclients=)(\d+)/m, (_, a, n) => `${a}${Number(n) + 1}`),
+            ),
+            "--force",
+          ],
+          "This backup does not hold what its header says",
+        ],
+        ...(ON_SERVER
+          ? [["not empty, no --force", [file], "This database is not empty"] as [
+            string,
+            string[],
+            string,
+          ]]
+          : []),
+      ];
+      for (const [what, args, message] of refusals) {
+        const res = await task(env, "restore", ...args);
+        expect({ what, code: res.code, text: res.text }).toMatchObject({
+          what,
+          code: 1,
+          text: expect.stringContaining(message),
+        });
+        expect(res.text.trim().split("\n")).toHaveLength(1);
+        expect({ what, left: await listTree(parent) }).toEqual({ what, left: [] });
+      }
+      // DATA_DIR there but empty: a refusal found while loading leaves it empty.
+      await Deno.mkdir(dataDir, { recursive: true });
+      const [, miscounted, message] = refusals[4];
+      const res = await task(env, "restore", ...miscounted);
+      expect(res.code).toBe(1);
+      expect(res.text).toContain(message);
+      expect(await listTree(parent)).toEqual(["store", "store/data"]);
+      await Deno.remove(join(parent, "store"), { recursive: true });
+      // A restore that goes through makes the folder (and on PGlite the database in it).
+      const done = await task(env, "restore", file, "--force");
+      expect(done.code).toBe(0);
+      expect(await exists(dataDir)).toBe(!ON_SERVER);
+    } finally {
+      await Deno.remove(parent, { recursive: true });
+    }
+  });
+
+  describe("a restored store knows the backup it came from", () => {
+    const taken = async (path: string) =>
+      /^-- taken: (.*)$/m.exec(await Deno.readTextFile(path))![1];
+
+    it("as its last good backup: --check passes and names the file, /readyz and /metrics agree", async () => {
+      const fresh = await createPersistentTestDatabase();
+      try {
+        const res = await task(fresh.env, "restore", file);
+        expect(res.code).toBe(0);
+        const size = (await Deno.stat(file)).size;
+        const at = await taken(file);
+        const reports = await backupReports(fresh);
+        expect(reports.backup).toMatchObject({
+          status: "ok",
+          lastSuccess: { at, bytes: size, file, restoredAt: expect.any(String) },
+        });
+        expect(reports.lastSuccessBytes).toBe(size);
+        expect(reports.ok).toBe(1);
+        const check = await task(fresh.env, "backup", "--check");
+        expect({ code: check.code, text: check.text.trim() }).toEqual({
+          code: 0,
+          text: `Backups OK: last good backup ${at} (${size} bytes), which this store was ` +
+            `restored from (${file}) at ${reports.backup.lastSuccess!.restoredAt}.`,
+        });
+        // The next backup is the last good one from then on.
+        const next = join(fresh.env.DATA_DIR, "next.sql");
+        expect((await task(fresh.env, "backup", next)).code).toBe(0);
+        expect((await backupReports(fresh)).backup.lastSuccess).toMatchObject({
+          file: next,
+          restoredAt: null,
+        });
+      } finally {
+        await fresh.drop();
+      }
+    });
+
+    it("from a release before restored_at (migration 0031): recorded as the last good backup all the same", async () => {
+      const path = await resealed("before-0031", (c) => {
+        expect(c).not.toContain("INSERT INTO public.backup_runs");
+        const migrations = Number(/^-- rows: .*\bkysely_migration=(\d+)/m.exec(c)![1]);
+        return c
+          .replace(" 0031_backup_runs_restored_at", "")
+          .replace(/\bkysely_migration=\d+/, `kysely_migration=${migrations - 1}`)
+          .replace(/^INSERT INTO public\.kysely_migration VALUES \('0031_.*\n/m, "")
+          .replace(/,\n {4}restored_at timestamp with time zone\n\);/, "\n);");
+      });
+      const fresh = await createPersistentTestDatabase();
+      try {
+        const res = await task(fresh.env, "restore", path);
+        expect(res.code).toBe(0);
+        const at = await taken(path);
+        const size = (await Deno.stat(path)).size;
+        const expected = `Backups OK: last good backup ${at} (${size} bytes).`;
+        // Read before the app's start migrates it, and after.
+        const before = await task(fresh.env, "backup", "--check");
+        expect({ code: before.code, text: before.text.trim() }).toEqual({
+          code: 0,
+          text: expected,
+        });
+        expect((await task(fresh.env, "migrate")).code).toBe(0);
+        const after = await task(fresh.env, "backup", "--check");
+        expect({ code: after.code, text: after.text.trim() }).toEqual({ code: 0, text: expected });
+      } finally {
+        await fresh.drop();
+      }
+    });
+
+    it("taken more than 26 hours ago: --check says overdue and fails", async () => {
+      const old = new Date(Date.now() - 27 * 3_600_000).toISOString();
+      const path = await resealed("old", (c) => c.replace(/^-- taken: .*$/m, `-- taken: ${old}`));
+      const fresh = await createPersistentTestDatabase();
+      try {
+        expect((await task(fresh.env, "restore", path)).code).toBe(0);
+        const check = await task(fresh.env, "backup", "--check");
+        expect(check.code).toBe(1);
+        expect(check.text.trim()).toMatch(
+          new RegExp(`^Backups overdue: last good backup ${old.replace(/\./g, "\\.")} `),
+        );
+        expect((await backupReports(fresh)).backup.status).toBe("stale");
+      } finally {
+        await fresh.drop();
+      }
     });
   });
 });

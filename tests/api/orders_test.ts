@@ -14,7 +14,7 @@ import {
 import { PDFDocument } from "pdf-lib";
 import { sql } from "kysely";
 import { pdfPageTexts } from "../../src/pdf/pdf_text.ts";
-import { mailSettingsFor } from "../helpers/smtp.ts";
+import { deadPort, mailSettingsFor } from "../helpers/smtp.ts";
 import { insertSavedQuote } from "../helpers/quote_fixture.ts";
 import { PRESCRIPTION_BODY } from "../helpers/route_table.ts";
 import { deliverDue } from "../../src/mail/outbox.ts";
@@ -325,6 +325,48 @@ describe("orders", () => {
     );
     expect(refused.status).toBe(409);
     expect(refused.body.message).toContain("Paper Lab has no e-mail address");
+  });
+
+  it("says the work order is queued, not e-mailed, while the mail server is down", async () => {
+    const o = (await order((await finalizedQuote()).quoteId)).body;
+    const numbers = o.jobs.map((j) => j.jobNumber).join(", ");
+    const mailSettings = (port: number) =>
+      putSettings(mailSettingsFor(smtp, { port, fromEmail: "store@store.test" }));
+    const email = () =>
+      call<{ status: string; message: string }>(
+        app,
+        "POST",
+        `/api/orders/${o.order.id}/work-order/email`,
+        { cookie: staff, body: {} },
+      );
+    expect((await mailSettings(deadPort())).status).toBe(200);
+    try {
+      const queued = await email();
+      expect(queued.status).toBe(202);
+      expect(queued.body.status).toBe("queued");
+      expect(queued.body.message).not.toMatch(/e-mailed/i);
+      const rows = await app.db.selectFrom("emailOutbox")
+        .select(["status", "attempts", "nextAttemptAt"])
+        .where("jobId", "=", o.jobs[0].id).where("kind", "=", "WORK_ORDER").execute();
+      expect(rows).toMatchObject([{ status: "PENDING", attempts: 1 }]);
+      const nextTry = new Intl.DateTimeFormat("en-US", { timeStyle: "short" })
+        .format(rows[0].nextAttemptAt);
+      expect(queued.body.message).toBe(
+        `The mail server could not be reached, so the work order ${numbers} to orders@lab.test ` +
+          `was not sent yet. It is saved and will be sent automatically (next try at ${nextTry}).`,
+      );
+    } finally {
+      expect((await mailSettings(smtp.port)).status).toBe(200);
+    }
+    // The server is back: the next one goes at once and says so.
+    const before = smtp.received.length;
+    const sent = await email();
+    expect(sent.status).toBe(200);
+    expect(sent.body).toEqual({
+      status: "sent",
+      message: `Work order e-mailed: ${numbers} to orders@lab.test`,
+    });
+    expect(smtp.received.length).toBe(before + 1);
   });
 
   it("keeps labs to admins and owners, and orders from kiosks", async () => {

@@ -8,6 +8,10 @@
 // developer's own .env must not count. podman-compose 1.0.3 ignores
 // `profiles`, so each step names the services a profile adds, as read from
 // compose.yaml. Only with LENSDESK_CONTAINER_TESTS=1 (.ci/run sets it).
+// Whatever happens (a step that fails or times out, a run killed before its
+// after hook), nothing stays behind: every wait has a limit, the after hook
+// removes every container, pod, volume and network of the project and fails
+// if any is left, and a run first removes what a killed one left.
 import { after, before, describe, it } from "node:test";
 import { expect } from "expect";
 import { join } from "node:path";
@@ -17,10 +21,14 @@ import {
   containerTestsSkipped,
   ensureStandIn,
   logEvents,
+  ownResources,
   podman,
   podmanOk,
+  removeResources,
+  removeStaleTestResources,
   run,
   waitForHttp,
+  waitForLogLine,
 } from "../helpers/podman.ts";
 import { call, passwordSignIn } from "../helpers/test_app.ts";
 import { projectRoot } from "../helpers/process.ts";
@@ -57,20 +65,38 @@ describe("the compose stack (podman-compose)", { skip: containerTestsSkipped }, 
     return out.stdout;
   }
 
-  /** Removes every container, volume and network of the project, whatever state it is in. */
-  async function removeStack() {
+  /**
+   * Removes every container (its anonymous volumes too: caddy:2 declares
+   * /config), pod, volume and network of the project, whatever state it is in,
+   * found by podman-compose's label and by name; returns what is still there.
+   */
+  async function removeStack(): Promise<string[]> {
     const label = `label=io.podman.compose.project=${project}`;
-    const ids = (await podman(["ps", "--all", "--quiet", "--filter", label])).stdout.split("\n")
-      .filter(Boolean);
-    // --volumes: the anonymous ones too (caddy:2 declares /config).
-    if (ids.length) await podman(["rm", "--force", "--volumes", "--time", "0", ...ids]);
-    const volumes = (await podman(["volume", "ls", "--quiet", "--filter", label])).stdout
-      .split("\n").filter(Boolean);
-    if (volumes.length) await podman(["volume", "rm", "--force", ...volumes]);
-    await podman(["network", "rm", "--force", `${project}_default`]);
+    const labelled = async (args: string[]) =>
+      (await podmanOk([...args, "--filter", label])).split("\n").map((l) => l.trim())
+        .filter(Boolean);
+    const named = await ownResources(project);
+    return await removeResources({
+      containers: [
+        ...new Set([
+          ...await labelled(["ps", "--all", "--format", "{{.Names}}"]),
+          ...named.containers!,
+        ]),
+      ],
+      pods: named.pods,
+      volumes: [
+        ...new Set([
+          ...await labelled(["volume", "ls", "--format", "{{.Name}}"]),
+          ...named.volumes!,
+        ]),
+      ],
+      // podman-compose names its network PROJECT_default: found by name.
+      networks: named.networks,
+    });
   }
 
   before(async () => {
+    await removeStaleTestResources();
     await Promise.all([
       buildAppImage(),
       ensureStandIn("postgres"),
@@ -90,8 +116,10 @@ describe("the compose stack (podman-compose)", { skip: containerTestsSkipped }, 
   });
 
   after(async () => {
-    await removeStack();
+    const left = await removeStack();
     if (dir) await Deno.remove(dir, { recursive: true });
+    // A leftover fails the run, by name, rather than staying unnoticed.
+    if (left.length) throw new Error(`the compose test left ${left.join(", ")} behind`);
   });
 
   it("comes up from an .env holding only POSTGRES_PASSWORD, the owner's password in the log", async () => {
@@ -135,16 +163,11 @@ describe("the compose stack (podman-compose)", { skip: containerTestsSkipped }, 
       })).body.quote.id;
     const kept = await quote("Before");
     await composeOk(["up", "-d", ...inProfile("backup")]);
-    let written: { path?: string }[] = [];
-    await waitUntil(
-      async () => {
-        written = await logEvents(container("backup"), "backup written");
-        return written.length > 0;
-      },
-      "the first nightly backup was written",
-      120_000,
-    );
-    const file = written[0].path!;
+    // The log line as podman hands it over (the wait fails at once if the service stops).
+    const written = JSON.parse(
+      await waitForLogLine(container("backup"), (l) => l.includes('"msg":"backup written"')),
+    ) as { path?: string };
+    const file = written.path!;
     expect(file).toMatch(/^\/backups\/lensdesk-server-\d{8}-\d{6}\.sql$/);
     const lost = await quote("After");
 
@@ -187,11 +210,17 @@ describe("the compose stack (podman-compose)", { skip: containerTestsSkipped }, 
         ])).code === 0,
       "Caddy made its local CA",
       60_000,
+      250,
     );
     const https = (path: string, init: { body?: unknown; cookie?: string } = {}) =>
       httpsThroughCaddy(path, rootCert, init);
     // Both processes up behind Caddy (its health checks need a few seconds).
-    await waitUntil(async () => (await https("/healthz")).status === 200, "Caddy answers", 60_000);
+    await waitUntil(
+      async () => (await https("/healthz")).status === 200,
+      "Caddy answers",
+      60_000,
+      250,
+    );
     const login = await https("/api/staff/login", {
       body: { username: owner.username, password: owner.password },
     });
@@ -212,15 +241,22 @@ describe("the compose stack (podman-compose)", { skip: containerTestsSkipped }, 
       },
       "both app processes served a signed-in page",
       60_000,
+      100,
     );
   });
 
-  it("goes down leaving no container, volume or network behind", async () => {
-    await removeStack();
+  it("goes down leaving no container, pod, volume or network behind", async () => {
+    expect(await removeStack()).toEqual([]);
     const label = `label=io.podman.compose.project=${project}`;
     expect((await podmanOk(["ps", "--all", "--quiet", "--filter", label])).trim()).toBe("");
     expect((await podmanOk(["volume", "ls", "--quiet", "--filter", label])).trim()).toBe("");
     expect((await podman(["network", "exists", `${project}_default`])).code).not.toBe(0);
+    expect(await ownResources(project)).toEqual({
+      containers: [],
+      pods: [],
+      volumes: [],
+      networks: [],
+    });
   });
 });
 

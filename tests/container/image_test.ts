@@ -2,6 +2,10 @@
 // podman on the stand-in deno base (tests/helpers/podman.ts), run read-only
 // as its own user with the data on a volume, the embedded database in it.
 // Only with LENSDESK_CONTAINER_TESTS=1 (.ci/run sets it for one suite run).
+// Whatever happens (a step that fails or times out, a run killed before its
+// after hook), nothing stays behind: every wait has a limit, the after hook
+// removes the containers and the volume and fails if any is left, and a run
+// first removes what a killed one left (its test process is gone).
 import { after, before, describe, it } from "node:test";
 import { expect } from "expect";
 import {
@@ -11,11 +15,13 @@ import {
   containerTestsSkipped,
   dockerfileBase,
   imageSize,
-  isRunning,
   logEvents,
   podman,
   podmanOk,
-  waitForHttp,
+  removeResources,
+  removeStaleTestResources,
+  waitForExit,
+  waitForLogLine,
 } from "../helpers/podman.ts";
 import { call, passwordSignIn } from "../helpers/test_app.ts";
 import { deadPort, mailSettingsFor, startSmtpServer } from "../helpers/smtp.ts";
@@ -31,6 +37,8 @@ const OWNER = { username: "olivia", password: "container-pass-4821" };
 describe("the container image", { skip: containerTestsSkipped }, () => {
   const name = `lensdesk-image-test-${Deno.pid}`;
   const volume = `${name}-data`;
+  /** The one-off container that lists the image's files. */
+  const listing = `${name}-listing`;
   const port = deadPort();
   const app = { baseUrl: `http://127.0.0.1:${port}` };
   let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
@@ -44,7 +52,8 @@ describe("the container image", { skip: containerTestsSkipped }, () => {
    * and renderers that end a second after their last PDF.
    */
   async function start() {
-    await podman(["rm", "--force", "--time", "0", name]);
+    const left = await removeResources({ containers: [name] });
+    if (left.length) throw new Error(`could not remove ${left.join(", ")}`);
     await podmanOk([
       "run",
       "--detach",
@@ -69,7 +78,11 @@ describe("the container image", { skip: containerTestsSkipped }, () => {
       "PDF_IDLE_MS=1000",
       APP_IMAGE,
     ]);
-    await waitForHttp(`${app.baseUrl}/healthz`, { container: name });
+    // Its log says when it listens (or the wait fails as soon as it stops, with the log).
+    await waitForLogLine(name, (l) => l.includes('"msg":"listening"'));
+    const health = await fetch(`${app.baseUrl}/healthz`, { signal: AbortSignal.timeout(30_000) });
+    await health.body?.cancel();
+    expect(health.status).toBe(200);
   }
 
   /** The server process (tini's child) of the running container, as the host sees it. */
@@ -80,6 +93,7 @@ describe("the container image", { skip: containerTestsSkipped }, () => {
   }
 
   before(async () => {
+    await removeStaleTestResources();
     buildMs = (await buildAppImage()).ms;
     smtp = await startSmtpServer();
     await podmanOk(["volume", "create", volume]);
@@ -87,9 +101,10 @@ describe("the container image", { skip: containerTestsSkipped }, () => {
   });
 
   after(async () => {
-    await podman(["rm", "--force", "--volumes", "--time", "0", name]);
-    await podman(["volume", "rm", "--force", volume]);
     await smtp?.close();
+    const left = await removeResources({ containers: [name, listing], volumes: [volume] });
+    // A leftover fails the run, by name, rather than staying unnoticed.
+    if (left.length) throw new Error(`the image test left ${left.join(", ")} behind`);
   });
 
   it("is built in Docker's format with its health check, within 60 MB over its base", async () => {
@@ -106,9 +121,11 @@ describe("the container image", { skip: containerTestsSkipped }, () => {
   });
 
   it("holds no test packages, npm cache, source maps or type declarations", async () => {
-    const listing = await podmanOk([
+    const files = await podmanOk([
       "run",
       "--rm",
+      "--name",
+      listing,
       "--network",
       "none",
       "--entrypoint",
@@ -119,12 +136,12 @@ describe("the container image", { skip: containerTestsSkipped }, () => {
       "find /app/node_modules/.deno -name '*.map' -o -name '*.d.ts' | head -3; cat /app/deno.json",
     ]);
     for (const pkg of ["playwright-core", "smtp-server", "oauth2-mock-server", "expect", "yaml"]) {
-      expect(listing).not.toMatch(new RegExp(`^${pkg}@`, "m"));
+      expect(files).not.toMatch(new RegExp(`^${pkg}@`, "m"));
     }
-    expect(listing).toMatch(/^hono@/m);
-    expect(listing).not.toMatch(/^npm$/m);
-    expect(listing).not.toMatch(/\.(map|d\.ts)$/m);
-    expect(listing).not.toContain("playwright");
+    expect(files).toMatch(/^hono@/m);
+    expect(files).not.toMatch(/^npm$/m);
+    expect(files).not.toMatch(/\.(map|d\.ts)$/m);
+    expect(files).not.toContain("playwright");
   });
 
   it("runs as deno (uid 1993) on a read-only root, with the data volume and /tmp writable", async () => {
@@ -216,7 +233,14 @@ describe("the container image", { skip: containerTestsSkipped }, () => {
     // is in flight for as long as the test wants.
     const server = await serverPid();
     await waitUntil(async () => (await childPidsOf(server)).length === 0, "the renderer ended");
-    const response = fetch(`${app.baseUrl}/api/quotes/${quoteId}/pdf`, { headers: { cookie } });
+    // Bounded like every wait here: a request that never ends fails the step, it does not
+    // hang the run.
+    const response = fetch(`${app.baseUrl}/api/quotes/${quoteId}/pdf`, {
+      headers: { cookie },
+      signal: AbortSignal.timeout(120_000),
+    });
+    // Awaited below; when a step before that fails, its failure is not the next test's.
+    response.catch(() => {});
     let renderer = 0;
     await waitUntil(async () => {
       [renderer] = await childPidsOf(server);
@@ -225,20 +249,21 @@ describe("the container image", { skip: containerTestsSkipped }, () => {
     Deno.kill(renderer, "SIGSTOP");
     try {
       await podmanOk(["kill", "--signal", "TERM", name]);
-      await waitUntil(
-        async () => (await logEvents(name, "shutting down")).length === 1,
-        "the server began shutting down",
-      );
+      // The log line as podman hands it over, not a poll of the whole log.
+      await waitForLogLine(name, (l) => l.includes('"msg":"shutting down"'), 60_000);
     } finally {
-      Deno.kill(renderer, "SIGCONT");
+      try {
+        Deno.kill(renderer, "SIGCONT");
+      } catch {
+        // already gone (the container was stopped some other way)
+      }
     }
     const res = await response;
     expect(res.status).toBe(200);
     expect(new TextDecoder().decode(new Uint8Array(await res.arrayBuffer()).slice(0, 5)))
       .toBe("%PDF-");
-    await waitUntil(async () => !(await isRunning(name)), "the container stopped");
-    expect((await podmanOk(["inspect", "--format", "{{.State.ExitCode}}", name])).trim())
-      .toBe("0");
+    // `podman wait`: until it exited, with its exit code.
+    expect(await waitForExit(name, 120_000)).toBe(0);
     // In this order: the signal, the PDF's answer, the renderer, the database.
     const log = await containerLog(name);
     const at = (match: (l: string) => boolean) => log.findIndex(match);

@@ -10,7 +10,7 @@ import type { TestApp } from "../helpers/test_app.ts";
 import { call, createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
 import { openSignedIn, PHONE, screenshotPath, TABLET_PORTRAIT } from "../helpers/browser.ts";
 import { seriousA11yViolations } from "../helpers/axe.ts";
-import { mailSettingsFor } from "../helpers/smtp.ts";
+import { deadPort, mailSettingsFor } from "../helpers/smtp.ts";
 import { PRESCRIPTION_BODY } from "../helpers/route_table.ts";
 import { deliverDue } from "../../src/mail/outbox.ts";
 import type { CreatedClient } from "../../src/clients/views.ts";
@@ -23,6 +23,7 @@ let browser: Browser;
 let smtp: SmtpServer;
 let owner: string;
 let staff: string;
+let labId: string;
 // Friday 2026-11-27, 10:00 in Chicago (the store is open).
 const now = new Date("2026-11-27T16:00:00Z");
 
@@ -45,6 +46,7 @@ useBrowserApp(async (started) => {
     body: { name: "Hoya Vision Lab", email: "jobs@hoya.test", turnaroundDays: 4 },
   });
   expect(lab.status).toBe(201);
+  labId = (lab.body as { id: string }).id;
 }, { clock: () => now, smtp: true });
 
 /** A measured client with a prescription and a finalized quote of two chosen options. */
@@ -233,6 +235,47 @@ describe("orders in the browser", () => {
       expect(await orders.textContent()).toContain(jobNumbers[1]);
       await axe(page, "client dialog with orders");
     } finally {
+      await close();
+    }
+  });
+
+  it("says the work order is queued, not e-mailed, while the mail server is down", async () => {
+    const { quoteId } = await finalizedTwoOptionQuote();
+    const created = await call<{ order: { id: string } }>(
+      app,
+      "POST",
+      `/api/quotes/${quoteId}/order`,
+      { cookie: staff, body: { labId } },
+    );
+    expect(created.status).toBe(201);
+    const mailTo = async (port: number) =>
+      expect(
+        (await call(app, "PUT", "/api/admin/settings", {
+          cookie: owner,
+          body: mailSettingsFor(smtp, { port, fromEmail: "store@store.test" }),
+        })).status,
+      ).toBe(200);
+    const { page, problems, close } = await openSignedIn(browser, app.baseUrl, staff);
+    page.context().setDefaultTimeout(60_000);
+    await mailTo(deadPort());
+    try {
+      await page.goto(`/orders/${created.body.order.id}`);
+      await page.waitForSelector("html[data-hydrated=true]");
+      const toast = page.locator(".toast");
+      await page.getByRole("button", { name: "E-mail to Lab" }).click();
+      await toast.getByText("Work order queued", { exact: true }).waitFor();
+      expect(await toast.textContent()).toMatch(/could not be reached.*will be sent automatically/);
+      expect(await toast.textContent()).not.toContain("E-mailed");
+
+      await mailTo(smtp.port);
+      const before = smtp.received.length;
+      await page.getByRole("button", { name: "E-mail to Lab" }).click();
+      await toast.getByText("Work Order E-mailed", { exact: true }).waitFor();
+      expect(await toast.textContent()).toContain("jobs@hoya.test");
+      expect(smtp.received.length).toBe(before + 1);
+      expect(problems).toEqual([]);
+    } finally {
+      await mailTo(smtp.port);
       await close();
     }
   });

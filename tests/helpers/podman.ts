@@ -45,11 +45,26 @@ export interface Output {
   stderr: string;
 }
 
+/**
+ * The longest one command may take (an image build on a busy machine included):
+ * past it the command is killed and the step fails, and the test file's after
+ * hooks clean up, instead of the run hanging until something kills it whole.
+ */
+const COMMAND_LIMIT_MS = 20 * 60_000;
+
+/** What run() takes besides the command. */
+export interface RunOptions {
+  cwd?: string;
+  stdin?: Uint8Array;
+  /** Kill the command after this long (COMMAND_LIMIT_MS when not given). */
+  timeoutMs?: number;
+}
+
 /** Runs a command with podmanEnv() and returns its output, whatever its exit code. */
 export async function run(
   cmd: string,
   args: string[],
-  options: { cwd?: string; stdin?: Uint8Array } = {},
+  options: RunOptions = {},
 ): Promise<Output> {
   const child = new Deno.Command(cmd, {
     args,
@@ -59,6 +74,7 @@ export async function run(
     stdin: options.stdin ? "piped" : "null",
     stdout: "piped",
     stderr: "piped",
+    signal: AbortSignal.timeout(options.timeoutMs ?? COMMAND_LIMIT_MS),
   }).spawn();
   if (options.stdin) {
     const writer = child.stdin.getWriter();
@@ -81,7 +97,7 @@ export async function run(
 export async function runOk(
   cmd: string,
   args: string[],
-  options: { cwd?: string; stdin?: Uint8Array } = {},
+  options: RunOptions = {},
 ): Promise<string> {
   const out = await run(cmd, args, options);
   if (out.code !== 0) {
@@ -92,10 +108,8 @@ export async function runOk(
   return out.stdout;
 }
 
-export const podman = (args: string[], options?: { cwd?: string; stdin?: Uint8Array }) =>
-  run("podman", args, options);
-export const podmanOk = (args: string[], options?: { cwd?: string; stdin?: Uint8Array }) =>
-  runOk("podman", args, options);
+export const podman = (args: string[], options?: RunOptions) => run("podman", args, options);
+export const podmanOk = (args: string[], options?: RunOptions) => runOk("podman", args, options);
 
 /** Fails with what to install when podman, podman-compose or debootstrap is missing. */
 export async function requireTools() {
@@ -283,6 +297,8 @@ async function makeStandIn(name: StandIn): Promise<boolean> {
     }
     await runOk("podman", [
       "build",
+      // A failed build's intermediate containers go too, not only a finished one's.
+      "--force-rm",
       "--format",
       "docker",
       // Package downloads (apt) use the machine's network as they are.
@@ -350,6 +366,8 @@ async function buildImage(): Promise<{ ms: number }> {
   const started = performance.now();
   await podmanOk([
     "build",
+    // A failed build's intermediate containers go too, not only a finished one's.
+    "--force-rm",
     "--format",
     "docker",
     "--network",
@@ -402,13 +420,17 @@ export async function waitForHttp(
   options: { container?: string; logOf?: string; timeoutMs?: number } = {},
 ) {
   const deadline = Date.now() + (options.timeoutMs ?? 120_000);
+  // podman inspect is a process of its own: asked once a second, not at every try.
+  let inspected = 0;
   while (true) {
-    const ok = await fetch(url).then(async (r) => {
+    const ok = await fetch(url, { signal: AbortSignal.timeout(10_000) }).then(async (r) => {
       await r.body?.cancel();
       return r.ok;
     }, () => false);
     if (ok) return;
-    const stopped = options.container !== undefined && !(await isRunning(options.container));
+    const inspect = options.container !== undefined && Date.now() - inspected >= 1000;
+    if (inspect) inspected = Date.now();
+    const stopped = inspect && !(await isRunning(options.container!));
     if (stopped || Date.now() > deadline) {
       const name = options.container ?? options.logOf;
       const log = name ? await containerLog(name).catch(() => []) : [];
@@ -416,4 +438,184 @@ export async function waitForHttp(
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/**
+ * Waits for the first line of a container's log (standard output and error)
+ * that matches, as podman hands it over (`podman logs --follow`): no polling.
+ * Fails, with the log's last lines, when the container stops first (the
+ * stream ends) or after `timeoutMs`.
+ */
+export async function waitForLogLine(
+  name: string,
+  match: (line: string) => boolean,
+  timeoutMs = 120_000,
+): Promise<string> {
+  const child = new Deno.Command("podman", {
+    args: ["logs", "--follow", name],
+    env: await podmanEnv(),
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const seen: string[] = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const lines = async (stream: ReadableStream<Uint8Array>): Promise<string | undefined> => {
+    let buffer = "";
+    const decoder = new TextDecoder();
+    for await (const chunk of stream) {
+      buffer += decoder.decode(chunk, { stream: true });
+      let i;
+      while ((i = buffer.indexOf("\n")) >= 0) {
+        const line = buffer.slice(0, i);
+        buffer = buffer.slice(i + 1);
+        seen.push(line);
+        if (match(line)) return line;
+      }
+    }
+    return undefined;
+  };
+  const out = lines(child.stdout);
+  const err = lines(child.stderr);
+  const never = new Promise<never>(() => {});
+  const matched = Promise.race([out.then((l) => l ?? never), err.then((l) => l ?? never)]);
+  // Both streams read to their end without a match: the container stopped.
+  const ended = Promise.all([out, err]).then(([a, b]) => {
+    const line = a ?? b;
+    if (line === undefined) throw new Error(`${name} stopped`);
+    return line;
+  });
+  // Either may settle after the race, as the follower is killed: not an unhandled rejection.
+  matched.catch(() => {});
+  ended.catch(() => {});
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([matched, ended, limit]);
+  } catch (err) {
+    throw new Error(
+      `no matching line in the log of ${name} (${(err as Error).message}):\n` +
+        seen.slice(-30).join("\n"),
+    );
+  } finally {
+    clearTimeout(timer);
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // already ended
+    }
+    await child.status;
+  }
+}
+
+/** Waits (`podman wait`, no polling of ours) until a container has exited; its exit code. */
+export async function waitForExit(name: string, timeoutMs = 120_000): Promise<number> {
+  const out = await podmanOk(["wait", name], { timeoutMs });
+  return Number(out.trim());
+}
+
+/**
+ * What the container tests make carries its test process's id in its name
+ * (lensdesk-image-test-PID…, the compose project lensdeskcomposePID and
+ * podman-compose's PROJECT_…, pod_PROJECT): whose it is, and so whether the
+ * process that made it is still there to remove it.
+ */
+const OWNED = /^(?:pod_)?(?:lensdesk-image-test-|lensdeskcompose)(\d+)(?:\D|$)/;
+
+const alive = (pid: number) => Deno.stat(`/proc/${pid}`).then(() => true, () => false);
+
+/** Names of podman's containers, pods, volumes and networks, by kind. */
+async function listAll() {
+  const names = async (args: string[]) =>
+    (await podmanOk(args)).split("\n").map((l) => l.trim()).filter(Boolean);
+  return {
+    containers: await names(["ps", "--all", "--format", "{{.Names}}"]),
+    pods: await names(["pod", "ps", "--format", "{{.Name}}"]),
+    volumes: await names(["volume", "ls", "--format", "{{.Name}}"]),
+    networks: await names(["network", "ls", "--format", "{{.Name}}"]),
+  };
+}
+
+export interface Resources {
+  containers?: string[];
+  pods?: string[];
+  volumes?: string[];
+  networks?: string[];
+}
+
+/**
+ * Removes containers (stopped at once, their anonymous volumes with them),
+ * then pods, volumes and networks, whatever state they are in, and checks
+ * that each is gone: a container podman could not remove at once (still
+ * stopping on a busy machine) is killed, waited for and removed again.
+ * Returns what is still there ("volume x", ...); [] when all went.
+ */
+export async function removeResources(r: Resources): Promise<string[]> {
+  const exists = async (kind: string, name: string) =>
+    (await podman([kind, "exists", name], { timeoutMs: 60_000 })).code === 0;
+  for (const name of r.containers ?? []) {
+    for (let attempt = 0; attempt < 5 && await exists("container", name); attempt++) {
+      if (attempt > 0) {
+        await podman(["kill", name], { timeoutMs: 60_000 });
+        await podman(["wait", name], { timeoutMs: 60_000 });
+      }
+      await podman(["rm", "--force", "--volumes", "--time", "0", name], { timeoutMs: 120_000 });
+    }
+  }
+  for (const name of r.pods ?? []) {
+    if (await exists("pod", name)) {
+      await podman(["pod", "rm", "--force", "--time", "0", name], { timeoutMs: 120_000 });
+    }
+  }
+  for (const name of r.volumes ?? []) {
+    if (await exists("volume", name)) {
+      await podman(["volume", "rm", "--force", name], { timeoutMs: 120_000 });
+    }
+  }
+  for (const name of r.networks ?? []) {
+    if (await exists("network", name)) {
+      await podman(["network", "rm", "--force", name], { timeoutMs: 120_000 });
+    }
+  }
+  const left: string[] = [];
+  for (const [kind, names] of Object.entries(r) as [keyof Resources, string[]][]) {
+    const word = kind.slice(0, -1);
+    for (const name of names ?? []) if (await exists(word, name)) left.push(`${word} ${name}`);
+  }
+  return left;
+}
+
+/**
+ * Everything the container tests made whose test process is gone (killed
+ * before its after hooks ran): removed before a run makes its own. What a
+ * running test process (another worktree's, say) made is left alone.
+ */
+export async function removeStaleTestResources(): Promise<string[]> {
+  const all = await listAll();
+  const stale: Resources = {};
+  for (const [kind, names] of Object.entries(all) as [keyof Resources, string[]][]) {
+    for (const name of names) {
+      const pid = OWNED.exec(name)?.[1];
+      if (pid && Number(pid) !== Deno.pid && !(await alive(Number(pid)))) {
+        (stale[kind] ??= []).push(name);
+      }
+    }
+  }
+  const left = await removeResources(stale);
+  if (left.length) throw new Error(`could not remove what an earlier run left: ${left.join(", ")}`);
+  return Object.values(stale).flat();
+}
+
+/** Everything whose name says it belongs to this test process (see OWNED). */
+export async function ownResources(prefix: string): Promise<Resources> {
+  const all = await listAll();
+  const mine = (names: string[]) => names.filter((n) => n.replace(/^pod_/, "").startsWith(prefix));
+  return {
+    containers: mine(all.containers),
+    pods: mine(all.pods),
+    volumes: mine(all.volumes),
+    networks: mine(all.networks),
+  };
 }

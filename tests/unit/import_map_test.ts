@@ -65,10 +65,12 @@ async function importGraph(modules: string[]): Promise<Map<string, Set<string>>>
         dependencies?: Array<{ code?: { specifier: string }; type?: { specifier: string } }>;
       }>;
     };
-    const inApp = (specifier: string) =>
-      specifier.startsWith("file://") && !specifier.startsWith("file://" + dir)
-        ? relative(root, fromFileUrl(specifier))
-        : undefined;
+    // npm packages are files too (deno.json's "manual" node_modules): not the app's.
+    const inApp = (specifier: string) => {
+      if (!specifier.startsWith("file://") || specifier.startsWith("file://" + dir)) return;
+      const path = relative(root, fromFileUrl(specifier));
+      return path.startsWith("node_modules/") ? undefined : path;
+    };
     const graph = new Map<string, Set<string>>();
     for (const module of info.modules) {
       const from = inApp(module.specifier);
