@@ -9,7 +9,7 @@ WORKDIR /app
 # servers, expect, type packages). They are dropped here, before the install,
 # so they never reach the image; tests/unit/deploy_test.ts checks this list
 # against what main.ts and the cli/ commands really import.
-ARG TEST_ONLY_IMPORTS="expect playwright-core @axe-core/playwright oauth2-mock-server smtp-server yaml @types/smtp-server @types/nodemailer @types/react @types/react-dom"
+ARG TEST_ONLY_IMPORTS="expect playwright-core @axe-core/playwright oauth2-mock-server smtp-server yaml @types/smtp-server @types/nodemailer @types/react @types/react-dom @types/pg"
 COPY deno.json deno.lock ./
 # Only removals: the check after the install fails the build if the pruned
 # lock gained or changed any entry, so every package is still the locked one

@@ -4,7 +4,7 @@ import { PGliteDialect } from "kysely";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { join } from "node:path";
-import type { DatabaseHandle } from "./database.ts";
+import type { DatabaseHandle } from "./handle.ts";
 import { type PoolStats, watchedKysely } from "./watched.ts";
 import { ensurePrivateDir, restrictTree } from "../config/private_files.ts";
 import { type EmbeddedDatabaseStopped, GuardedPGlite, StopWatch } from "./embedded_faults.ts";

@@ -8,7 +8,7 @@ import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } f
 import { CamelCasePlugin } from "kysely";
 import pg from "pg";
 import type { Database } from "../../db/schema.ts";
-import type { DatabaseHandle } from "./database.ts";
+import type { DatabaseHandle } from "./handle.ts";
 import type { TableWrites } from "./table_writes.ts";
 import { type DB, type PoolStats, watchedKysely } from "./watched.ts";
 
