@@ -464,6 +464,11 @@ export interface QuoteAcceptancesTable {
   /** Tries at that e-mail (given up at SIGNED_COPY_MAX_ATTEMPTS), and when the next may be. */
   signedCopyAttempts: ColumnType<number, number | undefined, number>;
   signedCopyNextAt: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /**
+   * Migration 0033: why the signed copy cannot be made or was not e-mailed, in
+   * words for staff; set, it is not tried again in the background.
+   */
+  signedCopyProblem: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Migration 0030: one row per event a signed-out limit let through, shared by every process. */

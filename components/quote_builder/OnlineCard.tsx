@@ -79,6 +79,11 @@ export function OnlineCard({ quoteId, version }: { quoteId: string; version: num
                   } sent by e-mail.`}
               </p>
             )}
+          {state.acceptance?.signedCopyProblem && (
+            <p className="notice notice-error" role="alert" data-testid="signed-copy-problem">
+              {state.acceptance.signedCopyProblem}
+            </p>
+          )}
           {state.viewedAt && (
             <p className="muted">
               {`Last viewed by the client ${when.format(new Date(state.viewedAt))}`}

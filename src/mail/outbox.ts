@@ -5,6 +5,7 @@ import { sendViaSmtp } from "./transport.ts";
 import { type Logger, silentLogger } from "../http/logger.ts";
 import type { OutboxKind, QuoteStatus } from "../../db/schema.ts";
 import { recordAudit } from "../audit/audit_log.ts";
+import { withoutLinkTokens } from "../quotes/online_links.ts";
 
 /** Minutes to wait after the 1st, 2nd, … failed attempt; then the message is FAILED. */
 export const RETRY_DELAYS_MIN = [1, 5, 15, 30, 60, 120, 240];
@@ -175,6 +176,7 @@ async function sendClaimed(
         messageId,
         attempts: claimed.attempts + 1,
         lastError: null,
+        ...keptCopy(claimed),
       }).where("id", "=", id).execute();
       if (claimed.jobId && claimed.kind === "READY_NOTICE") await markNotified(trx, claimed, now);
       if (claimed.quoteId) {
@@ -232,6 +234,7 @@ async function sendClaimed(
           status: "FAILED",
           attempts,
           lastError: MAIL_FAILURE,
+          ...keptCopy(claimed),
         }).where("id", "=", id).execute();
         if (claimed.quoteId) {
           await recordAudit(
@@ -252,6 +255,16 @@ async function sendClaimed(
     return { status: "retrying", nextAttemptAt };
   }
 }
+
+/**
+ * The message's body as it is kept once it is sent or given up: without the
+ * token of a quote's online link, which lived in the row only to be sent (the
+ * reset mail's link is removed the same way, redactResetMails).
+ */
+const keptCopy = (claimed: Claimed) => ({
+  html: withoutLinkTokens(claimed.html),
+  textBody: withoutLinkTokens(claimed.textBody),
+});
 
 /** The job's "Client notified" time, and a line in its order's history. */
 async function markNotified(trx: DB, claimed: Claimed, now: Date) {

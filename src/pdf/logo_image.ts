@@ -6,11 +6,11 @@ import { Buffer } from "node:buffer";
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { initWasm, Resvg } from "@resvg/resvg-wasm";
-import { PDFDocument } from "pdf-lib";
 import type { LogoBytes } from "./logo_source.ts";
 import { fontPath } from "./fonts.ts";
 import { IMAGE_TYPES, type ImageKind } from "../uploads/image_rules.ts";
 import { imageSize, withinLimit } from "../uploads/image_size.ts";
+import { imageDecodes } from "./image_check.ts";
 
 /** What react-pdf's <Image src> takes for bytes, with the image's pixel size. */
 export interface PdfImage {
@@ -69,21 +69,6 @@ async function svgToPng(svg: Uint8Array): Promise<Uint8Array> {
   }
 }
 
-/**
- * Whether the image decodes. react-pdf only logs a damaged image (once per
- * page and layout pass) and leaves a blank hole where the logo goes; pdf-lib
- * decodes the whole PNG (and reads a JPEG's frame header) and throws instead.
- */
-async function decodes(image: PdfImage): Promise<boolean> {
-  try {
-    const doc = await PDFDocument.create();
-    await (image.format === "png" ? doc.embedPng(image.data) : doc.embedJpg(image.data));
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function prepare(logo: LogoBytes): Promise<PdfImage | undefined> {
   try {
     const data = logo.format === "svg" ? await svgToPng(logo.bytes) : logo.bytes;
@@ -91,7 +76,9 @@ async function prepare(logo: LogoBytes): Promise<PdfImage | undefined> {
     const size = imageSize(format === "jpg" ? "jpeg" : "png", data);
     if (!size || !(size.width > 0 && size.height > 0)) return undefined;
     const image: PdfImage = { data: Buffer.from(data), format, ...size };
-    return await decodes(image) ? image : undefined;
+    // react-pdf would leave a blank hole for a damaged image, or (a PNG whose
+    // pixels png-js cannot inflate) end the renderer: the store name prints instead.
+    return await imageDecodes(image.data, image.format) ? image : undefined;
   } catch {
     // A broken SVG: the header prints the store name instead.
     return undefined;

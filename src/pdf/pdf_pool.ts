@@ -4,7 +4,9 @@
 // renderer processes (renderer_process.ts): started on first use and kept for
 // the next jobs, at most `workers` at once, with a bounded queue in front
 // (beyond it the caller is told to come back later), and a time limit on each
-// render: a renderer that runs over is ended and a fresh one takes its place.
+// render: a renderer that runs over is ended and a fresh one takes its place,
+// as is one a job broke (an error thrown where nothing catches it: png-js on
+// an image it cannot inflate), after that job alone is failed.
 // A renderer idle for `idleMs` is ended too, which gives its memory back.
 import type { Paper, WorkOrderSheet } from "../orders/work_order.ts";
 import type { ClientCopy } from "../print/print_model.ts";
@@ -275,6 +277,11 @@ export class PdfPool {
     if (this.#recentMs.length > RECENT) this.#recentMs.shift();
     if (reply.type === "done") job.resolve(pdf ?? new Uint8Array(0));
     else job.reject(new Error(`render failed: ${reply.error}`));
+    if (reply.type === "failed" && reply.fatal) {
+      // Broken by that job alone: ended, and the jobs waiting go to a fresh renderer.
+      this.#retire(slot);
+      return;
+    }
     this.#pump();
     if (!slot.job && this.#slots.includes(slot)) {
       slot.idleTimer = setTimeout(() => this.#retire(slot), this.#options.idleMs);

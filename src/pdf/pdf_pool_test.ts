@@ -2,12 +2,13 @@ import { afterEach, describe, it } from "node:test";
 import { expect } from "expect";
 import { PDFDocument } from "pdf-lib";
 import { PdfPool, PdfUnavailableError } from "./pdf_pool.ts";
-import { clientCopy } from "../print/print_model.ts";
+import { clientCopy, signedCopy } from "../print/print_model.ts";
 import type { Branding } from "../settings/settings.ts";
 import { bundleFrom, maximalClient, maximalOptions } from "../../tests/helpers/quote_fixture.ts";
 import { RENDERER_MEMORY_MIB, rendererArgs, rendererCommand } from "./renderer_process.ts";
 import { isAlive } from "../../bench/proc.ts";
 import { waitUntil } from "../../tests/helpers/wait.ts";
+import { damagedSignatures } from "../../tests/helpers/images.ts";
 
 const branding: Branding = {
   storeName: "Northside Eyewear",
@@ -99,6 +100,29 @@ describe("PdfPool", () => {
     expect(pool.stats()).toMatchObject({ workers: 0, busy: 0 });
     expect(await pageCount(await pool.render(small))).toBe(1);
     expect(pool.stats()).toMatchObject({ workers: 1, started: 2 });
+  });
+
+  it("fails only the job whose image breaks its renderer; the job waiting gets a fresh one", async () => {
+    // A signature png-js cannot unfilter: it throws inside a zlib callback,
+    // where nothing catches it (pngProblem keeps such images from the pool).
+    const bundle = bundleFrom(maximalClient(), maximalOptions().slice(0, 1));
+    const broken = signedCopy(bundle, branding, {
+      signerName: "Jane Doe",
+      acceptedAt: new Date(),
+      chosenOptionIds: bundle.options.map((o) => o.id),
+      signaturePng: damagedSignatures()["unknown row filter"],
+    });
+    pool = new PdfPool({ workers: 1, queue: 2, timeoutMs: 60_000, idleMs: 60_000 });
+    const [failed, made] = await Promise.allSettled([pool.render(broken), pool.render(small)]);
+    // The job is told why, not only that its renderer ended.
+    expect(failed.status === "rejected" && failed.reason.message).toMatch(
+      /^render failed: .*Invalid filter algorithm: 9/,
+    );
+    expect(made.status).toBe("fulfilled");
+    expect(await pageCount((made as PromiseFulfilledResult<Uint8Array>).value)).toBe(1);
+    expect(pool.stats()).toMatchObject({ workers: 1, busy: 0, queued: 0, started: 2 });
+    // And the next one after it too.
+    expect(await pageCount(await pool.render(small))).toBe(1);
   });
 
   it("ends every renderer process when the pool closes", async () => {

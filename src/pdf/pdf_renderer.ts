@@ -38,7 +38,13 @@ export type RendererJob =
 export type RendererReply =
   | { type: "ready" }
   | { type: "done"; id: number }
-  | { type: "failed"; id: number; error: string };
+  | {
+    type: "failed";
+    id: number;
+    error: string;
+    /** Thrown where nothing could catch it: this renderer is done for, the pool replaces it. */
+    fatal?: true;
+  };
 
 /** The renderer's nice value: below every request, above idle work. */
 const PDF_NICE = 10;
@@ -68,6 +74,32 @@ async function serve() {
   const out = Deno.stdout.writable.getWriter();
   const reply = (header: RendererReply, body?: Uint8Array) =>
     out.write(encodeFrame({ header, body }));
+  const described = (err: unknown) => err instanceof Error ? err.stack ?? err.message : String(err);
+
+  // An image react-pdf cannot read may throw where no try reaches: png-js
+  // inflates pixels (to split off an alpha channel, say) in a zlib callback
+  // and throws there, and the render it belongs to never ends. Uncaught, that
+  // ended this process with the job unanswered. Instead the job fails, saying
+  // why, marked fatal: the pool ends this renderer (whatever was left half
+  // done goes with it) and gives the jobs waiting to a fresh one.
+  let running: number | undefined;
+  let broken = false;
+  const fatal = (err: unknown) => {
+    if (broken) return;
+    broken = true;
+    const answered = running === undefined
+      ? Promise.resolve()
+      : reply({ type: "failed", id: running, error: described(err), fatal: true });
+    answered.catch(() => {}).finally(() => Deno.exit(1));
+  };
+  globalThis.addEventListener("error", (event) => {
+    event.preventDefault();
+    fatal(event.error);
+  });
+  globalThis.addEventListener("unhandledrejection", (event) => {
+    event.preventDefault();
+    fatal(event.reason);
+  });
 
   // Fonts are parsed, the SVG rasterizer compiled and the renderer's code
   // warmed up by one small render before the first job, so a job's time limit
@@ -108,6 +140,7 @@ async function serve() {
 
   for await (const { header, body } of readFrames<RenderRequest>(Deno.stdin.readable)) {
     const { id } = header;
+    running = id;
     try {
       if (header.kind === "work_order") {
         const image = await logoOf(header.logoFormat, body);
@@ -127,11 +160,9 @@ async function serve() {
       const image = await logoOf(header.logoFormat, body);
       await reply({ type: "done", id }, await renderClientCopyPdf(header.model, image));
     } catch (err) {
-      await reply({
-        type: "failed",
-        id,
-        error: err instanceof Error ? err.stack ?? err.message : String(err),
-      });
+      await reply({ type: "failed", id, error: described(err) });
+    } finally {
+      running = undefined;
     }
   }
   // stdin closed: the server has ended this renderer, or has ended itself.

@@ -276,7 +276,7 @@ export function chosenOnly(copy: ClientCopy): ClientCopy {
   };
 }
 
-const signedAtFormat = new Intl.DateTimeFormat("en-US", {
+export const signedAtFormat = new Intl.DateTimeFormat("en-US", {
   dateStyle: "long",
   timeStyle: "short",
 });

@@ -7,6 +7,7 @@ import type { DB } from "../db/database.ts";
 import { type AuditActor, recordAudit } from "../audit/audit_log.ts";
 import { imageSize } from "../uploads/image_size.ts";
 import { sniffImage } from "../uploads/image_rules.ts";
+import { pngProblem } from "../pdf/image_check.ts";
 import {
   findLinkByToken,
   type FoundLink,
@@ -35,13 +36,19 @@ export interface ClientMeta {
 export const MAX_SIGNATURE_BYTES = 200_000;
 export const MAX_SIGNATURE_SIDE = 2000;
 
-/** The PNG's bytes, or a message saying why it is refused. */
+const UNREADABLE_SIGNATURE = "The signature image could not be read";
+
+/**
+ * The PNG's bytes, or a message saying why it is refused. It is decoded whole
+ * here, before anything is written: a signature the signed copy's PDF cannot
+ * draw would leave the client an acceptance whose copy can never be made.
+ */
 export function readSignaturePng(dataUrl: string): Uint8Array | string {
   let bytes: Uint8Array;
   try {
     bytes = decodeBase64(dataUrl.slice(SIGNATURE_DATA_URL_PREFIX.length));
   } catch {
-    return "The signature image could not be read";
+    return UNREADABLE_SIGNATURE;
   }
   if (bytes.length > MAX_SIGNATURE_BYTES) return "The signature image is too large";
   if (sniffImage(bytes) !== "png") return "The signature must be a PNG image";
@@ -49,7 +56,7 @@ export function readSignaturePng(dataUrl: string): Uint8Array | string {
   if (!size || size.width > MAX_SIGNATURE_SIDE || size.height > MAX_SIGNATURE_SIDE) {
     return "The signature image is too large";
   }
-  return bytes;
+  return pngProblem(bytes, MAX_SIGNATURE_SIDE) ? UNREADABLE_SIGNATURE : bytes;
 }
 
 /**

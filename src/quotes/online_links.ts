@@ -99,6 +99,19 @@ export const REFUSAL_TEXT: Record<LinkRefusal, { title: string; lead: string }> 
 
 export const CHANGED_MESSAGE = "This quote has changed; the store will send you a new link.";
 
+/** What the stored copy of a sent e-mail has where its online link's token was. */
+export const REMOVED_TOKEN = "[link removed after sending]";
+
+/**
+ * The text with every online link's token taken out (`/q/{token}` becomes
+ * `/q/[link removed after sending]`): the outbox keeps a sent e-mail's copy
+ * this way, so the database never holds a working link in clear, only its
+ * hash. The link itself keeps working for the client who received it.
+ */
+export function withoutLinkTokens(text: string): string {
+  return text.replace(/\/q\/[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g, `/q/${REMOVED_TOKEN}`);
+}
+
 /** Makes the link of one send; returns the token, which goes into the e-mail and nowhere else. */
 export async function createQuoteLink(
   db: DB,

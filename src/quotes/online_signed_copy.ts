@@ -2,12 +2,17 @@
 // client copy with a signature page, rendered by the PDF pool after the
 // acceptance commits, kept with the acceptance, and e-mailed once to the
 // address the link was sent to, through the outbox; a render that fails is
-// tried again in the background (migration 0029).
+// tried again in the background (migration 0029). A copy that cannot be
+// made (a signature image the PDF cannot draw, kept before acceptances
+// checked it) is a 422 saying so, and is not tried again (migration 0033).
 import type { DB } from "../db/database.ts";
 import type { Config } from "../config/config.ts";
 import type { Logger } from "../http/logger.ts";
 import type { PdfPool } from "../pdf/pdf_pool.ts";
 import { renderSignedQuotePdf, signedPdfFilename } from "../pdf/render_quote_pdf.ts";
+import { pngProblem } from "../pdf/image_check.ts";
+import { signedAtFormat } from "../print/print_model.ts";
+import { HttpError } from "../http/errors.ts";
 import { findQuoteBundle } from "./quote_bundle.ts";
 import { findBranding } from "../settings/settings.ts";
 import { isMailConfigured } from "../mail/mail_settings.ts";
@@ -29,9 +34,27 @@ async function findAcceptance(db: DB, quoteId: string) {
 }
 
 /**
+ * Why a signed copy cannot be made; the acceptance itself stands. A 422 for
+ * staff's download; `permanent` when no later try can make it either.
+ */
+export class SignedCopyError extends HttpError {
+  constructor(message: string, readonly permanent: boolean) {
+    super(422, message);
+  }
+}
+
+const stands = (acceptance: { signerName: string; acceptedAt: Date | string }) =>
+  `The acceptance itself stands (signed by ${acceptance.signerName} on ${
+    signedAtFormat.format(new Date(acceptance.acceptedAt))
+  }).`;
+
+/**
  * The signed copy's bytes and file name: the one kept, else made now and
  * kept (a render that failed after the acceptance is made again here).
- * Undefined when the quote was not accepted online.
+ * Undefined when the quote was not accepted online. Throws SignedCopyError
+ * when it cannot be made: a damaged signature image is found before any
+ * renderer sees it, and kept as the copy's problem, so the background pass
+ * stops trying; a PDF pool that is busy stays a 503 (HttpError).
  */
 export async function signedCopyOf(db: DB, pdfs: PdfPool, quoteId: string) {
   const [acceptance, bundle] = await Promise.all([
@@ -41,12 +64,29 @@ export async function signedCopyOf(db: DB, pdfs: PdfPool, quoteId: string) {
   if (!acceptance || !bundle) return undefined;
   const filename = signedPdfFilename(bundle);
   if (acceptance.signedPdf) return { pdf: acceptance.signedPdf, filename, acceptance, bundle };
-  const pdf = await renderSignedQuotePdf(db, pdfs, bundle, await findBranding(db), {
-    signerName: acceptance.signerName,
-    acceptedAt: new Date(acceptance.acceptedAt),
-    chosenOptionIds: [...acceptance.chosenOptionIds],
-    signaturePng: acceptance.signaturePng,
-  });
+  if (acceptance.signaturePng && pngProblem(acceptance.signaturePng)) {
+    const message = "The signed copy cannot be made: the signature image stored with this " +
+      `acceptance is damaged. ${stands(acceptance)}`;
+    await db.updateTable("quoteAcceptances")
+      .set({ signedCopyProblem: message, signedCopyNextAt: null })
+      .where("quoteId", "=", quoteId).execute();
+    throw new SignedCopyError(message, true);
+  }
+  let pdf: Uint8Array;
+  try {
+    pdf = await renderSignedQuotePdf(db, pdfs, bundle, await findBranding(db), {
+      signerName: acceptance.signerName,
+      acceptedAt: new Date(acceptance.acceptedAt),
+      chosenOptionIds: [...acceptance.chosenOptionIds],
+      signaturePng: acceptance.signaturePng,
+    });
+  } catch (err) {
+    if (err instanceof HttpError) throw err; // the pool busy or stopping: try again later
+    throw new SignedCopyError(
+      `The signed copy cannot be made: its PDF could not be rendered. ${stands(acceptance)}`,
+      false,
+    );
+  }
   await db.updateTable("quoteAcceptances").set({ signedPdf: pdf })
     .where("quoteId", "=", quoteId).where("signedPdf", "is", null).execute();
   return { pdf, filename, acceptance, bundle };
@@ -100,6 +140,7 @@ export async function sendSignedCopy(
       }))
       .where("quoteId", "=", quoteId)
       .where("signedCopySettledAt", "is", null)
+      .where("signedCopyProblem", "is", null)
       .where("signedCopyAttempts", "<", SIGNED_COPY_MAX_ATTEMPTS)
       .where((eb) => eb.or([eb("signedCopyNextAt", "is", null), eb("signedCopyNextAt", "<=", now)]))
       .returning("signedCopyAttempts").executeTakeFirst();
@@ -136,11 +177,14 @@ export async function sendSignedCopy(
     await deliverEmail(db, config.secretKey, outboxId, now, logger);
     return "queued";
   } catch (err) {
-    const givenUp = attempt >= SIGNED_COPY_MAX_ATTEMPTS;
+    // A copy that can never be made (its problem is kept already) is not tried again.
+    const hopeless = err instanceof SignedCopyError && err.permanent;
+    const givenUp = hopeless || attempt >= SIGNED_COPY_MAX_ATTEMPTS;
     if (attempt > 0) {
       await db.updateTable("quoteAcceptances")
         .set({
           signedCopyNextAt: givenUp ? null : new Date(now.getTime() + signedCopyBackoffMs(attempt)),
+          ...(givenUp && !hopeless ? { signedCopyProblem: givenUpProblem(attempt) } : {}),
         })
         .where("quoteId", "=", quoteId).where("signedCopySettledAt", "is", null).execute()
         .catch(() => {}); // the claim then runs out by itself
@@ -154,6 +198,11 @@ export async function sendSignedCopy(
     return givenUp ? "given_up" : "failed";
   }
 }
+
+/** What staff read of a copy whose every try failed: it may still download. */
+const givenUpProblem = (tries: number) =>
+  `The signed copy was not e-mailed to the client: making it failed ${tries} times. ` +
+  "Download it with “Signed copy” and send it to them yourself.";
 
 async function settle(db: DB, quoteId: string, now: Date) {
   await db.updateTable("quoteAcceptances").set({ signedCopySettledAt: now, signedCopyNextAt: null })
@@ -175,6 +224,7 @@ export async function retryOwedSignedCopies(
   if (!await isMailConfigured(db)) return 0;
   const owed = await db.selectFrom("quoteAcceptances").select("quoteId")
     .where("signedCopySettledAt", "is", null)
+    .where("signedCopyProblem", "is", null)
     .where("signedCopyAttempts", "<", SIGNED_COPY_MAX_ATTEMPTS)
     .where((eb) => eb.or([eb("signedCopyNextAt", "is", null), eb("signedCopyNextAt", "<=", now)]))
     .where("acceptedAt", ">", new Date(now.getTime() - OWED_FOR_MS))

@@ -11,6 +11,8 @@ export interface OnlineState {
     signerName: string;
     acceptedAt: string;
     typedSignature: boolean;
+    /** Why the signed copy cannot be made or was not e-mailed to the client, when so. */
+    signedCopyProblem: string | null;
   } | null;
   declines: { message: string; declinedAt: string }[];
 }
@@ -22,7 +24,8 @@ export async function findOnlineState(db: DB, quoteId: string, now = new Date())
     db.selectFrom("quoteLinks").select(["quoteVersion"])
       .where("quoteId", "=", quoteId).where("revokedAt", "is", null).where("spentAt", "is", null)
       .where("expiresAt", ">", now).execute(),
-    db.selectFrom("quoteAcceptances").select(["signerName", "acceptedAt", "typedSignature"])
+    db.selectFrom("quoteAcceptances")
+      .select(["signerName", "acceptedAt", "typedSignature", "signedCopyProblem"])
       .where("quoteId", "=", quoteId).executeTakeFirst(),
     db.selectFrom("quoteDeclines").select(["message", "declinedAt"])
       .where("quoteId", "=", quoteId).orderBy("declinedAt", "desc").limit(20).execute(),
@@ -38,6 +41,7 @@ export async function findOnlineState(db: DB, quoteId: string, now = new Date())
         signerName: acceptance.signerName,
         acceptedAt: new Date(acceptance.acceptedAt).toISOString(),
         typedSignature: acceptance.typedSignature,
+        signedCopyProblem: acceptance.signedCopyProblem,
       }
       : null,
     declines: declines.map((d) => ({

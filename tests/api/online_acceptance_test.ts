@@ -4,16 +4,22 @@
 // what staff then see (history, notice mail).
 import { describe, it } from "node:test";
 import { expect } from "expect";
-import { sql } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { call, capturingLogger, type TestApp, waitUntil } from "../helpers/test_app.ts";
 import { insertSavedQuote, STAFF_ONLY } from "../helpers/quote_fixture.ts";
-import { onlineLinkIn, storeWithMail, unfoldQuotedPrintable } from "../helpers/online_link.ts";
+import {
+  onlineLinkIn,
+  storeWithMail,
+  tablesHolding,
+  unfoldQuotedPrintable,
+} from "../helpers/online_link.ts";
 import type { HistoryEntry } from "../../src/audit/describe.ts";
 import type { QuoteBundle } from "../../src/quotes/views.ts";
 import { newLinkToken } from "../../src/quotes/online_links.ts";
 import { ONLINE_LINK_RULE } from "../../src/auth/throttle.ts";
 import type { SmtpServer } from "../helpers/smtp.ts";
 import { useTestApp } from "../helpers/suite.ts";
+import { up as withoutOldLinkTokens } from "../../db/migrations/0034_sent_mail_without_link_tokens.ts";
 
 /** The text of a PDF, as pdftotext reads it. */
 async function pdfText(pdf: Uint8Array): Promise<string> {
@@ -110,6 +116,65 @@ describe("the e-mail's online link", () => {
     const logged = JSON.stringify(log.lines);
     expect(logged).toContain("/q/:token");
     expect(logged).not.toContain(token);
+  });
+
+  it("is taken out of the e-mail's stored copy once sent: no row holds it in clear, and it works", async () => {
+    const { quoteId } = await openQuote();
+    const path = await sendLink(quoteId);
+    const token = path.slice(3);
+    // The client received it...
+    const mail = unfoldQuotedPrintable(smtp.received.at(-1)!.raw);
+    expect(mail).toContain(`${app.config.appUrl}${path}`);
+    // ...and the outbox keeps the message without it.
+    const kept = await app.db.selectFrom("emailOutbox").select(["status", "html", "textBody"])
+      .where("quoteId", "=", quoteId).executeTakeFirstOrThrow();
+    expect(kept.status).toBe("SENT");
+    for (const body of [kept.html, kept.textBody]) {
+      expect(body).not.toContain(token);
+      expect(body).toContain("View and accept your quote online");
+      expect(body).toContain(`${app.config.appUrl}/q/[link removed after sending]`);
+    }
+    // Nowhere else either: no table of the database has a row holding the token.
+    expect(await tablesHolding(app.db, token)).toEqual({});
+    // The client's link still works: the database checks it by its hash (and
+    // keeps only that of what the page's visit and limits write).
+    expect((await page(path)).status).toBe(200);
+    expect(await tablesHolding(app.db, token)).toEqual({});
+    const link = await app.db.selectFrom("quoteLinks").select("tokenHash")
+      .where("quoteId", "=", quoteId).executeTakeFirstOrThrow();
+    expect(link.tokenHash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("is taken out of the copies of e-mails sent before (migration 0034), not of those waiting", async () => {
+    const [sent, waiting] = [newLinkToken(), newLinkToken()];
+    const rows = [["SENT", sent], ["PENDING", waiting]] as const;
+    const ids: string[] = [];
+    for (const [status, token] of rows) {
+      const link = `${app.config.appUrl}/q/${token}`;
+      const row = await app.db.insertInto("emailOutbox").values({
+        quoteId: null,
+        toAddress: "old@example.com",
+        subject: "Quote",
+        html: `<p><a href="${link}">View and accept your quote online</a></p>`,
+        textBody: `View and accept your quote online:\n${link}`,
+        createdBy: null,
+        // Not due: the worker of this app leaves the waiting one alone.
+        nextAttemptAt: new Date(Date.now() + 86_400_000),
+      }).returning("id").executeTakeFirstOrThrow();
+      if (status === "SENT") {
+        await app.db.updateTable("emailOutbox").set({ status, sentAt: new Date() })
+          .where("id", "=", row.id).execute();
+      }
+      ids.push(row.id);
+    }
+    await withoutOldLinkTokens(app.db as unknown as Kysely<unknown>);
+    const kept = await app.db.selectFrom("emailOutbox").select(["id", "html", "textBody"])
+      .where("id", "in", ids).execute();
+    const byId = new Map(kept.map((r) => [r.id, `${r.html}\n${r.textBody}`]));
+    expect(byId.get(ids[0])).not.toContain(sent);
+    expect(byId.get(ids[0])).toContain(`${app.config.appUrl}/q/[link removed after sending]"`);
+    expect(byId.get(ids[1])?.split(waiting)).toHaveLength(3);
+    await app.db.deleteFrom("emailOutbox").where("id", "in", ids).execute();
   });
 
   it("shows the client copy with every option and the validity date, never internal notes", async () => {

@@ -159,25 +159,128 @@ export function realPng(width: number, height: number, init: { bomb?: boolean } 
       }
     }
   }
-  const chunk = (type: string, data: Uint8Array) => {
-    const out = new Uint8Array(12 + data.length);
-    const view = new DataView(out.buffer);
-    view.setUint32(0, data.length);
-    out.set(new TextEncoder().encode(type), 4);
-    out.set(data, 8);
-    view.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)) >>> 0);
-    return out;
-  };
+  return concat(
+    PNG_SIGNATURE,
+    pngHeader(width, height, init.bomb ? 1 : 8, init.bomb ? 0 : 2), // 1-bit grey, or RGB
+    pngChunk("IDAT", new Uint8Array(deflateSync(raw, { level: 9 }))),
+    PNG_END,
+  );
+}
+
+/** A PNG's first eight bytes. */
+export const PNG_SIGNATURE = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** One PNG chunk: length, type, data and its right checksum. */
+export function pngChunk(type: string, data: Uint8Array): Uint8Array {
+  const out = new Uint8Array(12 + data.length);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, data.length);
+  out.set(new TextEncoder().encode(type), 4);
+  out.set(data, 8);
+  view.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)) >>> 0);
+  return out;
+}
+
+/** The IHDR chunk: size, bit depth, colour type (0 grey, 2 RGB, 3 palette, 4 grey+alpha, 6 RGBA). */
+export function pngHeader(
+  width: number,
+  height: number,
+  depth: number,
+  color: number,
+  interlaced = false,
+): Uint8Array {
   const ihdr = new Uint8Array(13);
   const view = new DataView(ihdr.buffer);
   view.setUint32(0, width);
   view.setUint32(4, height);
-  ihdr[8] = init.bomb ? 1 : 8; // bit depth
-  ihdr[9] = init.bomb ? 0 : 2; // greyscale, or RGB
-  return concat(
-    new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk("IHDR", ihdr),
-    chunk("IDAT", new Uint8Array(deflateSync(raw, { level: 9 }))),
-    chunk("IEND", new Uint8Array()),
-  );
+  ihdr[8] = depth;
+  ihdr[9] = color;
+  ihdr[12] = interlaced ? 1 : 0;
+  return pngChunk("IHDR", ihdr);
+}
+
+export const PNG_END = pngChunk("IEND", new Uint8Array());
+
+/** The Adam7 passes: first column, first row, column step, row step. */
+const ADAM7 = [
+  [0, 0, 8, 8],
+  [4, 0, 8, 8],
+  [0, 4, 4, 8],
+  [2, 0, 4, 4],
+  [0, 2, 2, 4],
+  [1, 0, 2, 2],
+  [0, 1, 1, 2],
+];
+
+/**
+ * A signature as a pad draws it: RGBA (8 bits a sample unless `depth` says
+ * 16), transparent but for a dark stroke, optionally interlaced. Its pixel
+ * rows before compression are `pixels`, for damaging them.
+ */
+export function signaturePng(
+  init: { width?: number; height?: number; depth?: 8 | 16; interlaced?: boolean } = {},
+): { png: Uint8Array; pixels: Uint8Array } {
+  const { width = 120, height = 40, depth = 8, interlaced = false } = init;
+  const sample = depth / 8;
+  const rows: number[] = [];
+  const passes = interlaced ? ADAM7 : [[0, 0, 1, 1]];
+  for (const [x0, y0, dx, dy] of passes) {
+    for (let y = y0; y < height; y += dy) {
+      if (x0 >= width) continue;
+      rows.push(0); // filter: none
+      for (let x = x0; x < width; x += dx) {
+        const ink = Math.abs(y - height / 2 - Math.round(8 * Math.sin(x / 9))) < 2;
+        for (const v of [20, 30, 60, ink ? 255 : 0]) {
+          for (let i = 0; i < sample; i++) rows.push(v);
+        }
+      }
+    }
+  }
+  const pixels = new Uint8Array(rows);
+  return {
+    png: pngOf(pngHeader(width, height, depth, 6, interlaced), pixels),
+    pixels,
+  };
+}
+
+/** A PNG of this header and these pixel rows, deflated into one IDAT. */
+export const pngOf = (header: Uint8Array, pixels: Uint8Array) =>
+  concat(PNG_SIGNATURE, header, pngChunk("IDAT", new Uint8Array(deflateSync(pixels))), PNG_END);
+
+/**
+ * Signatures that start like a good PNG (its magic bytes and a sound header
+ * of 120 × 40 RGBA pixels, so their size reads well) and are damaged after.
+ * react-pdf drew a blank for them, drew them scrambled, or ended its renderer on them.
+ */
+export function damagedSignatures(): Record<string, Uint8Array> {
+  const { png, pixels } = signaturePng();
+  const header = pngHeader(120, 40, 8, 6);
+  const deflated = new Uint8Array(deflateSync(pixels));
+  const withData = (data: Uint8Array) =>
+    concat(PNG_SIGNATURE, header, pngChunk("IDAT", data), PNG_END);
+  // The deflate stream's middle bytes scrambled; the chunk's own checksum made anew to match.
+  const scrambled = deflated.map((b, i) => i > 4 && i < deflated.length - 6 ? b ^ 0x5a : b);
+  // A row filter png-js does not know (there are five, 0-4).
+  const badFilter = pixels.slice();
+  badFilter[0] = 9;
+  return {
+    "corrupt IDAT": withData(scrambled),
+    "IDAT of random bytes": withData(new Uint8Array(200).map((_, i) => (i * 131 + 7) % 256)),
+    "truncated after IHDR": concat(PNG_SIGNATURE, header),
+    "truncated inside IDAT": png.subarray(0, PNG_SIGNATURE.length + header.length + 30),
+    "deflate stream cut short": withData(deflated.subarray(0, deflated.length >> 1)),
+    "unknown row filter": pngOf(header, badFilter),
+    "fewer pixels than the header says": pngOf(header, pixels.subarray(0, pixels.length >> 1)),
+    // png-js unpacks 2-bit samples as bytes: it draws an interlaced one scrambled.
+    "2-bit interlaced": pngOf(
+      pngHeader(120, 40, 2, 0, true),
+      new Uint8Array(
+        ADAM7.reduce(
+          (n, [x0, y0, dx, dy]) =>
+            n + Math.ceil((40 - y0) / dy) * (1 + Math.ceil(Math.ceil((120 - x0) / dx) * 2 / 8)),
+          0,
+        ),
+      ),
+    ),
+  };
 }
