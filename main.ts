@@ -109,6 +109,8 @@ const app = createApp({
 // Listened for before the server listens: a SIGTERM at any moment from here on
 // stops cleanly (what has started is ended, in order).
 let server: Deno.HttpServer | undefined;
+// Assigned once the worker starts, below; read by a shutdown that may come first.
+// deno-lint-ignore prefer-const
 let outbox: ReturnType<typeof startOutboxWorker> | undefined;
 const timers: ReturnType<typeof setInterval>[] = [];
 let stopping = false;

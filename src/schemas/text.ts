@@ -65,7 +65,7 @@ export const uuidField = (message?: string) => safeText().pipe(z.uuid(message));
  */
 const VISIBLE = /[[\p{L}\p{N}\p{P}\p{S}]--[\p{Default_Ignorable_Code_Point}\u2800]]/v;
 /** The same for letters alone: what a name is written in. */
-const VISIBLE_LETTER = /[\p{L}--[\p{Default_Ignorable_Code_Point}\u3164\uFFA0\u115F\u1160]]/gv;
+const VISIBLE_LETTER = /[[\p{L}]--[\p{Default_Ignorable_Code_Point}\u3164\uFFA0\u115F\u1160]]/gv;
 
 /** Whether a text (a password) has at least one character that shows. */
 export const hasVisibleCharacter = (p: string) => VISIBLE.test(p);
