@@ -469,6 +469,8 @@ export interface QuoteAcceptancesTable {
    * words for staff; set, it is not tried again in the background.
    */
   signedCopyProblem: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Migration 0035: the acceptance terms the client ticked (empty for older acceptances). */
+  termsText: ColumnType<string, string | undefined, string>;
 }
 
 /** Migration 0030: one row per event a signed-out limit let through, shared by every process. */
@@ -551,6 +553,8 @@ export interface JobsTable {
   orderId: string;
   position: number;
   optionLabel: ColumnType<string, string | undefined, string>;
+  /** Migration 0035: the option's name as the client chose it (empty for older jobs). */
+  optionName: ColumnType<string, string | undefined, string>;
   labId: string;
   status: ColumnType<JobStatus, JobStatus | undefined, JobStatus>;
   items: Json<unknown>;

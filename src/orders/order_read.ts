@@ -50,6 +50,7 @@ export async function readOrder(
         "jobs.id",
         "jobs.jobNumber",
         "jobs.optionLabel",
+        "jobs.optionName",
         "jobs.status",
         "jobs.items",
         sql<string>`jobs.shipping::text`.as("shipping"),
@@ -101,6 +102,7 @@ export async function readOrder(
     id: j.id,
     jobNumber: j.jobNumber,
     optionLabel: j.optionLabel,
+    optionName: j.optionName,
     lab: {
       id: j.labId,
       name: j.labName,

@@ -8,7 +8,7 @@ import { inTransaction } from "../db/transaction.ts";
 import type { JobStatus, Role } from "../../db/schema.ts";
 import { type AuditActor, recordAudit } from "../audit/audit_log.ts";
 import { findQuoteBundle } from "../quotes/quote_bundle.ts";
-import { optionTitle, totalCents } from "../quotes/rules.ts";
+import { clientOptionTitle, optionTitle, totalCents } from "../quotes/rules.ts";
 import { centsToDecimal, parseCents } from "../quotes/money.ts";
 import { findLatestPrescription, findPrescription } from "../prescriptions/prescriptions.ts";
 import type { CreateOrderInput, JobStepInput, PaymentInput } from "../schemas/order.ts";
@@ -132,6 +132,8 @@ export async function createOrder(
         orderId: order.id,
         position,
         optionLabel: optionTitle(option, index),
+        // The name the client chose it by, for the receipt (the label above leads with the SKU).
+        optionName: clientOptionTitle(option, index),
         labId: lab.id,
         items: json(items),
         shipping: option.shipping,

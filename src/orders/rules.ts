@@ -34,6 +34,19 @@ export const PAYMENT_METHOD_LABELS: Record<PaymentMethod, string> = {
   OTHER: "Other",
 };
 
+/**
+ * The jobs the lab must make: every job but a cancelled or picked-up one. A
+ * work order shows these by default, and only these may be e-mailed to a lab.
+ */
+export const isForLab = (status: JobStatus) => status !== "CANCELLED" && status !== "PICKED_UP";
+
+/**
+ * Not sent to the lab yet: a new job, or a remake waiting to go back. "E-mail
+ * to Lab" ticks these by default; a job already there (sent, received, checked,
+ * ready) is sent again only when staff tick it.
+ */
+export const AWAITING_LAB: JobStatus[] = ["ORDERED", "REMAKE"];
+
 /** The forward path; REMAKE goes back to the lab. */
 const FORWARD: Partial<Record<JobStatus, JobStatus>> = {
   ORDERED: "SENT_TO_LAB",

@@ -42,7 +42,10 @@ export interface JobEventView {
 export interface JobView {
   id: string;
   jobNumber: string;
+  /** The staff's title of the option: its frame SKU, else its label, else "Option N". */
   optionLabel: string;
+  /** The option's name as the client chose it (label, else "Option N"); empty on older jobs. */
+  optionName: string;
   lab: {
     id: string;
     name: string;
