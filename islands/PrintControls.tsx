@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { fitAllSheets } from "../components/print/fit_sheets.ts";
+import { fitWorkOrders } from "../components/orders/fit_work_orders.ts";
 
 export type PrintCopy = "client" | "internal";
 
@@ -39,6 +40,7 @@ export default function PrintControls(
   useEffect(() => {
     const fit = () => {
       fitAllSheets();
+      fitWorkOrders();
       document.documentElement.dataset.sheetsFitted = "true";
     };
     fit();

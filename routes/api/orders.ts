@@ -23,7 +23,8 @@ import {
 } from "../../src/orders/order_store.ts";
 import { listClientOrders, listOrders, readOrder } from "../../src/orders/order_read.ts";
 import type { OrderBundle } from "../../src/orders/views.ts";
-import type { Paper } from "../../src/orders/work_order.ts";
+import { type Paper, workOrderChoiceOf, workOrderJobs } from "../../src/orders/work_order.ts";
+import { AWAITING_LAB, isForLab, JOB_STATUS_LABELS } from "../../src/orders/rules.ts";
 import { renderWorkOrder, workOrderFilename } from "../../src/orders/work_order_pdf_request.ts";
 import { findBranding } from "../../src/settings/settings.ts";
 import { findMailSettings } from "../../src/mail/mail_settings.ts";
@@ -125,13 +126,46 @@ ordersApi.put("/jobs/:id/promised-date", staff, async (c) => {
 
 const paperOf = (c: Context<AppEnv>): Paper => c.req.query("paper") === "a4" ? "a4" : "letter";
 
-/** The jobs a work order covers: one (?job= / jobId) or all that are not cancelled. */
-function workOrderJobs(bundle: OrderBundle, jobId: string | undefined) {
-  const jobs = bundle.jobs.filter((j) =>
-    jobId ? j.id === jobId : j.status !== "CANCELLED" && j.status !== "PICKED_UP"
-  );
+/** The jobs a work order PDF covers: as the printed page chooses them (src/orders/work_order.ts). */
+function workOrderPdfJobs(bundle: OrderBundle, c: Context<AppEnv>) {
+  const jobs = workOrderJobs(bundle.jobs, workOrderChoiceOf(c.req.query()));
   if (jobs.length === 0) throw notFound("No job to put on a work order");
   return jobs;
+}
+
+/**
+ * The jobs staff ticked to e-mail to the lab: jobs of this order the lab must
+ * make (400 naming any other). Without a choice, the jobs not sent to the lab
+ * yet (new, or a remake to go back).
+ */
+function jobsToEmail(bundle: OrderBundle, jobIds: string[] | undefined) {
+  if (!jobIds) {
+    const waiting = bundle.jobs.filter((j) => AWAITING_LAB.includes(j.status));
+    if (waiting.length === 0) {
+      throw new HttpError(
+        400,
+        "No job of this order waits to be sent to the lab. Choose the jobs to send again.",
+        { jobIds: "Choose the jobs to send" },
+      );
+    }
+    return waiting;
+  }
+  const byId = new Map(bundle.jobs.map((j) => [j.id, j]));
+  const problems: string[] = [];
+  for (const id of new Set(jobIds)) {
+    const job = byId.get(id);
+    if (!job) problems.push(`${id} is not a job of this order`);
+    else if (!isForLab(job.status)) {
+      problems.push(`${job.jobNumber} is ${JOB_STATUS_LABELS[job.status].toLowerCase()}`);
+    }
+  }
+  if (problems.length) {
+    const message = `Only jobs of this order the lab must make can be sent: ${
+      problems.join("; ")
+    }.`;
+    throw new HttpError(400, message, { jobIds: message });
+  }
+  return workOrderJobs(bundle.jobs, { jobIds });
 }
 
 ordersApi.get("/orders/:id/work-order.pdf", staff, async (c) => {
@@ -139,7 +173,7 @@ ordersApi.get("/orders/:id/work-order.pdf", staff, async (c) => {
     orderOrThrow(c, c.req.param("id")),
     findBranding(c.var.db),
   ]);
-  const jobs = workOrderJobs(bundle, c.req.query("job"));
+  const jobs = workOrderPdfJobs(bundle, c);
   const pdf = new Uint8Array(
     await renderWorkOrder(
       c.var.db,
@@ -165,7 +199,7 @@ ordersApi.get("/orders/:id/work-order.pdf", staff, async (c) => {
  * in the outbox is "queued" (202), as a quote's e-mail says it.
  */
 ordersApi.post("/orders/:id/work-order/email", staff, async (c) => {
-  const { jobId, paper } = await readJson(c, workOrderEmailSchema);
+  const { jobIds, jobId, paper } = await readJson(c, workOrderEmailSchema);
   const { db, config } = c.var;
   const [bundle, branding, settings] = await Promise.all([
     orderOrThrow(c, c.req.param("id")),
@@ -175,7 +209,7 @@ ordersApi.post("/orders/:id/work-order/email", staff, async (c) => {
   if (!settings.configured) {
     throw new HttpError(409, "Email is not configured. Set up e-mail in Settings first.");
   }
-  const jobs = workOrderJobs(bundle, jobId);
+  const jobs = jobsToEmail(bundle, jobIds ?? (jobId ? [jobId] : undefined));
   const labs = new Map<string, typeof jobs>();
   for (const job of jobs) labs.set(job.lab.id, [...labs.get(job.lab.id) ?? [], job]);
   const missing = [...labs.values()].find((js) => !js[0].lab.email);
@@ -202,7 +236,7 @@ ordersApi.post("/orders/:id/work-order/email", staff, async (c) => {
       c.var.user!.id,
     );
     const text = `Work order ${numbers.join(", ")} from ${branding.storeName} ` +
-      `(account ${lab.accountNumber || "—"}). The order is attached, one page per job.\n\n` +
+      `(account ${lab.accountNumber || "—"}). The order is attached, one sheet per job.\n\n` +
       `${branding.storeName} · ${branding.storePhone}`;
     const now = c.var.clock();
     const outboxId = await db.transaction().execute(async (trx) => {

@@ -9,14 +9,19 @@ import { JOB_STATUS_VARIANTS } from "../../components/orders/job_status.ts";
 import OrderPage, { type OrderPageProps } from "../../islands/OrderPage.tsx";
 import { listOrders, ORDER_PAGE_SIZE, readOrder } from "../../src/orders/order_read.ts";
 import { listLabs } from "../../src/orders/labs.ts";
-import { JOB_STATUS_LABELS, JOB_STATUSES } from "../../src/orders/rules.ts";
+import { isForLab, JOB_STATUS_LABELS, JOB_STATUSES } from "../../src/orders/rules.ts";
 import { type OrderListQuery, orderListQuery } from "../../src/schemas/order.ts";
 import { formErrors } from "../../src/schemas/form_errors.ts";
 import { formatDecimal } from "../../src/quotes/money.ts";
 import type { OrderListRow } from "../../src/orders/views.ts";
 import { renderNotFound } from "./not_found.tsx";
 import { findBranding } from "../../src/settings/settings.ts";
-import { type Paper, workOrderSheet } from "../../src/orders/work_order.ts";
+import {
+  type Paper,
+  workOrderChoiceOf,
+  workOrderJobs,
+  workOrderSheet,
+} from "../../src/orders/work_order.ts";
 import { WorkOrderSheets } from "../../components/orders/WorkOrderSheets.tsx";
 import PrintControls from "../../islands/PrintControls.tsx";
 import { ReceiptSheet } from "../../components/orders/ReceiptSheet.tsx";
@@ -231,7 +236,8 @@ export function ordersPages(manifest: AssetManifest) {
     );
   });
 
-  // The lab's work order: one sheet per job (or the one asked for), A4 or Letter.
+  // The lab's work order: one sheet per job the lab must make (or the one asked
+  // for, or every job with those not to make marked), A4 or Letter.
   app.get("/orders/:id/work-order", async (c) => {
     const db = c.var.db;
     const [bundle, branding] = await Promise.all([
@@ -240,44 +246,75 @@ export function ordersPages(manifest: AssetManifest) {
     ]);
     if (!bundle) return renderNotFound(c, manifest);
     const paper: Paper = c.req.query("paper") === "a4" ? "a4" : "letter";
-    const jobId = c.req.query("job");
-    const jobs = bundle.jobs.filter((j) => !jobId || j.id === jobId);
-    if (jobs.length === 0) return renderNotFound(c, manifest);
+    const choice = workOrderChoiceOf(c.req.query());
+    const jobs = workOrderJobs(bundle.jobs, choice);
+    if (jobs.length === 0 && choice.jobIds) return renderNotFound(c, manifest);
     const sheets = jobs.map((j) => workOrderSheet(j, bundle, branding));
-    const here = (p: Paper) =>
-      `/orders/${bundle.order.id}/work-order?paper=${p}${jobId ? `&job=${jobId}` : ""}`;
+    const notForLab = bundle.jobs.filter((j) => !isForLab(j.status)).length;
+    const here = (p: Paper, all = !!choice.all) => {
+      const params = new URLSearchParams({ paper: p });
+      if (choice.jobIds) params.set("job", choice.jobIds[0]);
+      else if (all) params.set("all", "1");
+      return `/orders/${bundle.order.id}/work-order?${params}`;
+    };
+    const numbers = sheets.map((s) => s.jobNumber).join(", ");
     return renderPage(
       c,
       manifest,
       <OrderPrint
         title="Work Order"
-        subtitle={`${
-          sheets.map((s) => s.jobNumber).join(", ")
-        } · ${bundle.client.firstName} ${bundle.client.lastName}`}
+        subtitle={`${numbers || "No job"} · ${bundle.client.firstName} ${bundle.client.lastName}`}
         label="Work order"
         orderId={bundle.order.id}
         controls={
-          <nav className="print-toggle" aria-label="Paper size">
-            <a
-              className="btn btn-outline"
-              href={here("letter")}
-              aria-current={paper === "letter" ? "page" : undefined}
-            >
-              Letter
-            </a>
-            <a
-              className="btn btn-outline"
-              href={here("a4")}
-              aria-current={paper === "a4" ? "page" : undefined}
-            >
-              A4
-            </a>
-          </nav>
+          <>
+            <nav className="print-toggle" aria-label="Paper size">
+              <a
+                className="btn btn-outline"
+                href={here("letter")}
+                aria-current={paper === "letter" ? "page" : undefined}
+              >
+                Letter
+              </a>
+              <a
+                className="btn btn-outline"
+                href={here("a4")}
+                aria-current={paper === "a4" ? "page" : undefined}
+              >
+                A4
+              </a>
+            </nav>
+            {!choice.jobIds && notForLab > 0 && (
+              <nav className="print-toggle" aria-label="Jobs to print">
+                <a
+                  className="btn btn-outline"
+                  href={here(paper, false)}
+                  aria-current={choice.all ? undefined : "page"}
+                >
+                  Jobs for the lab
+                </a>
+                <a
+                  className="btn btn-outline"
+                  href={here(paper, true)}
+                  aria-current={choice.all ? "page" : undefined}
+                >
+                  All jobs, {notForLab} marked not to make
+                </a>
+              </nav>
+            )}
+          </>
         }
       >
-        <WorkOrderSheets sheets={sheets} paper={paper} />
+        {sheets.length > 0
+          ? <WorkOrderSheets sheets={sheets} paper={paper} />
+          : (
+            <p className="notice notice-warning work-order-none" role="status">
+              No job of this order is for the lab: every one is cancelled or picked up. Choose "All
+              jobs" to print them marked not to make.
+            </p>
+          )}
       </OrderPrint>,
-      { title: `Work Order ${sheets.map((s) => s.jobNumber).join(", ")}`, bodyClass: "print-page" },
+      { title: `Work Order ${numbers}`.trim(), bodyClass: "print-page" },
     );
   });
 

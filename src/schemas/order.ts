@@ -119,8 +119,13 @@ export const orderListQuery = z.object({
 });
 export type OrderListQuery = z.infer<typeof orderListQuery>;
 
-/** E-mail the work order to the lab: one job, or every open job of the order. */
+/**
+ * E-mail the work order to the lab: the jobs staff ticked (`jobIds`; `jobId`
+ * for one), else the jobs not sent to the lab yet.
+ */
 export const workOrderEmailSchema = z.object({
+  jobIds: z.array(uuidField("jobIds must be jobs' ids"), { error: "jobIds must be a list" })
+    .min(1, "Choose at least one job").max(50).optional(),
   jobId: uuidField("jobId must be a job's id").optional(),
   paper: z.enum(["letter", "a4"], { error: "paper must be letter or a4" }).optional()
     .default("letter"),

@@ -76,3 +76,40 @@ export async function pdfImages(bytes: Uint8Array): Promise<PdfImageUse[]> {
     await Deno.remove(file);
   }
 }
+
+async function withPdfFile<T>(bytes: Uint8Array, use: (file: string) => Promise<T>): Promise<T> {
+  const file = await Deno.makeTempFile({ suffix: ".pdf" });
+  try {
+    await Deno.writeFile(file, bytes);
+    return await use(file);
+  } finally {
+    await Deno.remove(file);
+  }
+}
+
+async function run(command: string, args: string[]): Promise<string> {
+  const out = await new Deno.Command(command, { args }).output();
+  if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
+  return new TextDecoder().decode(out.stdout);
+}
+
+/** The number of pages poppler's `pdfinfo` counts. */
+export async function pdfPageCount(bytes: Uint8Array): Promise<number> {
+  const info = await withPdfFile(bytes, (file) => run("pdfinfo", [file]));
+  return Number(/^Pages:\s+(\d+)/m.exec(info)?.[1]);
+}
+
+/**
+ * Each page's text as `pdftotext -raw` reads it: in the order it was drawn,
+ * so a label column beside a long value does not interleave with it.
+ */
+export async function pdfRawPages(bytes: Uint8Array): Promise<string[]> {
+  const text = await withPdfFile(bytes, (file) => run("pdftotext", ["-raw", file, "-"]));
+  return text.split("\f").slice(0, -1);
+}
+
+/**
+ * Text as compared with what was printed: without white space and hyphens,
+ * which line breaks add (a hyphen where a word was broken) or take away.
+ */
+export const squeezed = (text: string) => text.replace(/[\s\u00ad-]+/g, "");
