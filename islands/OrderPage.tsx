@@ -12,6 +12,7 @@ import { CalendarDate } from "../components/client_manager/format.tsx";
 import { When } from "../components/history/HistoryChanges.tsx";
 import { type PendingStep, StepDialog } from "../components/orders/StepDialog.tsx";
 import { PromisedDateDialog } from "../components/orders/PromisedDateDialog.tsx";
+import { EmailLabDialog } from "../components/orders/EmailLabDialog.tsx";
 import { formatDecimal, formatMoney, parseCents } from "../src/quotes/money.ts";
 import {
   JOB_STATUS_LABELS,
@@ -113,20 +114,23 @@ export default function OrderPage({ bundle: initial, role }: OrderPageProps) {
     onError: (error) => failed(error, "The promised date was not changed"),
   });
 
+  const [choosingJobs, setChoosingJobs] = useState(false);
   const emailLab = useMutation({
-    mutationFn: () =>
+    mutationFn: (jobIds: string[]) =>
       apiRequest<{ status: "sent" | "queued"; message: string }>(
         "POST",
         `/api/orders/${bundle.order.id}/work-order/email`,
-        {},
+        { jobIds },
       ),
     // "E-mailed" only when the mail server took it; otherwise it waits in the outbox.
-    onSuccess: (res) =>
+    onSuccess: (res) => {
+      setChoosingJobs(false);
       toast({
         title: res.status === "sent" ? "Work Order E-mailed" : "Work order queued",
         description: res.message,
         ...(res.status === "sent" ? { variant: "success" as const } : {}),
-      }),
+      });
+    },
     onError: (error) => failed(error, "The work order was not e-mailed"),
   });
 
@@ -152,7 +156,7 @@ export default function OrderPage({ bundle: initial, role }: OrderPageProps) {
             type="button"
             className="btn btn-outline"
             disabled={emailLab.isPending}
-            onClick={() => emailLab.mutate()}
+            onClick={() => setChoosingJobs(true)}
           >
             {emailLab.isPending ? "Sending..." : "E-mail to Lab"}
           </button>
@@ -184,9 +188,17 @@ export default function OrderPage({ bundle: initial, role }: OrderPageProps) {
         </dl>
       </section>
 
+      {order.notes && (
+        <section className="card order-notes" aria-labelledby="order-notes-title">
+          <h2 id="order-notes-title">Order Notes</h2>
+          <p className="order-notes-text" data-testid="order-notes">{order.notes}</p>
+        </section>
+      )}
+
       {bundle.jobs.map((job) => (
         <JobCard
           key={job.id}
+          orderId={order.id}
           job={job}
           busy={step.isPending}
           onStep={(s) => onStep(job, s)}
@@ -203,6 +215,13 @@ export default function OrderPage({ bundle: initial, role }: OrderPageProps) {
         onSubmit={(promisedDate, reason) =>
           dating && promise.mutate({ job: dating, promisedDate, reason })}
       />
+      <EmailLabDialog
+        open={choosingJobs}
+        jobs={bundle.jobs}
+        busy={emailLab.isPending}
+        onClose={() => setChoosingJobs(false)}
+        onSubmit={(jobIds) => emailLab.mutate(jobIds)}
+      />
       <StepDialog
         pending={pending}
         mayOverride={mayOverride}
@@ -215,7 +234,8 @@ export default function OrderPage({ bundle: initial, role }: OrderPageProps) {
 }
 
 function JobCard(
-  { job, busy, onStep, onChangeDate }: {
+  { orderId, job, busy, onStep, onChangeDate }: {
+    orderId: string;
     job: JobView;
     busy: boolean;
     onStep: (s: JobStep) => void;
@@ -279,6 +299,12 @@ function JobCard(
           {job.prescription
             ? ` · Rx of ${job.prescription.dateWritten} (${job.prescription.prescriber})`
             : " · no prescription on file"}
+        </p>
+        {job.notes && <p className="order-notes-text job-notes">{job.notes}</p>}
+        <p>
+          <a className="link" href={`/orders/${orderId}/work-order?job=${job.id}`}>
+            Print this job's work order
+          </a>
         </p>
       </details>
       <ol className="job-timeline" aria-label={`History of ${job.jobNumber}`}>

@@ -327,6 +327,84 @@ describe("orders", () => {
     expect(refused.body.message).toContain("Paper Lab has no e-mail address");
   });
 
+  it("prints and e-mails only the jobs the lab must make; the lab gets the jobs staff tick", async () => {
+    const q = await finalizedQuote();
+    const first = (await order(q.quoteId)).body;
+    const [kept, cancelled] = first.jobs;
+    const o = (await step(first, 1, "CANCELLED", { reason: "Client changed her mind" })).body;
+    // The PDF leaves the cancelled job out, unless asked for every job: then it is marked.
+    const pdfOf = async (query: string) => {
+      const res = await fetch(`${app.baseUrl}/api/orders/${o.order.id}/work-order.pdf?${query}`, {
+        headers: { cookie: staff },
+      });
+      expect(res.status).toBe(200);
+      return await pdfPageTexts(new Uint8Array(await res.arrayBuffer()));
+    };
+    const plain = await pdfOf("");
+    expect(plain).toHaveLength(1);
+    expect(plain[0]).toContain(kept.jobNumber);
+    expect(plain.join(" ")).not.toContain(cancelled.jobNumber);
+    const all = await pdfOf("all=1");
+    expect(all).toHaveLength(2);
+    expect(all[1]).toContain(cancelled.jobNumber);
+    expect(all[1]).toContain("CANCELLED — do not make");
+    expect(all[1]).toContain("Client changed her mind");
+    expect(all[0]).not.toContain("do not make");
+
+    const email = (body: Record<string, unknown>) =>
+      call<{ status: string; message: string; errors?: Record<string, string> }>(
+        app,
+        "POST",
+        `/api/orders/${o.order.id}/work-order/email`,
+        { cookie: staff, body },
+      );
+    /** The PDF of the latest work order e-mail of a job, as the outbox keeps it. */
+    const attachment = async (jobId: string) => {
+      const row = await app.db.selectFrom("emailOutbox").select(["attachment", "createdAt"])
+        .where("jobId", "=", jobId).where("kind", "=", "WORK_ORDER")
+        .orderBy("createdAt", "desc").executeTakeFirstOrThrow();
+      return await pdfPageTexts(new Uint8Array(row.attachment!));
+    };
+    // Without a choice: the jobs not at the lab yet (the cancelled one is not).
+    const waiting = await email({});
+    expect(waiting.status).toBe(200);
+    expect(waiting.body.message).toContain(kept.jobNumber);
+    expect(waiting.body.message).not.toContain(cancelled.jobNumber);
+    const sent = await attachment(kept.id);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toContain(kept.jobNumber);
+    // Refused: a cancelled job, another order's job, no job, not an id.
+    const other = (await order((await finalizedQuote()).quoteId)).body;
+    for (
+      const [jobIds, words] of [
+        [[cancelled.id], `${cancelled.jobNumber} is cancelled`],
+        [[kept.id, other.jobs[0].id], `${other.jobs[0].id} is not a job of this order`],
+        [[], "Choose at least one job"],
+        [["J-000001"], "jobIds must be jobs' ids"],
+      ] as const
+    ) {
+      const refused = await email({ jobIds });
+      expect({ jobIds, status: refused.status }).toEqual({ jobIds, status: 400 });
+      expect(refused.body.message).toContain(words);
+      expect(Object.keys(refused.body.errors ?? {}).some((k) => k.startsWith("jobIds"))).toBe(true);
+    }
+    // At the lab already: nothing waits, so a choice is needed; a ticked job is sent again.
+    const atLab = (await step(o, 0, "SENT_TO_LAB")).body;
+    expect(atLab.jobs[0].status).toBe("SENT_TO_LAB");
+    const none = await email({});
+    expect(none.status).toBe(400);
+    expect(none.body.message).toContain("No job of this order waits to be sent to the lab");
+    const again = await email({ jobIds: [kept.id], paper: "a4" });
+    expect(again.status).toBe(200);
+    expect(again.body.message).toContain(kept.jobNumber);
+    // A picked-up job is refused like a cancelled one.
+    const pickedUp = await app.db.updateTable("jobs").set({ status: "PICKED_UP" })
+      .where("id", "=", kept.id).returning("jobNumber").executeTakeFirstOrThrow();
+    const refused = await email({ jobIds: [kept.id] });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toContain(`${pickedUp.jobNumber} is picked up`);
+  });
+
   it("says the work order is queued, not e-mailed, while the mail server is down", async () => {
     const o = (await order((await finalizedQuote()).quoteId)).body;
     const numbers = o.jobs.map((j) => j.jobNumber).join(", ");

@@ -18,6 +18,7 @@ import type { QuoteBundle } from "../../src/quotes/views.ts";
 import type { SmtpServer } from "../helpers/smtp.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
 
+
 let app: TestApp;
 let browser: Browser;
 let smtp: SmtpServer;
@@ -262,14 +263,29 @@ describe("orders in the browser", () => {
       await page.goto(`/orders/${created.body.order.id}`);
       await page.waitForSelector("html[data-hydrated=true]");
       const toast = page.locator(".toast");
+      // The jobs not sent to the lab yet are ticked; staff may untick or tick others.
       await page.getByRole("button", { name: "E-mail to Lab" }).click();
+      const dialog = page.getByRole("dialog", { name: "E-mail Work Order to Lab" });
+      const boxes = dialog.getByRole("checkbox");
+      expect(await boxes.count()).toBe(2);
+      expect([await boxes.nth(0).isChecked(), await boxes.nth(1).isChecked()]).toEqual([
+        true,
+        true,
+      ]);
+      await axe(page, "e-mail to lab dialog");
+      const shot = screenshotPath("orders-email-lab-dialog");
+      if (shot) await page.screenshot({ path: shot });
+      await boxes.nth(1).uncheck();
+      await dialog.getByRole("button", { name: "Send 1 Job" }).click();
       await toast.getByText("Work order queued", { exact: true }).waitFor();
+      await dialog.waitFor({ state: "hidden" });
       expect(await toast.textContent()).toMatch(/could not be reached.*will be sent automatically/);
       expect(await toast.textContent()).not.toContain("E-mailed");
 
       await mailTo(smtp.port);
       const before = smtp.received.length;
       await page.getByRole("button", { name: "E-mail to Lab" }).click();
+      await dialog.getByRole("button", { name: "Send 2 Jobs" }).click();
       await toast.getByText("Work Order E-mailed", { exact: true }).waitFor();
       expect(await toast.textContent()).toContain("jobs@hoya.test");
       expect(smtp.received.length).toBe(before + 1);
