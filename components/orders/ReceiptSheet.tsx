@@ -1,5 +1,8 @@
-// The order's receipt: one Letter page with the jobs, the payments and the
-// balance. Long lists are cut (the rest counted) so it stays one page.
+// The order's receipt: one Letter page under the store's name, address,
+// phone and e-mail, with the jobs as the client chose them (option, frame),
+// the payments and the balance. A cancelled job is struck through at 0.00,
+// so the lines add up to the total. Long lists are cut (the rest counted) so
+// it stays one page.
 import { InfoList } from "../print/InfoList.tsx";
 import { formatDecimal, formatMoney } from "../../src/quotes/money.ts";
 import { JOB_STATUS_LABELS, PAYMENT_METHOD_LABELS } from "../../src/orders/rules.ts";
@@ -14,6 +17,44 @@ export const RECEIPT_ROWS = 12;
 const day = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" });
 const dayOf = (date: string) => day.format(new Date(`${date.slice(0, 10)}T00:00:00Z`));
 
+/** The store as the receipt's head names it: Settings' name, address, phone and e-mail. */
+function StoreLines({ branding }: { branding: Branding }) {
+  const contact = [branding.storePhone, branding.storeEmail, branding.storeWebsite]
+    .filter((part) => part.trim());
+  return (
+    <div className="receipt-store">
+      <p className="print-store">{branding.storeName}</p>
+      <p className="receipt-store-line">{branding.storeAddress}</p>
+      <p className="receipt-store-line">
+        {contact.map((part) => <span key={part}>{part}</span>)}
+      </p>
+    </div>
+  );
+}
+
+/**
+ * A job as the client chose it: the option's name, then its frame by name
+ * with the SKU small. Jobs made before option names were kept name the frame.
+ */
+function Glasses({ job }: { job: OrderBundle["jobs"][number] }) {
+  const frame = job.items.find((i) => i.kind === "FRAME");
+  const frameName = frame?.name.trim() ?? "";
+  const sku = frame?.sku?.trim() ?? "";
+  const option = job.optionName.trim() ||
+    (job.optionLabel.trim() !== sku ? job.optionLabel.trim() : "") || frameName || "Glasses";
+  return (
+    <>
+      <span className="receipt-option">{option}</span>
+      {frameName && frameName !== option && (
+        <span className="receipt-frame">
+          Frame: {frameName}
+          {sku && <span className="receipt-sku">{sku}</span>}
+        </span>
+      )}
+    </>
+  );
+}
+
 export function ReceiptSheet({ bundle, branding }: { bundle: OrderBundle; branding: Branding }) {
   const { money } = bundle;
   const jobs = bundle.jobs.slice(0, RECEIPT_ROWS);
@@ -23,17 +64,14 @@ export function ReceiptSheet({ bundle, branding }: { bundle: OrderBundle; brandi
       <header className="print-head">
         <div className="print-brand">
           <img src={branding.logoPrintUrl ?? branding.logoUrl} alt="" className="print-logo" />
-          <div className="print-title-block">
-            <h2 className="print-title">RECEIPT</h2>
-            <p className="print-meta">
-              <span>{shortenName(branding.storeName, 60)}</span>
-              <span>{shortenName(branding.storePhone, 40)}</span>
-            </p>
-          </div>
+          <StoreLines branding={branding} />
         </div>
-        <p className="print-meta print-meta-end">
-          <span>Printed {dayOf(bundle.today)}</span>
-        </p>
+        <div className="print-title-block receipt-title-block">
+          <h2 className="print-title">RECEIPT</h2>
+          <p className="print-meta print-meta-end">
+            <span>Printed {dayOf(bundle.today)}</span>
+          </p>
+        </div>
       </header>
       <section className="print-section">
         <InfoList
@@ -49,21 +87,42 @@ export function ReceiptSheet({ bundle, branding }: { bundle: OrderBundle; brandi
       </section>
       <section className="print-section">
         <h3 className="print-section-title">Jobs</h3>
-        <table className="print-rx-table">
-          <ColumnHeads columns={["Job", "Glasses", "Status", "Total"]} />
+        <table className="print-rx-table receipt-jobs">
+          <ColumnHeads
+            columns={["Job", "Glasses", "Status", { label: "Amount", className: "num" }]}
+          />
           <tbody>
-            {jobs.map((j) => (
-              <tr key={j.id}>
-                <td>{j.jobNumber}</td>
-                <td>{shortenName(j.optionLabel, 40)}</td>
-                <td>{JOB_STATUS_LABELS[j.status]}</td>
-                <td>{formatDecimal(j.total)}</td>
-              </tr>
-            ))}
+            {jobs.map((j) => {
+              const cancelled = j.status === "CANCELLED";
+              return (
+                <tr key={j.id} className={cancelled ? "receipt-cancelled" : undefined}>
+                  <td>{j.jobNumber}</td>
+                  <td>
+                    {cancelled
+                      ? (
+                        <s>
+                          <Glasses job={j} />
+                        </s>
+                      )
+                      : <Glasses job={j} />}
+                  </td>
+                  <td>{cancelled ? "Cancelled, not charged" : JOB_STATUS_LABELS[j.status]}</td>
+                  <td className="num">{cancelled ? formatMoney(0) : formatDecimal(j.total)}</td>
+                </tr>
+              );
+            })}
           </tbody>
+          <tfoot>
+            <tr className="receipt-jobs-total">
+              <th scope="row" colSpan={3}>Total</th>
+              <td className="num">{formatMoney(money.totalCents)}</td>
+            </tr>
+          </tfoot>
         </table>
         {bundle.jobs.length > jobs.length && (
-          <p className="print-notes">…and {bundle.jobs.length - jobs.length} more jobs.</p>
+          <p className="print-notes">
+            …and {bundle.jobs.length - jobs.length} more jobs (in the total).
+          </p>
         )}
       </section>
       <section className="print-section">
@@ -72,14 +131,16 @@ export function ReceiptSheet({ bundle, branding }: { bundle: OrderBundle; brandi
           ? <p className="print-notes">No payments yet.</p>
           : (
             <table className="print-rx-table">
-              <ColumnHeads columns={["Date", "Method", "Note", "Amount"]} />
+              <ColumnHeads
+                columns={["Date", "Method", "Note", { label: "Amount", className: "num" }]}
+              />
               <tbody>
                 {payments.map((p) => (
                   <tr key={p.id}>
                     <td>{dayOf(p.paidOn)}</td>
                     <td>{PAYMENT_METHOD_LABELS[p.method]}</td>
                     <td>{shortenName([p.note, p.reason].filter(Boolean).join(" · "), 50)}</td>
-                    <td>{formatDecimal(p.amount)}</td>
+                    <td className="num">{formatDecimal(p.amount)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -102,6 +163,9 @@ export function ReceiptSheet({ bundle, branding }: { bundle: OrderBundle; brandi
               : []),
           ]}
         />
+        {bundle.jobs.some((j) => j.status === "CANCELLED") && (
+          <p className="print-notes print-muted">Cancelled jobs are not charged.</p>
+        )}
       </section>
     </article>
   );

@@ -17,7 +17,11 @@ import type { CreatedClient } from "../../src/clients/views.ts";
 import type { QuoteBundle } from "../../src/quotes/views.ts";
 import type { SmtpServer } from "../helpers/smtp.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
+import { pdfPageCount, pdfRawPages, readPdf } from "../helpers/printed.ts";
+import type { OrderBundle } from "../../src/orders/views.ts";
 
+/** "1,234.50" in cents. */
+const cents = (amount: string) => Math.round(Number(amount.replace(/,/g, "")) * 100);
 
 let app: TestApp;
 let browser: Browser;
@@ -292,6 +296,65 @@ describe("orders in the browser", () => {
       expect(problems).toEqual([]);
     } finally {
       await mailTo(smtp.port);
+      await close();
+    }
+  });
+
+  it("prints a receipt naming the glasses as chosen, under the store's address, adding up", async () => {
+    const store = {
+      storeName: "Clearview Optical",
+      storeAddress: "12 Harbour Road, Wellington 6011",
+      storePhone: "(04) 555 0199",
+      storeEmail: "desk@clearview.test",
+    };
+    expect((await call(app, "PUT", "/api/admin/settings", { cookie: owner, body: store })).status)
+      .toBe(200);
+    const { quoteId } = await finalizedTwoOptionQuote();
+    const made = await call<OrderBundle>(app, "POST", `/api/quotes/${quoteId}/order`, {
+      cookie: staff,
+      body: { labId },
+    });
+    expect(made.status).toBe(201);
+    const sun = made.body.jobs[1];
+    expect(
+      (await call(app, "POST", `/api/jobs/${sun.id}/step`, {
+        cookie: staff,
+        body: { to: "CANCELLED", version: sun.version, reason: "Only one pair after all" },
+      })).status,
+    ).toBe(200);
+    expect(
+      (await call(app, "POST", `/api/orders/${made.body.order.id}/payments`, {
+        cookie: staff,
+        body: { amount: "50.00", method: "CASH" },
+      })).status,
+    ).toBe(201);
+    const { page, problems, close } = await openSignedIn(browser, app.baseUrl, staff);
+    page.context().setDefaultTimeout(60_000);
+    try {
+      await page.goto(`/orders/${made.body.order.id}/receipt`);
+      await page.waitForSelector("html[data-hydrated=true]");
+      await axe(page, "receipt");
+      const bytes = await page.pdf({ preferCSSPageSize: true, printBackground: true });
+      expect(await pdfPageCount(bytes)).toBe(1);
+      await readPdf(bytes, "receipt-floor4"); // kept to look at
+      // As drawn: each row of a table on a line of its own.
+      const text = (await pdfRawPages(bytes))[0].replace(/\s+/g, " ");
+      // The store as Settings has it, at the head.
+      for (const part of Object.values(store)) expect(text).toContain(part);
+      // The glasses as the client chose them: the option, then the frame by name, the SKU small.
+      expect(text).toContain("Everyday Frame: Ray-Ban RB-2000 Ordered $200.00");
+      expect(text).toContain("Sun Frame: Ray-Ban RB-3025 Cancelled, not charged $0.00");
+      // The printed lines add up to the printed total; the total less paid is the balance.
+      const jobs = text.slice(text.indexOf("JOBS"), text.indexOf("PAYMENTS"));
+      const [rows, foot] = jobs.split(" Total ");
+      const lines = [...rows.matchAll(/\$([\d,]+\.\d{2})/g)].map((m) => cents(m[1]));
+      const total = cents(/^\$([\d,.]+)/.exec(foot)![1]);
+      expect(lines).toEqual([20000, 0]);
+      expect(lines.reduce((a, b) => a + b, 0)).toBe(total);
+      const money = /Total \$([\d,.]+) Paid \$([\d,.]+) Balance due \$([\d,.]+)/.exec(text)!;
+      expect([cents(money[1]), cents(money[2]), cents(money[3])]).toEqual([total, 5000, 15000]);
+      expect(problems).toEqual([]);
+    } finally {
       await close();
     }
   });
