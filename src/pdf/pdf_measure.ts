@@ -52,11 +52,20 @@ function measure(page: LayoutNode): SheetReport {
   return { overflows: bottom > room + 0.01, rowsThatFit };
 }
 
-/** The sheets' reports from the layout react-pdf passes to onRender (an internal field). */
-export function reportsFrom(rendered: unknown, count: number): SheetReport[] {
+/**
+ * The sheets' reports from the layout react-pdf passes to onRender (an
+ * internal field); `more`: pages may follow the `count` sheets (a page that
+ * may break onto another), which have no report.
+ */
+export function reportsFrom(
+  rendered: unknown,
+  count: number,
+  { more = false }: { more?: boolean } = {},
+): SheetReport[] {
   const layout = (rendered as { _INTERNAL__LAYOUT__DATA_?: LayoutNode } | undefined)
     ?._INTERNAL__LAYOUT__DATA_;
-  const pages = layout?.children?.filter((node) => node.type === "PAGE") ?? [];
+  const all = layout?.children?.filter((node) => node.type === "PAGE") ?? [];
+  const pages = more ? all.slice(0, count) : all;
   if (pages.length !== count) {
     // A react-pdf that stops reporting its layout must fail loudly, not print overflowing pages.
     throw new Error(`react-pdf reported ${pages.length} laid-out pages for ${count} sheets`);

@@ -122,14 +122,18 @@ function Sheet(
 }
 
 /**
- * The signed copy's last page (issue 33): who accepted, when, "Accepted
- * online", which options, and the signature as drawn (or the typed name).
+ * The signed copy's last page (issue 33): who accepted, when (the store's
+ * time), "Accepted online", which options (named as the client saw them)
+ * and what they come to, the terms the client ticked, and the signature as
+ * drawn (or the typed name). One page for any ordinary acceptance; a page
+ * long enough to need more (twenty options and the longest terms) goes on.
  */
 function SignaturePage(
   { copy, signature }: { copy: ClientCopy; signature: SignatureBlock },
 ) {
   const { header } = copy;
   const muted = { color: "#5b6770" };
+  const rule = { borderBottomWidth: 0.5, borderBottomColor: "#c9d1d6" };
   return (
     <Page
       size="LETTER"
@@ -145,19 +149,31 @@ function SignaturePage(
       <Text>{`Quote ${header.quoteNumber} for ${header.clientName}`}</Text>
       {copy.validity !== "" && <Text style={muted}>{copy.validity}</Text>}
       <Text style={{ marginTop: 12, fontWeight: "bold" }}>Options accepted</Text>
-      {copy.pages.map((p) => <Text key={p.optionId}>{`• ${p.optionName}`}</Text>)}
+      {signature.options.map((o, i) => (
+        <View key={i} style={{ flexDirection: "row", paddingVertical: 2, ...rule }} wrap={false}>
+          <Text style={{ flex: 1, paddingRight: 12 }}>{o.name}</Text>
+          <Text>{o.total}</Text>
+        </View>
+      ))}
+      <View style={{ flexDirection: "row", marginTop: 4 }} wrap={false}>
+        <Text style={{ flex: 1, fontWeight: "bold", fontSize: 12 }}>Total accepted</Text>
+        <Text style={{ fontWeight: "bold", fontSize: 12 }}>{signature.total}</Text>
+      </View>
+      <Text style={{ marginTop: 12, fontWeight: "bold" }}>Terms accepted</Text>
+      <Text style={{ fontSize: 9.5, lineHeight: 1.35 }}>{signature.terms}</Text>
       <View
-        style={{ marginTop: 24, padding: 16, borderWidth: 1, borderColor: "#c9d1d6" }}
+        style={{ marginTop: 16, padding: 14, borderWidth: 1, borderColor: "#c9d1d6" }}
+        wrap={false}
       >
         <Text style={{ fontSize: 14, fontWeight: "bold" }}>{signature.statement}</Text>
         <Text>{`Signed by: ${signature.signerName}`}</Text>
         <Text>{`Date: ${signature.signedAt}`}</Text>
-        <View style={{ marginTop: 12, marginBottom: 8, height: 120, justifyContent: "center" }}>
+        <View style={{ marginTop: 8, marginBottom: 6, height: 110, justifyContent: "center" }}>
           {signature.imageDataUrl
             ? (
               <Image
                 src={signature.imageDataUrl}
-                style={{ width: 320, height: 110, objectFit: "contain", objectPositionX: 0 }}
+                style={{ width: 320, height: 100, objectFit: "contain", objectPositionX: 0 }}
               />
             )
             : (
@@ -226,9 +242,11 @@ async function layOut(copy: ClientCopy, logo: PdfImage | undefined): Promise<Uin
         onRender={(props) => rendered = props}
       />,
     );
-    // The signature page (a signed copy) is laid out once, after the sheets.
-    const reports = reportsFrom(rendered, layouts.length + (copy.signature ? 1 : 0))
-      .slice(0, layouts.length);
+    // The signature page (a signed copy) is laid out once, after the sheets (and
+    // may go on to a page of its own when it holds very much).
+    const reports = reportsFrom(rendered, layouts.length + (copy.signature ? 1 : 0), {
+      more: !!copy.signature,
+    }).slice(0, layouts.length);
     let again = false;
     layouts.forEach((layout, i) => {
       if (!reports[i].overflows) return;

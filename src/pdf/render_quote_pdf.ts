@@ -42,8 +42,9 @@ export async function renderSignedQuotePdf(
   bundle: QuoteBundle,
   branding: Branding,
   acceptance: Parameters<typeof signedCopy>[2],
+  store: Parameters<typeof signedCopy>[3],
 ): Promise<Uint8Array> {
-  return await renderModel(db, pdfs, signedCopy(bundle, branding, acceptance));
+  return await renderModel(db, pdfs, signedCopy(bundle, branding, acceptance, store));
 }
 
 async function renderModel(

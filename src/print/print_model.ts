@@ -4,7 +4,9 @@
 // no measurements, no staff-only data.
 import { encodeBase64 } from "@oslojs/encoding";
 import type { QuoteBundle } from "../quotes/views.ts";
-import { optionTitle } from "../quotes/rules.ts";
+import { clientOptionTitle, optionTitle } from "../quotes/rules.ts";
+import { formatMoney } from "../quotes/money.ts";
+import { acceptanceTerms } from "../settings/acceptance_terms.ts";
 import { type PriceBreakdown, priceBreakdown } from "../quotes/price_breakdown.ts";
 import type { Branding } from "../settings/settings.ts";
 import { QUOTE_STATUS_LABELS } from "../quotes/status_labels.ts";
@@ -74,11 +76,17 @@ export const ACCEPTED_ONLINE = "Accepted online";
 
 export interface SignatureBlock {
   signerName: string;
-  /** "November 26, 2026, 4:30 PM" (the server's time zone). */
+  /** "November 26, 2026 at 4:30 PM CST": in the store's time zone (Settings), named. */
   signedAt: string;
   statement: typeof ACCEPTED_ONLINE;
   /** The pad's PNG as a data URL, or null for a typed-name signature. */
   imageDataUrl: string | null;
+  /** The options accepted, named as the client saw them online, with their totals. */
+  options: Array<{ name: string; total: string }>;
+  /** What the client accepted to pay: the accepted options' totals together ("$1,234.00"). */
+  total: string;
+  /** The store's acceptance terms the client ticked. */
+  terms: string;
 }
 
 function header(bundle: QuoteBundle, branding: Branding): PrintHeader {
@@ -276,14 +284,49 @@ export function chosenOnly(copy: ClientCopy): ClientCopy {
   };
 }
 
-export const signedAtFormat = new Intl.DateTimeFormat("en-US", {
-  dateStyle: "long",
-  timeStyle: "short",
-});
+const SIGNED_AT: Intl.DateTimeFormatOptions = {
+  year: "numeric",
+  month: "long",
+  day: "numeric",
+  hour: "numeric",
+  minute: "2-digit",
+  timeZoneName: "short",
+};
+
+/**
+ * When a client signed, in the store's time zone (Settings) with the zone
+ * named: "December 7, 2026 at 2:08 PM GMT+13". A zone the runtime does not
+ * know falls back to the server's own (its TZ).
+ */
+export function signedAtText(at: Date, timeZone?: string): string {
+  try {
+    return new Intl.DateTimeFormat("en-US", { ...SIGNED_AT, timeZone }).format(at);
+  } catch {
+    return new Intl.DateTimeFormat("en-US", SIGNED_AT).format(at);
+  }
+}
+
+function dayIn(iso: string, timeZone?: string): string {
+  try {
+    return new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone }).format(new Date(iso));
+  } catch {
+    return formatDate(iso);
+  }
+}
+
+/** The store's side of a signed copy: its time zone and the terms the client ticked. */
+export interface SigningStore {
+  /** Settings' time zone (an IANA name); the server's when not given. */
+  timeZone?: string;
+  /** The terms as the client ticked them; empty: the store's current ones (or the built-in). */
+  terms?: string;
+}
 
 /**
  * The signed copy of an online acceptance: the client copy of the chosen
- * options only, then a signature page (name, date, "Accepted online", the
+ * options only, each named as the online page named it (its label, not the
+ * staff's frame SKU), then a signature page (name, the store's local time,
+ * "Accepted online", the options and their total, the terms ticked, the
  * drawn signature or the typed name).
  */
 export function signedCopy(
@@ -295,20 +338,29 @@ export function signedCopy(
     chosenOptionIds: string[];
     signaturePng: Uint8Array | null;
   },
+  store: SigningStore = {},
 ): ClientCopy {
   const copy = clientCopy(bundle, branding);
   const chosen = new Set(acceptance.chosenOptionIds);
-  const pages = copy.pages.filter((p) => chosen.has(p.optionId));
+  const titles = new Map(bundle.options.map((o, i) => [o.id, clientOptionTitle(o, i)]));
+  const pages = copy.pages.filter((p) => chosen.has(p.optionId))
+    .map((p) => ({ ...p, optionName: titles.get(p.optionId) ?? p.optionName }));
+  const totalCents = pages.reduce((sum, p) => sum + p.prices.totalCents, 0);
   return {
     ...copy,
+    // The quote's day as the store counts days, like the time it was signed.
+    header: { ...copy.header, date: dayIn(bundle.quote.createdAt, store.timeZone) },
     pages: pages.map((p, i) => ({ ...p, pageNumber: i + 1, pageCount: pages.length })),
     signature: {
       signerName: acceptance.signerName,
-      signedAt: signedAtFormat.format(acceptance.acceptedAt),
+      signedAt: signedAtText(acceptance.acceptedAt, store.timeZone),
       statement: ACCEPTED_ONLINE,
       imageDataUrl: acceptance.signaturePng
         ? `data:image/png;base64,${encodeBase64(acceptance.signaturePng)}`
         : null,
+      options: pages.map((p) => ({ name: p.optionName, total: formatMoney(p.prices.totalCents) })),
+      total: formatMoney(totalCents),
+      terms: acceptanceTerms(store.terms),
     },
   };
 }

@@ -7,8 +7,11 @@ import {
   PRESCRIPTION_NOTE_LIMIT,
   priceTableNote,
   shortenName,
+  signedAtText,
+  signedCopy,
   validityText,
 } from "./print_model.ts";
+import { ACCEPTANCE_TERMS_FALLBACK } from "../settings/acceptance_terms.ts";
 import type { QuoteBundle } from "../quotes/views.ts";
 import type { PrescriptionView } from "../prescriptions/views.ts";
 import type { Branding } from "../settings/settings.ts";
@@ -231,5 +234,40 @@ describe("validity", () => {
     expect(clientCopy(expiring, branding).validity).toBe("Valid until December 2, 2026");
     expect(clientCopy(bundle, branding).validity).toBe("");
     expect(validityText(null)).toBe("");
+  });
+});
+
+describe("signed copy", () => {
+  const acceptance = {
+    signerName: "Ana Ruiz",
+    // 11:30 UTC: past midnight in Auckland, the day after.
+    acceptedAt: new Date("2026-11-02T11:30:00Z"),
+    chosenOptionIds: ["a", "b"],
+    signaturePng: null,
+  };
+
+  it("names the options as the client saw them online, with their total and the terms", () => {
+    const copy = signedCopy(bundle, branding, acceptance, { terms: "Deposit of half." });
+    // The online page's titles: the label, never the staff's frame SKU.
+    expect(copy.pages.map((p) => p.optionName)).toEqual(["Everyday", "Sport"]);
+    expect(copy.signature).toMatchObject({
+      options: [{ name: "Everyday", total: "$190.00" }, { name: "Sport", total: "$190.00" }],
+      total: "$380.00",
+      terms: "Deposit of half.",
+    });
+    // No terms kept or set: the built-in ones the page showed.
+    expect(signedCopy(bundle, branding, acceptance).signature?.terms).toBe(
+      ACCEPTANCE_TERMS_FALLBACK,
+    );
+  });
+
+  it("dates the signature in the store's time zone, named, whatever the server's", () => {
+    const auckland = signedCopy(bundle, branding, acceptance, { timeZone: "Pacific/Auckland" });
+    expect(auckland.signature?.signedAt).toMatch(/^November 3, 2026.* 12:30 AM GMT\+13$/);
+    expect(auckland.header.date).toBe("November 3, 2026");
+    const chicago = signedCopy(bundle, branding, acceptance, { timeZone: "America/Chicago" });
+    expect(chicago.signature?.signedAt).toMatch(/^November 2, 2026.* 5:30 AM CST$/);
+    // A zone the runtime does not know: the server's own, still a time.
+    expect(signedAtText(acceptance.acceptedAt, "Mars/Olympus")).toMatch(/2026/);
   });
 });

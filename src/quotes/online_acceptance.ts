@@ -18,6 +18,7 @@ import {
   localDay,
 } from "./online_links.ts";
 import { optionName } from "./history.ts";
+import { acceptanceTerms } from "../settings/acceptance_terms.ts";
 import { statusChange } from "./quote_writes.ts";
 import { type OnlineAcceptInput, SIGNATURE_DATA_URL_PREFIX } from "../schemas/online_acceptance.ts";
 
@@ -153,6 +154,9 @@ export async function acceptOnline(
       version: found.version + 1,
       updatedAt: now,
     }).where("id", "=", found.quoteId).execute();
+    // The terms as the page showed them, for the signed copy.
+    const settings = await trx.selectFrom("settings").select("acceptanceTermsText")
+      .where("id", "=", 1).executeTakeFirstOrThrow();
     await trx.insertInto("quoteAcceptances").values({
       quoteId: found.quoteId,
       linkId: found.id,
@@ -163,6 +167,7 @@ export async function acceptOnline(
       acceptedAt: now,
       ip: meta.ip,
       userAgent: meta.userAgent?.slice(0, 500) ?? null,
+      termsText: acceptanceTerms(settings.acceptanceTermsText),
     }).execute();
     await trx.updateTable("quoteLinks").set({ spentAt: now }).where("id", "=", found.id)
       .execute();

@@ -11,7 +11,7 @@ import type { Logger } from "../http/logger.ts";
 import type { PdfPool } from "../pdf/pdf_pool.ts";
 import { renderSignedQuotePdf, signedPdfFilename } from "../pdf/render_quote_pdf.ts";
 import { pngProblem } from "../pdf/image_check.ts";
-import { signedAtFormat } from "../print/print_model.ts";
+import { signedAtText } from "../print/print_model.ts";
 import { HttpError } from "../http/errors.ts";
 import { findQuoteBundle } from "./quote_bundle.ts";
 import { findBranding } from "../settings/settings.ts";
@@ -28,6 +28,7 @@ async function findAcceptance(db: DB, quoteId: string) {
       "quoteAcceptances.chosenOptionIds",
       "quoteAcceptances.signaturePng",
       "quoteAcceptances.signedPdf",
+      "quoteAcceptances.termsText",
       "quoteLinks.sentTo",
     ])
     .where("quoteAcceptances.quoteId", "=", quoteId).executeTakeFirst();
@@ -43,10 +44,18 @@ export class SignedCopyError extends HttpError {
   }
 }
 
-const stands = (acceptance: { signerName: string; acceptedAt: Date | string }) =>
+const stands = (
+  acceptance: { signerName: string; acceptedAt: Date | string },
+  timeZone: string,
+) =>
   `The acceptance itself stands (signed by ${acceptance.signerName} on ${
-    signedAtFormat.format(new Date(acceptance.acceptedAt))
+    signedAtText(new Date(acceptance.acceptedAt), timeZone)
   }).`;
+
+/** The store's time zone and its acceptance terms of now (Settings). */
+const signingSettings = (db: DB) =>
+  db.selectFrom("settings").select(["timeZone", "acceptanceTermsText"]).where("id", "=", 1)
+    .executeTakeFirstOrThrow();
 
 /**
  * The signed copy's bytes and file name: the one kept, else made now and
@@ -57,16 +66,17 @@ const stands = (acceptance: { signerName: string; acceptedAt: Date | string }) =
  * stops trying; a PDF pool that is busy stays a 503 (HttpError).
  */
 export async function signedCopyOf(db: DB, pdfs: PdfPool, quoteId: string) {
-  const [acceptance, bundle] = await Promise.all([
+  const [acceptance, bundle, settings] = await Promise.all([
     findAcceptance(db, quoteId),
     findQuoteBundle(db, quoteId),
+    signingSettings(db),
   ]);
   if (!acceptance || !bundle) return undefined;
   const filename = signedPdfFilename(bundle);
   if (acceptance.signedPdf) return { pdf: acceptance.signedPdf, filename, acceptance, bundle };
   if (acceptance.signaturePng && pngProblem(acceptance.signaturePng)) {
     const message = "The signed copy cannot be made: the signature image stored with this " +
-      `acceptance is damaged. ${stands(acceptance)}`;
+      `acceptance is damaged. ${stands(acceptance, settings.timeZone)}`;
     await db.updateTable("quoteAcceptances")
       .set({ signedCopyProblem: message, signedCopyNextAt: null })
       .where("quoteId", "=", quoteId).execute();
@@ -79,11 +89,17 @@ export async function signedCopyOf(db: DB, pdfs: PdfPool, quoteId: string) {
       acceptedAt: new Date(acceptance.acceptedAt),
       chosenOptionIds: [...acceptance.chosenOptionIds],
       signaturePng: acceptance.signaturePng,
+    }, {
+      timeZone: settings.timeZone,
+      // The terms the client ticked, kept with the acceptance; older ones: today's.
+      terms: acceptance.termsText || settings.acceptanceTermsText || "",
     });
   } catch (err) {
     if (err instanceof HttpError) throw err; // the pool busy or stopping: try again later
     throw new SignedCopyError(
-      `The signed copy cannot be made: its PDF could not be rendered. ${stands(acceptance)}`,
+      `The signed copy cannot be made: its PDF could not be rendered. ${
+        stands(acceptance, settings.timeZone)
+      }`,
       false,
     );
   }

@@ -20,6 +20,8 @@ import { ONLINE_LINK_RULE } from "../../src/auth/throttle.ts";
 import type { SmtpServer } from "../helpers/smtp.ts";
 import { useTestApp } from "../helpers/suite.ts";
 import { up as withoutOldLinkTokens } from "../../db/migrations/0034_sent_mail_without_link_tokens.ts";
+import { signedAtText } from "../../src/print/print_model.ts";
+import { pdfPageCount, readPdf, squeezed } from "../helpers/printed.ts";
 
 /** The text of a PDF, as pdftotext reads it. */
 async function pdfText(pdf: Uint8Array): Promise<string> {
@@ -268,7 +270,9 @@ describe("accepting online", () => {
     const text = await pdfText(new Uint8Array(await pdf.arrayBuffer()));
     expect(text).toContain("Jane Doe");
     expect(text).toContain("Accepted online");
-    expect(text).toContain("OK-9102");
+    // The option as the client chose it online: its name, not the staff's frame SKU.
+    expect(text).toContain("Sport Pair");
+    expect(text).not.toContain("OK-9102");
     expect(text).not.toContain("RB5154-2000");
     expect(text).not.toContain(STAFF_ONLY.internalNotes);
 
@@ -292,6 +296,75 @@ describe("accepting online", () => {
     expect(spent.text).toContain("already accepted");
     expect(spent.text).toContain("(555) 222-3333");
     expect(spent.text).toContain("hello@northside.test");
+  });
+
+  it("signs a copy naming the options as the client saw them, with their total, the terms and the store's time", async () => {
+    const terms = "I accept Northside's terms: a deposit of half on ordering, " +
+      "the rest when the glasses are ready. Frames ordered in are not returnable.";
+    const zone = "Pacific/Auckland";
+    expect(
+      (await call(app, "PUT", "/api/admin/settings", {
+        cookie: staff,
+        body: { acceptanceTermsText: terms, timeZone: zone },
+      })).status,
+    ).toBe(200);
+    try {
+      const { quoteId, optionIds } = await openQuote();
+      const path = await sendLink(quoteId);
+      const res = await call(app, "POST", `${path}/accept`, {
+        body: acceptBody(optionIds),
+        from: nextAddress(),
+      });
+      expect(res.status).toBe(200);
+      const acceptance = await app.db.selectFrom("quoteAcceptances")
+        .select(["acceptedAt", "termsText"]).where("quoteId", "=", quoteId)
+        .executeTakeFirstOrThrow();
+      // The terms as the client ticked them are kept with the acceptance: a copy made
+      // again after the store changed its terms still prints the ones accepted.
+      expect(acceptance.termsText).toBe(terms);
+      expect(
+        (await call(app, "PUT", "/api/admin/settings", {
+          cookie: staff,
+          body: { acceptanceTermsText: "Newer terms nobody accepted." },
+        })).status,
+      ).toBe(200);
+      await app.db.updateTable("quoteAcceptances").set({ signedPdf: null })
+        .where("quoteId", "=", quoteId).execute();
+      const pdf = await fetch(`${app.baseUrl}/api/quotes/${quoteId}/signed-pdf`, {
+        headers: { cookie: staff },
+      });
+      expect(pdf.status).toBe(200);
+      const bytes = new Uint8Array(await pdf.arrayBuffer());
+      // Each option on its sheet, then the signature page.
+      expect(await pdfPageCount(bytes)).toBe(3);
+      await readPdf(bytes, "signed-copy-floor4"); // kept to look at
+      const text = await pdfText(bytes);
+      const flat = squeezed(text);
+      expect(text).toContain("Everyday");
+      expect(text).toContain("Sport Pair");
+      expect(text).not.toContain("RB5154-2000");
+      expect(text).not.toContain("OK-9102");
+      // The signature page: the options with their totals, what they come to, the terms.
+      const signaturePage = squeezed(text.split("\f")[2]);
+      expect(signaturePage).toContain(squeezed("Everyday $189.00"));
+      expect(signaturePage).toContain(squeezed("Sport Pair $150.00"));
+      expect(signaturePage).toContain(squeezed("Total accepted $339.00"));
+      expect(signaturePage).toContain(squeezed(terms));
+      expect(flat).not.toContain(squeezed("Newer terms nobody accepted."));
+      // Signed at the store's time (Auckland), not the server's UTC nor the machine's zone.
+      const at = new Date(acceptance.acceptedAt);
+      const local = signedAtText(at, zone);
+      expect(local).toMatch(/GMT\+1[23]$/);
+      expect(local).not.toBe(signedAtText(at, "UTC"));
+      expect(local).not.toBe(signedAtText(at));
+      expect(signaturePage).toContain(squeezed(`Date: ${local}`));
+      expect(flat).not.toContain(squeezed(signedAtText(at, "UTC")));
+    } finally {
+      await call(app, "PUT", "/api/admin/settings", {
+        cookie: staff,
+        body: { acceptanceTermsText: "", timeZone: "UTC" },
+      });
+    }
   });
 
   it("takes a typed-name signature instead of a drawing", async () => {
