@@ -388,6 +388,20 @@ describe("orders", () => {
       expect(refused.body.message).toContain(words);
       expect(Object.keys(refused.body.errors ?? {}).some((k) => k.startsWith("jobIds"))).toBe(true);
     }
+    // One job of two: the lab's PDF holds that job alone.
+    const one = await call<{ message: string }>(
+      app,
+      "POST",
+      `/api/orders/${other.order.id}/work-order/email`,
+      { cookie: staff, body: { jobIds: [other.jobs[1].id] } },
+    );
+    expect(one.status).toBe(200);
+    expect(one.body.message).toContain(other.jobs[1].jobNumber);
+    expect(one.body.message).not.toContain(other.jobs[0].jobNumber);
+    const alone = await attachment(other.jobs[1].id);
+    expect(alone).toHaveLength(1);
+    expect(alone[0]).toContain(other.jobs[1].jobNumber);
+    expect(alone[0]).not.toContain(other.jobs[0].jobNumber);
     // At the lab already: nothing waits, so a choice is needed; a ticked job is sent again.
     const atLab = (await step(o, 0, "SENT_TO_LAB")).body;
     expect(atLab.jobs[0].status).toBe("SENT_TO_LAB");
