@@ -30,9 +30,10 @@ export interface IntakeFormProps {
   /**
    * Set when staff handed the tablet to the client (a kiosk session): the
    * form ends on a thank-you and the staff return form instead of opening
-   * the staff quote builder.
+   * the staff quote builder. `staff` is null on the offline shell the service
+   * worker keeps (`/intake?shell=1`): no staff name is kept on the device.
    */
-  kiosk?: { staff: KioskStaff; completed: boolean } | null;
+  kiosk?: { staff: KioskStaff | null; completed: boolean } | null;
 }
 
 export const INTAKE_THANKS =

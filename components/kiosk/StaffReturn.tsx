@@ -2,11 +2,17 @@ import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { apiRequest, errorDetail } from "../api_client.ts";
 import { forgetAll } from "../offline/device_store.ts";
 
-/** Who handed the tablet over: their username is filled in on the return form. */
+/**
+ * Who handed the tablet over: their username is filled in on the return form.
+ * Null on the offline shells the service worker keeps (no staff member's name
+ * is kept on the device): staff then type their username.
+ */
 export interface KioskStaff {
   username: string;
   displayName: string;
 }
+
+const RETURN_HINT = "Enter a staff password to return to work.";
 
 /**
  * The way back from client mode: a staff username and password. Collapsed
@@ -15,10 +21,10 @@ export interface KioskStaff {
  * off): a password saved on a client-held tablet would open it for anyone.
  */
 export function StaffReturn(
-  { staff, open: openWhenDone }: { staff: KioskStaff; open: boolean },
+  { staff, open: openWhenDone }: { staff: KioskStaff | null; open: boolean },
 ) {
   const [expanded, setExpanded] = useState(openWhenDone);
-  const [username, setUsername] = useState(staff.username);
+  const [username, setUsername] = useState(staff?.username ?? "");
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -87,7 +93,7 @@ export function StaffReturn(
     <section className="kiosk-staff kiosk-staff-open" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`} className="kiosk-staff-title">For staff</h2>
       <p className="kiosk-staff-lead">
-        {`Handed over by ${staff.displayName}. Enter a staff password to return to work.`}
+        {`${staff ? `Handed over by ${staff.displayName}. ` : ""}${RETURN_HINT}`}
       </p>
       <form className="kiosk-staff-form" onSubmit={onSubmit} noValidate>
         <div className="field">

@@ -405,9 +405,12 @@ describe("the tablet selection reloaded offline", () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
 
     // Back online, staff take the tablet back before the client confirmed:
-    // nothing of the quote stays on the device.
+    // nothing of the quote stays on the device. The page is still the kept
+    // shell, which names no staff member: staff type their username.
     await context.setOffline(false);
     await page.getByRole("button", { name: "Staff: return to staff work" }).click();
+    await expect(page.getByLabel("Username").inputValue()).resolves.toBe("");
+    await page.getByLabel("Username").fill(maria.username);
     await page.getByLabel("Password").fill(maria.password);
     await page.getByRole("button", { name: "Return to Staff Work" }).click();
     await page.waitForURL(/\/quote\//);
