@@ -83,6 +83,7 @@ export default function IntakeForm(
   // The kept draft is read (or there is none) before anything typed is kept,
   // so the empty first render never overwrites it.
   const [restored, setRestored] = useState(false);
+  // KioskReturn looks for a kiosk's intake waiting to be sent under the same id.
   const deviceId = kiosk ? "intake:kiosk" : "intake";
   // Kiosk only: the form is done (submitted here or before), or refused.
   const [done, setDone] = useState(kiosk?.completed ?? false);
@@ -348,11 +349,13 @@ export default function IntakeForm(
     </form>
   );
   // The staff return sits below the form, never inside it: forms cannot nest.
+  // Not while the intake waits to be sent: it can only be sent while the
+  // kiosk session lasts.
   return kiosk
     ? (
       <>
         {form}
-        <StaffReturn staff={kiosk.staff} open={false} />
+        {!busy && <StaffReturn staff={kiosk.staff} open={false} />}
       </>
     )
     : form;

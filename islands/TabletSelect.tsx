@@ -335,7 +335,13 @@ function TabletScreen(
           )}
         </div>
       )}
-      {kiosk && !confirmed && !ended && <StaffReturn staff={kiosk.staff} open={false} />}
+      {
+        // Not while the confirmation waits to be sent: it can only be sent
+        // while the kiosk session lasts.
+        kiosk && !confirmed && !ended && !pending && (
+          <StaffReturn staff={kiosk.staff} open={false} />
+        )
+      }
     </div>
   );
 }

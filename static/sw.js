@@ -3,7 +3,10 @@
 //
 // It keeps only answers the server marked with X-Offline-Shell: the chrome,
 // an island's code and the store's wording, never a client's data and never a
-// staff member's name.
+// staff member's name (docs/security.md, "What the device keeps, and when it
+// forgets"). Sign-out, the hand-over and the end of a kiosk session delete
+// every cache (components/offline/forget_device.ts); the shells are kept again
+// at the next visit online.
 //
 // - The intake page (/intake) is kept with the JS, CSS and images it loads,
 //   so opening or reloading it offline still shows the form; what was typed
@@ -19,8 +22,9 @@
 //   the island shows what this device kept of that quote while it was online
 //   (IndexedDB), or says that the page needs the connection.
 // - Any other page asked for offline gets a plain offline page.
-// - Nothing else is touched: API calls and every other page go to the network
-//   as before and are never kept.
+// - Nothing else is touched: API calls, and API addresses opened as pages (a
+//   sign-out, whose Clear-Site-Data the browser must see as sent), go to the
+//   network as before and are never kept.
 
 // v2: the v1 shells of kiosk pages had the name of the staff member who
 // handed the tablet over; activating this worker deletes them.
@@ -57,6 +61,10 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
   if (request.mode === "navigate") {
+    // The API's addresses opened as pages (sign-out, the sign-in's callback,
+    // a PDF) are the browser's own business: their answers reach it as they
+    // are, Clear-Site-Data included.
+    if (url.pathname.startsWith("/api/")) return;
     event.respondWith(page(event, request, url));
   } else if (url.pathname.startsWith("/static/") || url.pathname.startsWith("/uploads/")) {
     event.respondWith(asset(request, url));

@@ -1,6 +1,5 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { apiRequest, errorDetail } from "../api_client.ts";
-import { forgetAll } from "../offline/device_store.ts";
 
 /**
  * Who handed the tablet over: their username is filled in on the return form.
@@ -19,6 +18,8 @@ const RETURN_HINT = "Enter a staff password to return to work.";
  * behind one button while the client is busy; open once they are done.
  * Fields are not offered to the browser's password manager (autocomplete
  * off): a password saved on a client-held tablet would open it for anyone.
+ * The kiosk's pages offer it only while nothing the client submitted is
+ * waiting on the device: that can only be sent while the kiosk session lasts.
  */
 export function StaffReturn(
   { staff, open: openWhenDone }: { staff: KioskStaff | null; open: boolean },
@@ -60,8 +61,9 @@ export function StaffReturn(
         "/api/kiosk/return",
         { username, password },
       );
-      // The kiosk session has ended: nothing the client typed stays on the device.
-      await forgetAll();
+      // The kiosk session has ended. The answer's cookie has the next page
+      // clear what the device kept of the client (islands/_forget.ts), as
+      // after a sign-out.
       location.assign(answer.returnTo);
     } catch (err) {
       setBusy(false);

@@ -19,6 +19,7 @@ const EXTRA_FILES = ["static/app.css", "deno.json", "deno.lock", "src/assets/bui
 const PAGE_SCRIPTS: Record<string, string> = {
   signIn: "_sign_in.ts",
   forgotPassword: "_forgot_password.ts",
+  forget: "_forget.ts",
 };
 const BROWSER_ENTRIES = ["_entry.tsx", ...Object.values(PAGE_SCRIPTS)];
 

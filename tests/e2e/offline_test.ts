@@ -220,6 +220,8 @@ describe("the intake form through a Wi-Fi drop", () => {
     await page.getByLabel("Password").fill(maria.password);
     await page.getByRole("button", { name: "Return to Staff Work" }).click();
     await page.waitForURL(/\/quote\//);
+    // The page staff land on clears the device (islands/_forget.ts).
+    await page.waitForSelector("html[data-device-forgotten=true]");
     await expect(kept(page, "draft:intake:kiosk")).resolves.toBeUndefined();
     await expect(kept(page, "outbox:intake:kiosk")).resolves.toBeUndefined();
     expect(problems).toEqual([]);
@@ -414,6 +416,7 @@ describe("the tablet selection reloaded offline", () => {
     await page.getByLabel("Password").fill(maria.password);
     await page.getByRole("button", { name: "Return to Staff Work" }).click();
     await page.waitForURL(/\/quote\//);
+    await page.waitForSelector("html[data-device-forgotten=true]");
     await expect(kept(page, draftId)).resolves.toBeUndefined();
     const quote = await app.db.selectFrom("quotes").select(["status", "version"])
       .where("id", "=", quoteId).executeTakeFirstOrThrow();
