@@ -12,6 +12,7 @@ import { displayName } from "../src/users/users.ts";
 import { pageSettings } from "../src/http/page_settings.ts";
 import { flatString } from "../src/http/flat_string.ts";
 import type { AssetManifest } from "../src/assets/manifest.ts";
+import { deviceMustForget } from "../src/http/device_forget.ts";
 
 export interface PageOptions {
   title: string;
@@ -103,7 +104,11 @@ export async function renderPage(
       ),
     ].join("\n")
     : "";
-  const pageScripts = (options.scripts ?? []).map((name) => manifest.scripts[name])
+  // Just signed out: this page clears what the app kept on the device.
+  const scriptNames = deviceMustForget(c)
+    ? [...options.scripts ?? [], "forget"]
+    : options.scripts ?? [];
+  const pageScripts = scriptNames.map((name) => manifest.scripts[name])
     .filter(Boolean).map((src) => `<script type="module" nonce="${nonce}" src="${src}"></script>`);
   const bodyClass = [kiosk ? "kiosk" : "", options.bodyClass ?? ""].filter(Boolean).join(" ");
   const html = `<!doctype html>
