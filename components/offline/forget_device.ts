@@ -7,12 +7,7 @@
 export const DEVICE_DB = "lensdesk-device";
 export const KEPT_STORE = "kept";
 
-/**
- * The cookie a sign-out or the end of a kiosk session sets so that the next
- * page clears the device (src/http/device_forget.ts sets it,
- * islands/_forget.ts deletes it).
- */
-export const FORGET_COOKIE = "lensdesk_forget";
+export { FORGET_COOKIE } from "../../src/http/forget_cookie.ts";
 
 /**
  * What sign-out, the hand-over to a client and the end of a kiosk session

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
-import { FORGET_COOKIE } from "../../components/offline/forget_device.ts";
+import { FORGET_COOKIE } from "./forget_cookie.ts";
 
 export { FORGET_COOKIE };
 
@@ -25,7 +25,7 @@ export const CLEAR_SITE_DATA = '"cache"';
  * clears the device (islands/_forget.ts, see renderPage), which deletes the
  * cookie once done. Readable by that script for this reason; it holds no
  * secret, and a site that could set it could only make the device forget its
- * drafts. (FORGET_COOKIE lives with the browser code that deletes it.)
+ * drafts.
  */
 
 /** Long enough to outlive a browser closed right after signing out. */
