@@ -30,9 +30,10 @@ export interface IntakeFormProps {
   /**
    * Set when staff handed the tablet to the client (a kiosk session): the
    * form ends on a thank-you and the staff return form instead of opening
-   * the staff quote builder.
+   * the staff quote builder. `staff` is null on the offline shell the service
+   * worker keeps (`/intake?shell=1`): no staff name is kept on the device.
    */
-  kiosk?: { staff: KioskStaff; completed: boolean } | null;
+  kiosk?: { staff: KioskStaff | null; completed: boolean } | null;
 }
 
 export const INTAKE_THANKS =
@@ -82,6 +83,7 @@ export default function IntakeForm(
   // The kept draft is read (or there is none) before anything typed is kept,
   // so the empty first render never overwrites it.
   const [restored, setRestored] = useState(false);
+  // KioskReturn looks for a kiosk's intake waiting to be sent under the same id.
   const deviceId = kiosk ? "intake:kiosk" : "intake";
   // Kiosk only: the form is done (submitted here or before), or refused.
   const [done, setDone] = useState(kiosk?.completed ?? false);
@@ -347,11 +349,13 @@ export default function IntakeForm(
     </form>
   );
   // The staff return sits below the form, never inside it: forms cannot nest.
+  // Not while the intake waits to be sent: it can only be sent while the
+  // kiosk session lasts.
   return kiosk
     ? (
       <>
         {form}
-        <StaffReturn staff={kiosk.staff} open={false} />
+        {!busy && <StaffReturn staff={kiosk.staff} open={false} />}
       </>
     )
     : form;

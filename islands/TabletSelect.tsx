@@ -22,9 +22,10 @@ export interface TabletSelectProps {
   /**
    * Set when staff handed the tablet to the client (a kiosk session): the
    * quote is read and saved through the kiosk's calls, which answer with this
-   * client view only, and staff get back with a password.
+   * client view only, and staff get back with a password. `staff` is null on
+   * the offline shell: no staff name is kept on the device.
    */
-  kiosk?: { staff: KioskStaff; completed: boolean } | null;
+  kiosk?: { staff: KioskStaff | null; completed: boolean } | null;
 }
 
 /**
@@ -334,7 +335,13 @@ function TabletScreen(
           )}
         </div>
       )}
-      {kiosk && !confirmed && !ended && <StaffReturn staff={kiosk.staff} open={false} />}
+      {
+        // Not while the confirmation waits to be sent: it can only be sent
+        // while the kiosk session lasts.
+        kiosk && !confirmed && !ended && !pending && (
+          <StaffReturn staff={kiosk.staff} open={false} />
+        )
+      }
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { renderToString } from "react-dom/server";
+import { renderToStaticMarkup, renderToString } from "react-dom/server";
 import type { Context } from "hono";
 import type { AppEnv } from "../src/http/app_env.ts";
 import { IslandCollector } from "../components/island_context.ts";
@@ -12,14 +12,15 @@ import { displayName } from "../src/users/users.ts";
 import { pageSettings } from "../src/http/page_settings.ts";
 import { flatString } from "../src/http/flat_string.ts";
 import type { AssetManifest } from "../src/assets/manifest.ts";
+import { deviceMustForget } from "../src/http/device_forget.ts";
 
 export interface PageOptions {
   title: string;
   status?: 200 | 400 | 403 | 404 | 410 | 429 | 500;
   /** Show the staff bar when someone is signed in (default true). */
   chrome?: boolean;
-  /** Extra class on <body>, e.g. for full-bleed tablet pages. */
-  bodyClass?: string;
+  /** Extra class on <body>, e.g. for full-bleed tablet pages (one of these: it is not escaped). */
+  bodyClass?: "print-page" | "tablet-page" | "online-page";
   /** Page scripts that are not islands (manifest.scripts names), e.g. the sign-in's. */
   scripts?: string[];
 }
@@ -55,8 +56,6 @@ export function keptMarkup(source: object, make: () => ReactNode): KeptMarkup {
 
 const isKept = (content: ReactNode | KeptMarkup): content is KeptMarkup =>
   typeof content === "object" && content !== null && "keptHtml" in content;
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 /**
  * Renders a page: the staff bar (when signed in), the content, and only the
@@ -103,7 +102,11 @@ export async function renderPage(
       ),
     ].join("\n")
     : "";
-  const pageScripts = (options.scripts ?? []).map((name) => manifest.scripts[name])
+  // Just signed out: this page clears what the app kept on the device.
+  const scriptNames = deviceMustForget(c)
+    ? [...options.scripts ?? [], "forget"]
+    : options.scripts ?? [];
+  const pageScripts = scriptNames.map((name) => manifest.scripts[name])
     .filter(Boolean).map((src) => `<script type="module" nonce="${nonce}" src="${src}"></script>`);
   const bodyClass = [kiosk ? "kiosk" : "", options.bodyClass ?? ""].filter(Boolean).join(" ");
   const html = `<!doctype html>
@@ -111,12 +114,18 @@ export async function renderPage(
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(options.title)} · ${escapeHtml(branding.storeName)}</title>
-<link rel="icon" href="${escapeHtml(branding.faviconUrl)}">
+${
+    renderToStaticMarkup(
+      <>
+        <title>{`${options.title} · ${branding.storeName}`}</title>
+        <link rel="icon" href={branding.faviconUrl} />
+      </>,
+    )
+  }
 <link rel="stylesheet" href="${manifest.css}">
 ${[scripts, ...pageScripts].filter(Boolean).join("\n")}
 </head>
-<body class="${escapeHtml(bodyClass)}">
+<body class="${bodyClass}">
 ${kiosk ? "" : '<a class="skip-link" href="#main">Skip to content</a>\n'}${body}
 ${islands.size ? '<div id="toast-root"></div>' : ""}
 </body>

@@ -1,24 +1,34 @@
 // The store tablets' service worker (issue 34), served from /static/sw.js
 // with Service-Worker-Allowed: / so that it covers every page.
 //
-// - The signed-out and kiosk intake page (which the server marks with
-//   X-Offline-Shell: it carries the form and the store's wording, no client's
-//   data) is kept with the JS, CSS and images it loads, so opening or
-//   reloading /intake offline still shows the form; what was typed comes back
-//   from IndexedDB (components/offline/device_store.ts).
+// It keeps only answers the server marked with X-Offline-Shell: the chrome,
+// an island's code and the store's wording, never a client's data and never a
+// staff member's name (docs/security.md, "What the device keeps, and when it
+// forgets"). Sign-out, the hand-over and the end of a kiosk session delete
+// every cache (components/offline/forget_device.ts); the shells are kept again
+// at the next visit online.
+//
+// - The intake page (/intake) is kept with the JS, CSS and images it loads,
+//   so opening or reloading it offline still shows the form; what was typed
+//   comes back from IndexedDB (components/offline/device_store.ts). The
+//   signed-out form is kept as the network gave it; a kiosk's page names the
+//   staff member who handed the tablet over, so its shell (/intake?shell=1,
+//   the same form without that name) is kept in its place.
 // - The tablet's option selection (/tablet/{id}) has the client's name and
 //   prices on it, so it is never kept; in its place the worker keeps the
-//   page's offline shell (/tablet/{id}?shell=1, marked X-Offline-Shell: the
-//   chrome, the island's code and the store's wording, no quote), one shared
-//   by every quote, fetched again after each tablet page the network answers.
-//   Opened offline, any /tablet/{id} gets that shell, and the island shows
-//   what this device kept of that quote while it was online (IndexedDB), or
-//   says that the page needs the connection.
+//   page's offline shell (/tablet/{id}?shell=1: no quote, no staff name),
+//   one shared by every quote, fetched again after each tablet page the
+//   network answers. Opened offline, any /tablet/{id} gets that shell, and
+//   the island shows what this device kept of that quote while it was online
+//   (IndexedDB), or says that the page needs the connection.
 // - Any other page asked for offline gets a plain offline page.
-// - Nothing else is touched: API calls and every other page go to the network
-//   as before and are never kept.
+// - Nothing else is touched: API calls, and API addresses opened as pages (a
+//   sign-out, whose Clear-Site-Data the browser must see as sent), go to the
+//   network as before and are never kept.
 
-const SHELL_CACHE = "lensdesk-shell-v1";
+// v2: the v1 shells of kiosk pages had the name of the staff member who
+// handed the tablet over; activating this worker deletes them.
+const SHELL_CACHE = "lensdesk-shell-v2";
 const SHELL_PAGES = ["/intake"];
 const TABLET_PAGE = /^\/tablet\/[^/]+$/;
 // Where the one tablet shell is kept: not a page's address, so the shell can
@@ -40,7 +50,7 @@ self.addEventListener("activate", (event) => {
     // its shell is fetched now, so a reload offline already finds it.
     for (const client of await self.clients.matchAll({ type: "window" })) {
       const path = new URL(client.url).pathname;
-      if (TABLET_PAGE.test(path)) await keepTabletShell(path).catch(() => {});
+      if (TABLET_PAGE.test(path)) await keepShellOf(path, TABLET_SHELL).catch(() => {});
     }
   })());
 });
@@ -51,6 +61,10 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
   if (request.mode === "navigate") {
+    // The API's addresses opened as pages (sign-out, the sign-in's callback,
+    // a PDF) are the browser's own business: their answers reach it as they
+    // are, Clear-Site-Data included.
+    if (url.pathname.startsWith("/api/")) return;
     event.respondWith(page(event, request, url));
   } else if (url.pathname.startsWith("/static/") || url.pathname.startsWith("/uploads/")) {
     event.respondWith(asset(request, url));
@@ -58,11 +72,21 @@ self.addEventListener("fetch", (event) => {
 });
 
 async function precache() {
+  for (const path of SHELL_PAGES) await keepShellOf(path, path);
+}
+
+/**
+ * Keeps the offline shell of the page at `path` under `key`: the page's own
+ * answer `res` when the server marked it, else the page's `?shell=1` version,
+ * asked for with the page's cookies (unmarked too for signed-in staff, whose
+ * pages are never kept: a kept one is then dropped).
+ */
+async function keepShellOf(path, key, res) {
   const cache = await caches.open(SHELL_CACHE);
-  for (const path of SHELL_PAGES) {
-    const res = await fetch(path, { credentials: "same-origin", cache: "no-store" });
-    await keepIfShell(cache, path, res);
-  }
+  if (res && !res.ok) return;
+  if (res?.headers.has("X-Offline-Shell")) return await keepIfShell(cache, key, res);
+  const shell = await fetch(`${path}?shell=1`, { credentials: "same-origin", cache: "no-store" });
+  await keepIfShell(cache, key, shell);
 }
 
 /** Keeps a page the server marked as a shell, and what it loads; drops a kept one it no longer is. */
@@ -105,22 +129,16 @@ async function keepIfShell(cache, path, res) {
   await cache.put(path, res);
 }
 
-/** The tablet's offline shell, asked for with the cookies of the page at `path`. */
-async function keepTabletShell(path) {
-  const res = await fetch(`${path}?shell=1`, { credentials: "same-origin", cache: "no-store" });
-  await keepIfShell(await caches.open(SHELL_CACHE), TABLET_SHELL, res);
-}
-
 async function page(event, request, url) {
   const shell = SHELL_PAGES.includes(url.pathname);
   const tablet = TABLET_PAGE.test(url.pathname);
   try {
     const res = await fetch(request);
-    if (shell) {
-      const cache = await caches.open(SHELL_CACHE);
-      event.waitUntil(keepIfShell(cache, url.pathname, res.clone()).catch(() => {}));
-    } else if (tablet && res.ok && !url.searchParams.has("shell")) {
-      event.waitUntil(keepTabletShell(url.pathname).catch(() => {}));
+    if ((shell || tablet) && res.ok && !url.searchParams.has("shell")) {
+      const key = shell ? url.pathname : TABLET_SHELL;
+      // A tablet page is never kept itself: only its shell is asked for.
+      const kept = shell ? res.clone() : undefined;
+      event.waitUntil(keepShellOf(url.pathname, key, kept).catch(() => {}));
     }
     return res;
   } catch {

@@ -2,6 +2,7 @@ import { useState } from "react";
 import { apiRequest, errorDetail, isUnauthorized } from "../api_client.ts";
 import { toast } from "../toast.tsx";
 import { Dialog } from "../Dialog.tsx";
+import { forgetDevice } from "../offline/forget_device.ts";
 
 export type HandOverTarget = { kind: "QUOTE"; quoteId: string } | { kind: "INTAKE" };
 
@@ -30,6 +31,10 @@ export function HandToClientButton(
     setBusy(true);
     try {
       const answer = await apiRequest<{ location: string }>("POST", "/api/kiosk/hand-over", target);
+      // The staff session has ended here: what staff opened on this device (a
+      // quote previewed on the tablet page, a draft) is not left for the
+      // client, who could open it offline from the kept shell.
+      await forgetDevice();
       // Replace: the staff page just left is not one Back away from the client.
       location.replace(answer.location);
     } catch (error) {

@@ -1,24 +1,31 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { apiRequest, errorDetail } from "../api_client.ts";
-import { forgetAll } from "../offline/device_store.ts";
 
-/** Who handed the tablet over: their username is filled in on the return form. */
+/**
+ * Who handed the tablet over: their username is filled in on the return form.
+ * Null on the offline shells the service worker keeps (no staff member's name
+ * is kept on the device): staff then type their username.
+ */
 export interface KioskStaff {
   username: string;
   displayName: string;
 }
+
+const RETURN_HINT = "Enter a staff password to return to work.";
 
 /**
  * The way back from client mode: a staff username and password. Collapsed
  * behind one button while the client is busy; open once they are done.
  * Fields are not offered to the browser's password manager (autocomplete
  * off): a password saved on a client-held tablet would open it for anyone.
+ * The kiosk's pages offer it only while nothing the client submitted is
+ * waiting on the device: that can only be sent while the kiosk session lasts.
  */
 export function StaffReturn(
-  { staff, open: openWhenDone }: { staff: KioskStaff; open: boolean },
+  { staff, open: openWhenDone }: { staff: KioskStaff | null; open: boolean },
 ) {
   const [expanded, setExpanded] = useState(openWhenDone);
-  const [username, setUsername] = useState(staff.username);
+  const [username, setUsername] = useState(staff?.username ?? "");
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -54,8 +61,9 @@ export function StaffReturn(
         "/api/kiosk/return",
         { username, password },
       );
-      // The kiosk session has ended: nothing the client typed stays on the device.
-      await forgetAll();
+      // The kiosk session has ended. The answer's cookie has the next page
+      // clear what the device kept of the client (islands/_forget.ts), as
+      // after a sign-out.
       location.assign(answer.returnTo);
     } catch (err) {
       setBusy(false);
@@ -87,7 +95,7 @@ export function StaffReturn(
     <section className="kiosk-staff kiosk-staff-open" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`} className="kiosk-staff-title">For staff</h2>
       <p className="kiosk-staff-lead">
-        {`Handed over by ${staff.displayName}. Enter a staff password to return to work.`}
+        {`${staff ? `Handed over by ${staff.displayName}. ` : ""}${RETURN_HINT}`}
       </p>
       <form className="kiosk-staff-form" onSubmit={onSubmit} noValidate>
         <div className="field">

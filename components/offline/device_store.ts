@@ -5,7 +5,8 @@ import { type DBSchema, type IDBPDatabase, openDB } from "idb";
  * reload, a crashed tab or a lost connection does not lose it: the form as it
  * is being typed (a draft) and a submit that is waiting for the connection
  * (the outbox). Nothing is kept longer than an hour; it goes as soon as the
- * server has it, and everything goes when a kiosk session ends.
+ * server has it. Sign-out, the hand-over and the end of a kiosk session
+ * remove every draft and keep only the outbox (forget_device.ts).
  */
 export const KEEP_MS = 60 * 60 * 1000;
 
@@ -29,6 +30,7 @@ let opened: Promise<IDBPDatabase<DeviceDb>> | undefined;
 // before: nothing is kept on the device.
 async function quietly<T>(work: (db: IDBPDatabase<DeviceDb>) => Promise<T>) {
   try {
+    // Named again in forget_device.ts, which clears it.
     opened ??= openDB<DeviceDb>("lensdesk-device", 1, {
       upgrade: (db) => db.createObjectStore("kept", { keyPath: "id" }),
     });
@@ -65,6 +67,3 @@ export const forget = (shelf: Shelf, id: string) =>
 
 /** Both shelves of one screen: the server has its work. */
 export const forgetBoth = (id: string) => Promise.all([forget("draft", id), forget("outbox", id)]);
-
-/** Everything kept: the kiosk session has ended. */
-export const forgetAll = () => quietly((db) => db.clear("kept"));

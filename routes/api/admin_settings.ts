@@ -13,6 +13,7 @@ import {
 } from "../../src/mail/mail_settings.ts";
 import { succeedOrWaitOut } from "../../src/mail/even_answer.ts";
 import { sendViaSmtp } from "../../src/mail/transport.ts";
+import { composeTestEmail } from "../../src/mail/messages/test_email.tsx";
 import { findBranding } from "../../src/settings/settings.ts";
 import { setCookie } from "hono/cookie";
 import { EMAIL_BANNER_COOKIE } from "../../components/EmailBanner.tsx";
@@ -58,18 +59,12 @@ adminSettingsApi.post("/admin/test-email", admin, async (c) => {
   if (!settings.configured) {
     throw new HttpError(409, "Email is not configured: set the SMTP server and sender first.");
   }
-  const { storeName } = await findBranding(c.var.db);
+  const branding = await findBranding(c.var.db);
   const { smtpTimeoutMs } = c.var.config;
   // Generic to the caller and always answered at the same moment (no port
   // probing through this button, by message or by time); the detail is logged.
   const sent = await succeedOrWaitOut(
-    sendViaSmtp(settings, {
-      to: email,
-      subject: `Test email from ${storeName}`,
-      text: `This is a test message from ${storeName}. Quote emails are working.`,
-      html: `<p>This is a test message from ${storeName.replace(/[<>&]/g, "")}. ` +
-        "Quote emails are working.</p>",
-    }, smtpTimeoutMs),
+    sendViaSmtp(settings, { to: email, ...composeTestEmail(branding) }, smtpTimeoutMs),
     testEmailFailureMs(smtpTimeoutMs),
   );
   if (!sent.ok) {

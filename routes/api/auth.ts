@@ -26,6 +26,7 @@ import {
   setSessionCookie,
 } from "../../src/auth/session.ts";
 import { recordAudit } from "../../src/audit/audit_log.ts";
+import { askDeviceToForget } from "../../src/http/device_forget.ts";
 import { passwordRecoveryApi } from "./password_recovery.ts";
 import { twoFactorApi } from "./two_factor.ts";
 
@@ -65,6 +66,9 @@ async function signOut(c: Context<AppEnv>) {
     );
   }
   deleteSessionCookie(c, c.var.config.secureCookies);
+  // What this browser kept of the clients it showed goes too (HTTP cache now,
+  // the app's stores on the next page); a queued intake stays until sent.
+  askDeviceToForget(c, c.var.config.secureCookies);
 }
 
 /**

@@ -38,6 +38,7 @@ import {
 } from "../../src/clients/clients.ts";
 import { insertConsentRecord } from "../../src/clients/consent.ts";
 import { tabletQuote } from "../../components/tablet/tablet_view.ts";
+import { askDeviceToForget, CLEAR_SITE_DATA } from "../../src/http/device_forget.ts";
 
 /**
  * "Hand to client" and back, and the kiosk's own versions of the few writes
@@ -94,7 +95,9 @@ kioskApi.post("/kiosk/hand-over", requireUser(), async (c) => {
   // Back on the tablet must not bring a staff page out of the browser's cache.
   // Browsers honour this in a secure context (https, localhost); elsewhere the
   // no-store answers of signed-in pages are what keeps them out of the cache.
-  c.header("Clear-Site-Data", '"cache"');
+  // The page itself clears the app's stores before it opens the client's
+  // page (components/kiosk/HandToClientButton.tsx).
+  c.header("Clear-Site-Data", CLEAR_SITE_DATA);
   await recordAudit(
     db,
     { id: user.id, label: user.username },
@@ -126,6 +129,11 @@ kioskApi.post("/kiosk/return", async (c) => {
   });
   deleteKioskCookie(c, config.secureCookies);
   setSessionCookie(c, token, session, config.secureCookies);
+  // What the device kept of the client goes, as after a sign-out: the
+  // browser's caches now, the app's stores on the next page. (The kiosk's
+  // pages offer this return only once nothing the client submitted is
+  // waiting on the device: it could not be sent after this.)
+  askDeviceToForget(c, config.secureCookies);
   await recordAudit(db, { id: user.id, label: user.username }, "auth.login", "user", user.id, {
     ip: clientIp,
     via: "kiosk",

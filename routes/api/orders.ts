@@ -30,12 +30,7 @@ import { findBranding } from "../../src/settings/settings.ts";
 import { findMailSettings } from "../../src/mail/mail_settings.ts";
 import { deliverEmail, enqueueEmail, sendOutcome } from "../../src/mail/outbox.ts";
 import { recordAudit } from "../../src/audit/audit_log.ts";
-
-const escapeHtml = (s: string) =>
-  s.replace(
-    /[&<>"']/g,
-    (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!,
-  );
+import { composeWorkOrderEmail } from "../../src/mail/messages/work_order.tsx";
 
 // Orders, jobs, payments (any signed-in staff; refunds and balance overrides
 // ADMIN/OWNER, reopening a pickup OWNER, decided by the rules) and the labs
@@ -235,9 +230,10 @@ ordersApi.post("/orders/:id/work-order/email", staff, async (c) => {
       paper,
       c.var.user!.id,
     );
-    const text = `Work order ${numbers.join(", ")} from ${branding.storeName} ` +
-      `(account ${lab.accountNumber || "—"}). The order is attached, one sheet per job.\n\n` +
-      `${branding.storeName} · ${branding.storePhone}`;
+    const mail = composeWorkOrderEmail(branding, {
+      jobNumbers: numbers,
+      accountNumber: lab.accountNumber,
+    });
     const now = c.var.clock();
     const outboxId = await db.transaction().execute(async (trx) => {
       const id = await enqueueEmail(trx, {
@@ -245,9 +241,7 @@ ordersApi.post("/orders/:id/work-order/email", staff, async (c) => {
         jobId: labJobs[0].id,
         kind: "WORK_ORDER",
         to: lab.email!,
-        subject: `Work order ${numbers.join(", ")} · ${branding.storeName}`,
-        text,
-        html: `<p>${escapeHtml(text).replace(/\n/g, "<br>")}</p>`,
+        ...mail,
         attachmentName: workOrderFilename(numbers),
         attachment,
         createdBy: c.var.user!.id,

@@ -6,7 +6,7 @@ import { requireUser } from "../../src/http/middleware.ts";
 import { quoteEmailSchema } from "../../src/schemas/settings.ts";
 import { findQuoteBundle } from "../../src/quotes/quote_bundle.ts";
 import { findMailSettings } from "../../src/mail/mail_settings.ts";
-import { composeQuoteEmail } from "../../src/mail/templates.ts";
+import { composeQuoteEmail } from "../../src/mail/messages/quote_email.tsx";
 import { deliverEmail, enqueueEmail, sendOutcome } from "../../src/mail/outbox.ts";
 import { findBranding } from "../../src/settings/settings.ts";
 import { quotePdfFilename, renderQuotePdf } from "../../src/pdf/render_quote_pdf.ts";

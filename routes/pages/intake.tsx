@@ -27,8 +27,14 @@ export function intakePages(manifest: AssetManifest) {
     ]);
     // Loaded here so the first paint already has the wording and the choices.
     const kiosk = c.var.kiosk;
+    // The offline shell the service worker keeps in place of a kiosk's page
+    // (static/sw.js): the same form without the name of the staff member who
+    // handed the tablet over, which is not kept on the device.
+    const shell = c.req.query("shell") === "1";
     const props: IntakeFormProps = {
-      kiosk: kiosk ? { staff: kioskStaffProps(kiosk), completed: kiosk.completed } : null,
+      kiosk: kiosk
+        ? { staff: shell ? null : kioskStaffProps(kiosk), completed: kiosk.completed }
+        : null,
       consentTexts: {
         smsConsentText: consentTexts.smsConsentText,
         emailConsentText: consentTexts.emailConsentText,
@@ -65,9 +71,10 @@ export function intakePages(manifest: AssetManifest) {
       { title: "Client Intake" },
     );
     // The service worker (static/sw.js) keeps only a page marked so: the
-    // signed-out and kiosk form carry the store's wording and no client's
-    // data; a staff member's has their name in the staff bar.
-    if (!c.var.user) page.headers.set("X-Offline-Shell", "intake");
+    // signed-out form and the kiosk's shell carry the store's wording and no
+    // client's data or staff member's name; the kiosk's page names who handed
+    // the tablet over, and a staff member's has their name in the staff bar.
+    if (!c.var.user && (!kiosk || shell)) page.headers.set("X-Offline-Shell", "intake");
     return page;
   });
 

@@ -47,7 +47,7 @@ export async function renderKioskNotice(c: Context<AppEnv>, manifest: AssetManif
       <Island
         name="KioskReturn"
         component={KioskReturn}
-        props={{ staff: kioskStaffProps(kiosk), open: false }}
+        props={{ staff: kioskStaffProps(kiosk), open: false, quoteId: kiosk.quoteId }}
       />
     </section>,
     { title: "Not available on this tablet", status: 403 },

@@ -27,12 +27,13 @@ export function tabletPages(manifest: AssetManifest) {
       // no quote and no client (it is never even read), so nothing of a
       // client is kept by the browser. Offline, the island shows what this
       // device kept of the quote while it was online (IndexedDB). The staff
-      // preview may be kept too: this page has no staff bar.
+      // preview may be kept too: this page has no staff bar. Nor a staff
+      // member's name: a kiosk's shell leaves out who handed the tablet over.
       const branding = await findBranding(db);
       const props: TabletSelectProps = {
         quote: null,
         branding: { storeName: branding.storeName, logoUrl: branding.logoUrl },
-        kiosk: kioskProps,
+        kiosk: kiosk ? { staff: null, completed: kiosk.completed } : null,
       };
       const page = await renderPage(
         c,

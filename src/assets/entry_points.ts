@@ -16,6 +16,7 @@ import { join } from "node:path";
 export const PAGE_SCRIPTS: Record<string, string> = {
   signIn: "_sign_in.ts",
   forgotPassword: "_forgot_password.ts",
+  forget: "_forget.ts",
 };
 
 /** The browser bundle's entries, in islands/. */

@@ -3,7 +3,10 @@ import type { DB } from "../db/database.ts";
 import type { Logger } from "../http/logger.ts";
 import { deliverEmail, enqueueEmail } from "../mail/outbox.ts";
 import { isMailConfigured } from "../mail/mail_settings.ts";
-import { composePasswordResetEmail, REDACTED_RESET_BODY } from "../mail/password_reset_mail.ts";
+import {
+  composePasswordResetEmail,
+  REDACTED_RESET_BODY,
+} from "../mail/messages/password_reset.tsx";
 import { findBranding } from "../settings/settings.ts";
 import { recordAudit } from "../audit/audit_log.ts";
 import { issueResetToken, RESET_TOKEN_TTL_MS, resetLink } from "./password_reset.ts";
@@ -55,8 +58,7 @@ export async function sendResetMail(
   }
   const token = await issueResetToken(db, user.id);
   const branding = await findBranding(db);
-  const mail = composePasswordResetEmail({
-    storeName: branding.storeName,
+  const mail = composePasswordResetEmail(branding, {
     name: user.firstName.trim() || user.username,
     username: user.username,
     link: resetLink(deps.appUrl, token),

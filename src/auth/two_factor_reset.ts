@@ -3,7 +3,7 @@ import type { Logger } from "../http/logger.ts";
 import { type AuditActor, recordAudit } from "../audit/audit_log.ts";
 import { deliverEmail, enqueueEmail } from "../mail/outbox.ts";
 import { isMailConfigured } from "../mail/mail_settings.ts";
-import { composeTwoFactorResetEmail } from "../mail/security_notice_mail.ts";
+import { composeTwoFactorResetEmail } from "../mail/messages/two_factor_reset.tsx";
 import { findBranding } from "../settings/settings.ts";
 import { isUuid } from "../db/ids.ts";
 import { disableTwoFactor } from "./two_factor.ts";
@@ -63,9 +63,7 @@ export async function resetTwoFactorByOwner(
   if (!await isMailConfigured(db)) {
     return { ok: true, username: user.username, notice: "not_configured", to: user.email };
   }
-  const { storeName } = await findBranding(db);
-  const mail = composeTwoFactorResetEmail({
-    storeName,
+  const mail = composeTwoFactorResetEmail(await findBranding(db), {
     name: user.firstName.trim() || user.username,
     username: user.username,
     resetBy: actor.name,

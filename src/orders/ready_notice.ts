@@ -4,33 +4,10 @@
 // opening hours, until the store opens.
 import type { DB } from "../db/database.ts";
 import type { AuditActor } from "../audit/audit_log.ts";
-import { fillTemplate } from "../mail/templates.ts";
+import { composeReadyNotice } from "../mail/messages/ready_notice.tsx";
 import { findBranding } from "../settings/settings.ts";
 import { hoursText, nextOpenInstant } from "./opening_hours.ts";
 import { findStoreHours } from "./store_hours.ts";
-
-export const READY_SUBJECT_DEFAULT = "Your glasses are ready";
-export const READY_BODY_DEFAULT = "Hello {firstName},\n\n" +
-  "Your glasses (job {jobNumber}) are ready for pickup at {storeName}.\n\n" +
-  "Our hours: {storeHours}\n\nSee you soon,\n{storeName}";
-
-const escapeHtml = (s: string) =>
-  s.replace(
-    /[&<>"']/g,
-    (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!,
-  );
-
-/** The e-mail's words from the store's template (Settings), or the built-in ones. */
-export function composeReadyNotice(
-  template: { subject: string | null; body: string | null },
-  vars: { firstName: string; jobNumber: string; storeName: string; storeHours: string },
-) {
-  const subject = fillTemplate(template.subject?.trim() || READY_SUBJECT_DEFAULT, vars);
-  const text = fillTemplate(template.body?.trim() || READY_BODY_DEFAULT, vars);
-  const html = text.split(/\n{2,}/)
-    .map((p) => `<p>${escapeHtml(p).replace(/\n/g, "<br>")}</p>`).join("\n");
-  return { subject, text, html };
-}
 
 /**
  * Queues the notice, due at the end of the undo window or the next opening
@@ -54,13 +31,9 @@ export async function queueReadyNotice(
   const hours = await findStoreHours(trx);
   const branding = await findBranding(trx);
   const mail = composeReadyNotice(
+    branding,
     { subject: settings.readyEmailSubject, body: settings.readyEmailBody },
-    {
-      firstName: job.firstName,
-      jobNumber: job.jobNumber,
-      storeName: branding.storeName,
-      storeHours: hoursText(hours),
-    },
+    { firstName: job.firstName, jobNumber: job.jobNumber, storeHours: hoursText(hours) },
   );
   const sendAt = nextOpenInstant(
     new Date(now.getTime() + settings.readyUndoMinutes * 60_000),

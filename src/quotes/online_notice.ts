@@ -7,7 +7,7 @@ import type { Config } from "../config/config.ts";
 import type { Logger } from "../http/logger.ts";
 import { isMailConfigured } from "../mail/mail_settings.ts";
 import { deliverEmail, enqueueEmail } from "../mail/outbox.ts";
-import { composeOnlineAnswerEmail, type OnlineAnswer } from "../mail/online_answer_mail.ts";
+import { composeOnlineAnswerEmail, type OnlineAnswer } from "../mail/messages/online_answer.tsx";
 import { findBranding } from "../settings/settings.ts";
 
 /** Where the notice goes, or null when neither the optician nor the store has an address. */
@@ -34,9 +34,7 @@ export async function notifyStaffOfAnswer(
     if (!to) return;
     const quote = await db.selectFrom("quotes").select(["quoteNumber", "clientName"])
       .where("id", "=", quoteId).executeTakeFirstOrThrow();
-    const { storeName } = await findBranding(db);
-    const mail = composeOnlineAnswerEmail({
-      storeName,
+    const mail = composeOnlineAnswerEmail(await findBranding(db), {
       quoteNumber: quote.quoteNumber,
       clientName: quote.clientName,
       quoteUrl: `${config.appUrl}/quote/${quoteId}`,

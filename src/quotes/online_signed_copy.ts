@@ -17,7 +17,7 @@ import { findQuoteBundle } from "./quote_bundle.ts";
 import { findBranding } from "../settings/settings.ts";
 import { isMailConfigured } from "../mail/mail_settings.ts";
 import { deliverEmail, enqueueEmail } from "../mail/outbox.ts";
-import { composeSignedCopyEmail } from "../mail/online_answer_mail.ts";
+import { composeSignedCopyEmail } from "../mail/messages/signed_copy.tsx";
 
 async function findAcceptance(db: DB, quoteId: string) {
   return await db.selectFrom("quoteAcceptances")
@@ -168,11 +168,7 @@ export async function sendSignedCopy(
       await settle(db, quoteId, now);
       return "none_owed";
     }
-    const branding = await findBranding(db);
-    const mail = composeSignedCopyEmail({
-      storeName: branding.storeName,
-      storePhone: branding.storePhone,
-      storeEmail: branding.storeEmail,
+    const mail = composeSignedCopyEmail(await findBranding(db), {
       quoteNumber: made.bundle.quote.quoteNumber,
       signerName: made.acceptance.signerName,
     });

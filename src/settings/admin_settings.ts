@@ -9,7 +9,7 @@ import {
   DEFAULT_SMTP_PORT,
 } from "../mail/mail_settings.ts";
 import { DEFAULT_FOOTER_MESSAGE } from "../quotes/quotes.ts";
-import { READY_BODY_DEFAULT, READY_SUBJECT_DEFAULT } from "../orders/ready_notice.ts";
+import { READY_BODY_DEFAULT, READY_SUBJECT_DEFAULT } from "../mail/messages/ready_notice.tsx";
 
 /**
  * Settings as the admin screen reads them. The SMTP password never leaves

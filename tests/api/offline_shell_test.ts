@@ -41,13 +41,17 @@ describe("the service worker", () => {
     expect(res.headers.get("content-security-policy")).toContain("worker-src 'self'");
   });
 
-  it("may keep the signed-out and kiosk intake page, never a staff member's or the tablet's", async () => {
+  it("may keep the signed-out intake page and the kiosk's intake shell, never a staff member's or the tablet's", async () => {
     const signedOut = await call(app, "GET", "/intake", { headers: html });
     expect(signedOut.status).toBe(200);
     expect(signedOut.headers.get("x-offline-shell")).toBe("intake");
     const kiosk = await kioskCookieFor(app.db, { kind: "INTAKE", handedOverBy: maria.id });
+    // The kiosk's page names who handed the tablet over: its shell is kept instead.
     const kioskPage = await call(app, "GET", "/intake", { headers: html, cookie: kiosk });
-    expect(kioskPage.headers.get("x-offline-shell")).toBe("intake");
+    expect(kioskPage.headers.get("x-offline-shell")).toBeNull();
+    const kioskShell = await call(app, "GET", "/intake?shell=1", { headers: html, cookie: kiosk });
+    expect(kioskShell.headers.get("x-offline-shell")).toBe("intake");
+    expect(kioskShell.text).not.toContain("maria_sw");
 
     const staff = await sessionCookieFor(app.db, maria.id);
     const staffPage = await call(app, "GET", "/intake", { headers: html, cookie: staff });
@@ -115,8 +119,9 @@ describe("the tablet's offline shell (/tablet/{id}?shell=1)", () => {
         logoUrl: expect.any(String),
       });
       if (who === "kiosk") {
-        // The staff return form's handover name, as on the kept kiosk intake.
-        expect(props.kiosk).toMatchObject({ staff: { username: "maria_sw" }, completed: false });
+        // A kiosk's, with no staff member's name: staff type theirs to return.
+        expect(props.kiosk).toEqual({ staff: null, completed: false });
+        expect(shell.text).not.toContain("maria_sw");
       } else expect(props.kiosk).toBeNull();
     }
   });

@@ -13,7 +13,7 @@ import { backgroundSettled } from "../../src/auth/background.ts";
 import { hashToken } from "../../src/auth/session.ts";
 import { FORGOT_PASSWORD_ANSWER, RESET_DONE } from "../../src/schemas/password_recovery.ts";
 import { RESET_TOKEN_MESSAGES } from "../../src/auth/password_reset.ts";
-import { REDACTED_RESET_BODY } from "../../src/mail/password_reset_mail.ts";
+import { REDACTED_RESET_BODY } from "../../src/mail/messages/password_reset.tsx";
 import { useTestApp } from "../helpers/suite.ts";
 
 let app: TestApp;

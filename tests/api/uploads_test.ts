@@ -270,7 +270,7 @@ describe("PUT /api/admin/logo and /api/admin/favicon", () => {
     expect(file.headers.get("content-type")).toBe("image/x-icon");
     for (const [path, cookie] of [["/staff", undefined], ["/dashboard", admin]] as const) {
       const page = await call(app, "GET", path, { cookie });
-      expect(page.text).toContain(`<link rel="icon" href="${faviconUrl}">`);
+      expect(page.text).toContain(`<link rel="icon" href="${faviconUrl}"/>`);
     }
   });
 

@@ -220,6 +220,8 @@ describe("the intake form through a Wi-Fi drop", () => {
     await page.getByLabel("Password").fill(maria.password);
     await page.getByRole("button", { name: "Return to Staff Work" }).click();
     await page.waitForURL(/\/quote\//);
+    // The page staff land on clears the device (islands/_forget.ts).
+    await page.waitForSelector("html[data-device-forgotten=true]");
     await expect(kept(page, "draft:intake:kiosk")).resolves.toBeUndefined();
     await expect(kept(page, "outbox:intake:kiosk")).resolves.toBeUndefined();
     expect(problems).toEqual([]);
@@ -405,12 +407,16 @@ describe("the tablet selection reloaded offline", () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
 
     // Back online, staff take the tablet back before the client confirmed:
-    // nothing of the quote stays on the device.
+    // nothing of the quote stays on the device. The page is still the kept
+    // shell, which names no staff member: staff type their username.
     await context.setOffline(false);
     await page.getByRole("button", { name: "Staff: return to staff work" }).click();
+    await expect(page.getByLabel("Username").inputValue()).resolves.toBe("");
+    await page.getByLabel("Username").fill(maria.username);
     await page.getByLabel("Password").fill(maria.password);
     await page.getByRole("button", { name: "Return to Staff Work" }).click();
     await page.waitForURL(/\/quote\//);
+    await page.waitForSelector("html[data-device-forgotten=true]");
     await expect(kept(page, draftId)).resolves.toBeUndefined();
     const quote = await app.db.selectFrom("quotes").select(["status", "version"])
       .where("id", "=", quoteId).executeTakeFirstOrThrow();

@@ -1,8 +1,9 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
-import { composeQuoteEmail, fillTemplate } from "./templates.ts";
-import type { QuoteBundle } from "../quotes/views.ts";
-import type { MailSettings } from "./mail_settings.ts";
+import { composeQuoteEmail } from "./quote_email.tsx";
+import { fillTemplate } from "./parts.tsx";
+import type { QuoteBundle } from "../../quotes/views.ts";
+import type { MailSettings } from "../mail_settings.ts";
 
 describe("fillTemplate", () => {
   it("fills the known names and leaves the others as typed, object-prototype names included", () => {
