@@ -129,7 +129,7 @@ export class PdfPool {
     return this.#counted(caller, () => this.#render(model, logo));
   }
 
-  /** A lab work order (one page per job) as PDF bytes, under the same limits as a quote's. */
+  /** A lab work order (one sheet per job) as PDF bytes, under the same limits as a quote's. */
   workOrder(
     sheets: WorkOrderSheet[],
     paper: Paper,

@@ -259,7 +259,7 @@ const CASES: MessageCase[] = [
       }),
     subject: "Work order J-000012, J-000013 · Clear View Optics",
     text: "Work order J-000012, J-000013 from Clear View Optics (account ACC-9). The order is " +
-      "attached, one page per job.\n\nClear View Optics · (555) 010-0100",
+      "attached, one sheet per job.\n\nClear View Optics · (555) 010-0100",
     facts: ["Work order J-000012, J-000013 from Clear View Optics (account ACC-9)."],
     hrefs: [],
     hostile: (b, s) => [composeWorkOrderEmail(b, { jobNumbers: [s, s], accountNumber: s })],

@@ -9,7 +9,7 @@ export function composeWorkOrderEmail(
 ): ComposedEmail {
   const jobs = input.jobNumbers.join(", ");
   const what = `Work order ${jobs} from ${branding.storeName} ` +
-    `(account ${input.accountNumber || "—"}). The order is attached, one page per job.`;
+    `(account ${input.accountNumber || "—"}). The order is attached, one sheet per job.`;
   return renderMail(branding, {
     subject: `Work order ${jobs} · ${branding.storeName}`,
     text: `${what}\n\n${branding.storeName} · ${branding.storePhone}`,
