@@ -14,6 +14,5 @@ export const QUERY_ISLANDS: ReadonlySet<string> = new Set([
   "QuoteManager",
   "SearchBox",
   "SettingsForm",
-  "TabletSelect",
   "UserManagement",
 ]);
