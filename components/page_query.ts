@@ -1,6 +1,8 @@
 // The browser's react-query for a page: the one QueryClient every island of the
 // page shares, with the shared 401 rule. Loaded on demand (a dynamic import),
-// only by a page with an island in components/query_islands.ts.
+// only by a page with an island in components/query_islands.ts and by the
+// staff bar's search once it is used, so the pages a client holds (intake,
+// tablet, online quote) never load react-query.
 import { QueryClientProvider } from "@tanstack/react-query";
 import { makeQueryClient } from "./query_client.ts";
 import { handleUnauthorized } from "./api_client.ts";

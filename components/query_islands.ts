@@ -12,7 +12,6 @@ export const QUERY_ISLANDS: ReadonlySet<string> = new Set([
   "OrderPage",
   "QuoteBuilder",
   "QuoteManager",
-  "SearchBox",
   "SettingsForm",
   "UserManagement",
 ]);
