@@ -1,8 +1,10 @@
 import { type ComponentType, useContext, useId } from "react";
 import { renderToString } from "react-dom/server";
+import { QueryClientProvider } from "@tanstack/react-query";
 import { IslandCollector } from "./island_context.ts";
 import { makeQueryClient } from "./query_client.ts";
 import { IslandRoot } from "./island_root.tsx";
+import { QUERY_ISLANDS } from "./query_islands.ts";
 import { flatString } from "../src/http/flat_string.ts";
 
 /** JSON inside <script> must not be able to close the tag or open a comment. */
@@ -38,11 +40,16 @@ function renderIsland<P extends object>(
   const key = `${name}:${idPrefix}`;
   const kept = renderings.get(props)?.get(key);
   if (kept) return kept;
+  // The same tree as islands/_entry.tsx hydrates: the provider only for an
+  // island that uses react-query.
+  const island = <Component {...props} />;
   // Flat once, so the answers that reuse it copy it instead of walking its pieces.
   const rendered = {
     html: flatString(renderToString(
-      <IslandRoot client={makeQueryClient()}>
-        <Component {...props} />
+      <IslandRoot>
+        {QUERY_ISLANDS.has(name)
+          ? <QueryClientProvider client={makeQueryClient()}>{island}</QueryClientProvider>
+          : island}
       </IslandRoot>,
       { identifierPrefix: idPrefix },
     )),

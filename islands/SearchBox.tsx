@@ -1,11 +1,13 @@
 // The staff bar's global search: a combobox (ARIA 1.2 pattern) over clients
-// and quotes. It is on every staff page, so it stays small: React, the shared
-// query client and the API helper (all in the entry already), nothing else.
-import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
-import { useQuery } from "@tanstack/react-query";
-import { apiRequest } from "../components/api_client.ts";
+// and quotes. It is on every staff page, so it stays small: React (in the
+// entry already) and the box itself. Its query (react-query and the API
+// helper, components/search/search_query.tsx) is loaded when the box is first
+// focused or typed in, so it is there before the third character and a page
+// that only shows the bar (the signed-in intake) does not carry react-query.
+import { type ComponentType, type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import { SEARCH_MIN_CHARS, type SearchResult } from "../src/search/views.ts";
 import { dismissMenusOnEscapeAndOutsideClick } from "../components/menu_dismiss.ts";
+import type { SearchQueryProps, SearchState } from "../components/search/search_query.tsx";
 
 // The staff bar's Menu closes the way menus do (Escape, a click outside). This
 // box is the bar's one island, so that code comes with the bar and stays off
@@ -23,6 +25,16 @@ const GROUP_LABELS: Record<SearchResult["type"], string> = {
   quote: "Quotes",
   job: "Jobs",
 };
+
+type SearchQuery = ComponentType<SearchQueryProps>;
+let loading: Promise<SearchQuery> | undefined;
+
+/** The search's query part, asked for once; after a failed load (offline), again. */
+function loadSearchQuery(): Promise<SearchQuery> {
+  loading ??= import("../components/search/search_query.tsx").then((m) => m.SearchQuery);
+  loading.catch(() => (loading = undefined));
+  return loading;
+}
 
 function useDebounced(value: string, ms: number): string {
   const [debounced, setDebounced] = useState(value);
@@ -73,26 +85,34 @@ export default function SearchBox() {
   const [active, setActive] = useState(-1);
   useSlashToFocus(input);
 
+  // The query part once loaded, and where it says the search stands.
+  const [Query, setQuery] = useState<SearchQuery | null>(null);
+  const [loadFailed, setLoadFailed] = useState(false);
+  const [search, setSearch] = useState<SearchState | null>(null);
+  function loadQuery() {
+    if (Query) return;
+    setLoadFailed(false);
+    loadSearchQuery().then((component) => setQuery(() => component), () => setLoadFailed(true));
+  }
+
   const typed = text.trim();
   const term = useDebounced(typed, DEBOUNCE_MS);
   const enabled = term.length >= SEARCH_MIN_CHARS;
-  const search = useQuery({
-    queryKey: ["search", term],
-    queryFn: () => apiRequest<SearchResult[]>("GET", `/api/search?q=${encodeURIComponent(term)}`),
-    enabled,
-  });
-  const settled = enabled && term === typed && search.isSuccess && !search.isFetching;
-  const results = settled ? search.data : [];
+  const current = search?.term === term ? search : null;
+  const pending = current ? current.fetching || current.status === "pending" : !loadFailed;
+  const failed = current ? current.status === "error" : loadFailed;
+  const settled = enabled && term === typed && current?.status === "success" && !current.fetching;
+  const results = (settled && current.data) || [];
   const groups = groupByType(results);
   const options = groups.flatMap((g) => g.items);
 
   // A new answer starts with nothing highlighted.
-  useEffect(() => setActive(-1), [term, search.data]);
+  useEffect(() => setActive(-1), [term, current?.data]);
 
   let hint = "";
   if (typed.length < SEARCH_MIN_CHARS) hint = "Type 3+ characters to search";
-  else if (term !== typed || search.isFetching) hint = "Searching...";
-  else if (search.isError) hint = "Search failed. Please try again.";
+  else if (term !== typed || pending) hint = "Searching...";
+  else if (failed) hint = "Search failed. Please try again.";
   else if (options.length === 0) hint = "No results found";
 
   const panelOpen = open && typed.length > 0;
@@ -152,8 +172,12 @@ export default function SearchBox() {
         onChange={(event) => {
           setText(event.target.value);
           setOpen(true);
+          loadQuery();
         }}
-        onFocus={() => setOpen(true)}
+        onFocus={() => {
+          setOpen(true);
+          loadQuery();
+        }}
         onBlur={() => setOpen(false)}
         onKeyDown={onKeyDown}
       />
@@ -206,6 +230,7 @@ export default function SearchBox() {
           ))}
         </div>
       </div>
+      {Query && <Query term={term} onState={setSearch} />}
     </div>
   );
 }

@@ -1,6 +1,10 @@
 import { useEffect, useRef, useState } from "react";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { type ApiError, apiRequest, isUnauthorized } from "../components/api_client.ts";
+import {
+  type ApiError,
+  apiRequest,
+  handleUnauthorized,
+  isUnauthorized,
+} from "../components/api_client.ts";
 import { toast } from "../components/toast.tsx";
 import { OptionCard } from "../components/tablet/OptionCard.tsx";
 import type { TabletBranding, TabletQuote } from "../components/tablet/tablet_view.ts";
@@ -47,8 +51,6 @@ interface SelectionPayload {
   options: { id: string; isChosen: boolean }[];
 }
 
-const tabletKey = (id: string) => ["tablet-quote", id] as const;
-
 const KIOSK_ENDED = "This tablet session has ended. Please hand the tablet back to your optician.";
 
 export default function TabletSelect(props: TabletSelectProps) {
@@ -92,17 +94,27 @@ function OfflineTablet({ branding, kiosk }: Omit<TabletSelectProps, "quote">) {
 function TabletScreen(
   { quote: initialQuote, branding, kiosk = null }: TabletSelectProps & { quote: TabletQuote },
 ) {
-  const queryClient = useQueryClient();
-  const key = tabletKey(initialQuote.id);
   const quotePath = `/api/quotes/${encodeURIComponent(initialQuote.id)}`;
   // Staff preview: the quote API's tablet view (`?view=tablet`), so this page
   // carries no quote rules; a kiosk has its own read.
   const tabletPath = `${quotePath}?view=tablet`;
-  const { data: quote, refetch } = useQuery({
-    queryKey: key,
-    queryFn: () => apiRequest<TabletQuote>("GET", kiosk ? "/api/kiosk/quote" : tabletPath),
-    initialData: initialQuote,
-  });
+  // The quote as the server last gave it: the page's own (or the device's)
+  // copy, replaced by the answer to the confirmation, read again only after a
+  // 409. No react-query here: the page a client holds stays under its budget
+  // without it (README, architecture notes).
+  const [quote, setQuote] = useState(initialQuote);
+
+  /** Reads the quote again; null when it could not (the 401 rule applied, off a kiosk). */
+  async function reload(): Promise<TabletQuote | null> {
+    try {
+      const fresh = await apiRequest<TabletQuote>("GET", kiosk ? "/api/kiosk/quote" : tabletPath);
+      setQuote(fresh);
+      return fresh;
+    } catch (error) {
+      if (!kiosk) handleUnauthorized(error);
+      return null;
+    }
+  }
   const [confirmed, setConfirmed] = useState(kiosk?.completed ?? false);
   // The page asks the client to tap what they want: options staff ticked for
   // the internal print are not the client's choice, so nothing starts selected
@@ -175,7 +187,7 @@ function TabletScreen(
   });
 
   function saved(quote: TabletQuote) {
-    queryClient.setQueryData(key, quote);
+    setQuote(quote);
     setSelected(new Set(quote.options.filter((o) => o.isChosen).map((o) => o.id)));
     setChangedElsewhere(false);
     setConfirmed(true);
@@ -200,8 +212,8 @@ function TabletScreen(
     // Staff changed the quote behind the tablet: load the current version so
     // trying again can work. The client's taps stay as they are.
     if (error.status === 409) {
-      const fresh = await refetch();
-      if (fresh.data && !fresh.data.blocker) setChangedElsewhere(true);
+      const fresh = await reload();
+      if (fresh && !fresh.blocker) setChangedElsewhere(true);
     }
   }
 

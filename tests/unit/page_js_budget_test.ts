@@ -19,8 +19,13 @@ import { insertSavedQuote } from "../helpers/quote_fixture.ts";
 import { createQuoteLink } from "../../src/quotes/online_links.ts";
 
 const KB = 1024;
-/** The issue's budgets, gzip-compressed bytes. */
-const BUDGET = { signIn: 20 * KB, tablet: 90 * KB, builder: 160 * KB };
+/**
+ * The issue's budgets, gzip-compressed bytes. `tablet` holds the pages a client
+ * holds (the intake, signed out or kiosk; the tablet selection; the online
+ * quote page) and the signed-in intake, which adds the staff bar's search and
+ * the Hand to client button: about 79–84 KB once react-query left the entry.
+ */
+const BUDGET = { signIn: 20 * KB, tablet: 85 * KB, builder: 160 * KB };
 /** zod as the schemas use it, shaken; its full build is about 92 KB gzip. */
 const ZOD_SHAKEN = 32 * KB;
 
@@ -99,7 +104,7 @@ describe("JavaScript per page, gzip-compressed as served", () => {
     expect(page.gzip).toBeLessThanOrEqual(BUDGET.signIn);
   });
 
-  it("the client's online quote page within 90 KB, with no zod", async () => {
+  it("the client's online quote page within 85 KB, with no zod", async () => {
     const zod = await zodChunks();
     const token = await createQuoteLink(app.db, {
       quoteId,
@@ -123,7 +128,7 @@ describe("JavaScript per page, gzip-compressed as served", () => {
     expect(page.gzip).toBeLessThanOrEqual(BUDGET.signIn);
   });
 
-  it("the tablet pages (intake and tablet selection) within 90 KB, none with zod", async () => {
+  it("the tablet pages (intake and tablet selection) within 85 KB, none with zod", async () => {
     const zod = await zodChunks();
     expect(zod.size).toBeGreaterThan(0);
     const intakeKiosk = await kioskCookieFor(app.db, { kind: "INTAKE", handedOverBy: ownerId });
@@ -145,10 +150,6 @@ describe("JavaScript per page, gzip-compressed as served", () => {
       const page = await pageScripts(text, manifest);
       console.log(`${name}: ${page.gzip} B gzip in ${page.files.length} files`);
       expect([name, page.files.filter((f) => zod.has(f))]).toEqual([name, []]);
-      // The signed-in intake also carries the staff bar's search and the Hand to
-      // client button (about 92.5 KB): it is held to "no zod" only, not to the
-      // budget of the pages a client holds.
-      if (name === "intake, signed in") continue;
       expect([name, page.gzip <= BUDGET.tablet, page.gzip]).toEqual([name, true, page.gzip]);
     }
   });
