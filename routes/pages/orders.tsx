@@ -26,6 +26,7 @@ import { isAdminRole } from "../../components/StaffNav.tsx";
 import LabsAdmin, { type LabsAdminProps } from "../../islands/LabsAdmin.tsx";
 import { ColumnHeads } from "../../components/ColumnHeads.tsx";
 import type { ReactNode } from "react";
+import { Checkbox } from "../../components/Checkbox.tsx";
 
 /** The list's own link with the filters kept and the page replaced. */
 function pageHref(raw: Record<string, string>, page: number) {
@@ -172,14 +173,13 @@ export function ordersPages(manifest: AssetManifest) {
               ))}
             </select>
           </div>
-          <label className="checkbox">
-            <input type="checkbox" name="late" value="1" defaultChecked={raw.late === "1"} /> Late
-          </label>
-          <label className="checkbox">
-            <input type="checkbox" name="waiting" value="1" defaultChecked={raw.waiting === "1"} />
-            {" "}
-            Ready and waiting
-          </label>
+          <Checkbox label="Late" name="late" value="1" defaultChecked={raw.late === "1"} />
+          <Checkbox
+            label="Ready and waiting"
+            name="waiting"
+            value="1"
+            defaultChecked={raw.waiting === "1"}
+          />
           <div className="filter-actions">
             <button type="submit" className="btn btn-primary">Filter</button>
             <a className="btn btn-outline" href="/orders">Clear</a>
