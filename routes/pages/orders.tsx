@@ -39,6 +39,7 @@ function pageHref(raw: Record<string, string>, page: number) {
   return query ? `/orders?${query}` : "/orders";
 }
 
+/** The jobs, a row each; on a phone each row is a card (its cells' classes place them). */
 function OrdersTable({ rows }: { rows: OrderListRow[] }) {
   return (
     <div className="data-table-wrap" tabIndex={0} aria-labelledby="orders-caption">
@@ -53,14 +54,18 @@ function OrdersTable({ rows }: { rows: OrderListRow[] }) {
         <tbody>
           {rows.map((r) => (
             <tr key={r.jobId}>
-              <td>
+              <td className="orders-cell-job">
                 <a className="link job-number" href={`/orders/${r.orderId}`}>{r.jobNumber}</a>
               </td>
-              <td>{r.clientName}</td>
-              <td>{r.labName}</td>
-              <td>{r.opticianName || <span className="muted">—</span>}</td>
-              <td>
-                <Badge variant={JOB_STATUS_VARIANTS[r.status]}>{JOB_STATUS_LABELS[r.status]}</Badge>
+              <td className="orders-cell-client">{r.clientName}</td>
+              <td className="orders-cell-lab">{r.labName}</td>
+              <td className="orders-cell-optician">
+                {r.opticianName || <span className="muted">—</span>}
+              </td>
+              <td className="orders-cell-status">
+                <Badge variant={JOB_STATUS_VARIANTS[r.status]}>
+                  {JOB_STATUS_LABELS[r.status]}
+                </Badge>
                 {r.isLate && (
                   <>
                     {" "}
@@ -68,10 +73,10 @@ function OrdersTable({ rows }: { rows: OrderListRow[] }) {
                   </>
                 )}
               </td>
-              <td className="nowrap">
+              <td className="nowrap orders-cell-promised">
                 <CalendarDate value={r.promisedDate} />
               </td>
-              <td className="num">{formatDecimal(r.total)}</td>
+              <td className="num orders-cell-total">{formatDecimal(r.total)}</td>
             </tr>
           ))}
         </tbody>
