@@ -17,7 +17,8 @@ export function ConsentOption(
 ) {
   return (
     <div className="consent-option">
-      <label className="checkbox-row" htmlFor={id}>
+      {/* Checkbox.tsx's markup: the intake is a page a client holds (its note). */}
+      <label className="checkbox checkbox-card">
         <input
           id={id}
           name={name}
@@ -27,7 +28,7 @@ export function ConsentOption(
           disabled={disabled}
           aria-describedby={missing ? `${id}-missing` : undefined}
         />
-        <span className="consent-text">
+        <span className="checkbox-label consent-text">
           <strong>{title}</strong>
           {statement && <span>{statement}</span>}
         </span>

@@ -1,5 +1,6 @@
 import { useId } from "react";
 import type { ClientMeasurementsView } from "../src/clients/views.ts";
+import { Checkbox } from "./Checkbox.tsx";
 
 export interface MeasurementsValues extends Record<string, string | boolean> {
   pdBinocular: string;
@@ -63,16 +64,13 @@ export function MeasurementsFields(
         {pd("pdBinocular", "PD Distance")}
         {pd("pdNear", "PD Near")}
       </div>
-      <label className="checkbox-row">
-        <input
-          type="checkbox"
-          name="measurementsComplete"
-          checked={values.measurementsComplete}
-          onChange={(e) => onChange("measurementsComplete", e.target.checked)}
-          disabled={disabled}
-        />
-        <span>Mark measurements as complete</span>
-      </label>
+      <Checkbox
+        label="Mark measurements as complete"
+        name="measurementsComplete"
+        checked={values.measurementsComplete}
+        onChange={(e) => onChange("measurementsComplete", e.target.checked)}
+        disabled={disabled}
+      />
     </>
   );
 }

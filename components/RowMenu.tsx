@@ -27,7 +27,7 @@ export function RowMenu(
     >
       <summary
         id={buttonId}
-        className="btn btn-outline btn-sm"
+        className="btn btn-outline btn-sm chevron"
         aria-label={name}
         aria-haspopup="menu"
         aria-expanded={open}

@@ -49,6 +49,11 @@ export const logoutPath = (user: { isExternal: boolean }) =>
  * islands; routes/render_page.tsx does); the Menu dropdown is a native <details>, which opens with a click, Enter or
  * Space without any script, and closes on Escape or a click outside once the
  * search island has loaded (components/menu_dismiss.ts, called by islands/SearchBox.tsx).
+ *
+ * On a phone (up to 560 px) the bar is one row (logo, search, Menu): the
+ * entries move into the Menu. They are in the markup twice, the bar's and the
+ * Menu's; CSS shows one set at any width (display: none hides the other from
+ * everyone), so no script is needed and there is one Main navigation at a time.
  */
 export function StaffNav(
   { user, path, storeName, logoUrl, search }: {
@@ -79,8 +84,20 @@ export function StaffNav(
         <div className="usermenu">
           <span className="user-name" data-testid="user-name">{user.displayName}</span>
           <details className="menu">
-            <summary className="btn btn-ghost btn-sm">Menu</summary>
+            <summary className="btn btn-ghost btn-sm chevron">Menu</summary>
             <div className="menu-panel">
+              <nav aria-label="Main" className="menu-nav">
+                {entries.map((e) => (
+                  <a
+                    key={e.href}
+                    href={e.href}
+                    className="menu-item"
+                    aria-current={e.active(path) ? "page" : undefined}
+                  >
+                    {e.label}
+                  </a>
+                ))}
+              </nav>
               <a href="/account/password" className="menu-item">Change My Password</a>
               {isAdminRole(user.role) && (
                 <a href="/account/two-factor" className="menu-item">Two-Factor Sign-In</a>

@@ -15,6 +15,7 @@ import {
   nameMismatchMessage,
 } from "../components/catalog_admin/sections.ts";
 import { ImportCsvDialog } from "../components/catalog_admin/ImportCsvDialog.tsx";
+import { Checkbox } from "../components/Checkbox.tsx";
 
 export interface CatalogAdminProps {
   section: CatalogSectionKey;
@@ -349,15 +350,12 @@ function ItemDialog(
           {field("price", "Price ($)", { inputMode: "decimal", placeholder: "0.00" })}
           {field("sortOrder", "Sort Order", { type: "number", step: 1, inputMode: "numeric" })}
         </div>
-        <label className="checkbox-row catalog-check">
-          <input
-            type="checkbox"
-            name="active"
-            checked={v.active}
-            onChange={(ev) => form.setField("active", ev.target.checked)}
-          />
-          <span>Active (offered in quotes)</span>
-        </label>
+        <Checkbox
+          label="Active (offered in quotes)"
+          name="active"
+          checked={v.active}
+          onChange={(ev) => form.setField("active", ev.target.checked)}
+        />
       </form>
     </Dialog>
   );

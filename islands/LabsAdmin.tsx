@@ -9,6 +9,7 @@ import { Badge } from "../components/Badge.tsx";
 import { labSchema } from "../src/schemas/order.ts";
 import type { LabView } from "../src/orders/views.ts";
 import { ColumnHeads } from "../components/ColumnHeads.tsx";
+import { Checkbox } from "../components/Checkbox.tsx";
 
 export interface LabsAdminProps {
   labs: LabView[];
@@ -195,14 +196,11 @@ function LabForm(
       {field("phone", "Phone", "tel")}
       {field("accountNumber", "Account number")}
       {field("turnaroundDays", "Turnaround (business days)")}
-      <label className="checkbox">
-        <input
-          type="checkbox"
-          checked={draft.active}
-          onChange={(e) => setDraft({ ...draft, active: e.target.checked })}
-        />{" "}
-        Active (offered on new orders)
-      </label>
+      <Checkbox
+        label="Active (offered on new orders)"
+        checked={draft.active}
+        onChange={(e) => setDraft({ ...draft, active: e.target.checked })}
+      />
       <div className="dialog-footer">
         <button type="button" className="btn btn-outline" onClick={onCancel}>Cancel</button>
         <button type="submit" className="btn btn-primary" disabled={save.isPending}>

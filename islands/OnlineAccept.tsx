@@ -312,14 +312,15 @@ export default function OnlineAccept({ quote, store, terms }: OnlineAcceptProps)
                 </button>
               </div>
             </fieldset>
-            <label className="online-terms">
+            {/* The markup of components/Checkbox.tsx and Disclosure.tsx (see their notes). */}
+            <label className="checkbox online-terms">
               <input
                 type="checkbox"
                 checked={agreed}
                 disabled={locked}
                 onChange={(e) => setAgreed(e.target.checked)}
               />
-              <span>{terms}</span>
+              <span className="checkbox-label">{terms}</span>
             </label>
             {error && (
               <p className="notice notice-error" role="alert" ref={errorRef} tabIndex={-1}>
@@ -336,8 +337,8 @@ export default function OnlineAccept({ quote, store, terms }: OnlineAcceptProps)
             </button>
           </form>
 
-          <details className="online-decline">
-            <summary>Decline this quote</summary>
+          <details className="disclosure online-decline">
+            <summary className="chevron">Decline this quote</summary>
             <form onSubmit={decline} noValidate aria-label="Decline">
               <div className="field">
                 <label htmlFor="online-decline-message">A message to the store (optional)</label>

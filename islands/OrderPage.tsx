@@ -1,7 +1,7 @@
 // The order page: each job with its status timeline and the steps it may take
 // next (the server decides them and refuses the rest), the payments and the
 // balance, and the links to print the work order and receipt.
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useId, useRef, useState } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { ApiError, apiRequest, errorDetail, isUnauthorized } from "../components/api_client.ts";
 import { useSendKey } from "../components/send_key.ts";
@@ -23,6 +23,9 @@ import {
 import type { JobView, OrderBundle } from "../src/orders/views.ts";
 import type { JobStatus, PaymentMethod, Role } from "../db/schema.ts";
 import { ColumnHeads } from "../components/ColumnHeads.tsx";
+import { Checkbox } from "../components/Checkbox.tsx";
+import { Disclosure } from "../components/Disclosure.tsx";
+import { useFocusAfter } from "../components/focus_rule.ts";
 
 export interface OrderPageProps {
   bundle: OrderBundle;
@@ -39,6 +42,9 @@ export default function OrderPage({ bundle: initial, role }: OrderPageProps) {
   const [pending, setPending] = useState<PendingStep | null>(null);
   const mayOverride = role === "ADMIN" || role === "OWNER";
 
+  // The step's button is disabled while it is sent and often gone after it: focus
+  // goes back to it, else to the job's next step, else to the job's heading.
+  const stepFrom = useRef<Element | null>(null);
   const stepKey = useSendKey();
   const step = useMutation({
     mutationFn: (input: { job: JobView; to: JobStatus; reason?: string; override?: string }) => {
@@ -63,10 +69,25 @@ export default function OrderPage({ bundle: initial, role }: OrderPageProps) {
       });
     },
     onError: (error) => failed(error, "The job did not move"),
+    onSettled: (_next, _error, input) => {
+      const from = stepFrom.current;
+      focusAfter(() => {
+        const heading = document.getElementById(jobHeadingId(input.job.id));
+        const steps = heading?.closest(".job-card")?.querySelector(".job-steps");
+        return [
+          from,
+          steps?.querySelector(".btn-primary"),
+          steps?.querySelector("button"),
+          heading,
+        ];
+      });
+    },
   });
+  const focusAfter = useFocusAfter(step.isPending);
 
   function onStep(job: JobView, s: JobStep) {
     if (step.isPending) return;
+    stepFrom.current = document.activeElement;
     if (s.to === "PICKED_UP" && bundle.money.balanceCents > 0) {
       setPending({
         jobId: job.id,
@@ -233,6 +254,8 @@ export default function OrderPage({ bundle: initial, role }: OrderPageProps) {
   );
 }
 
+const jobHeadingId = (jobId: string) => `job-${jobId}`;
+
 function JobCard(
   { orderId, job, busy, onStep, onChangeDate }: {
     orderId: string;
@@ -242,7 +265,7 @@ function JobCard(
     onChangeDate: () => void;
   },
 ) {
-  const headingId = `job-${job.id}`;
+  const headingId = jobHeadingId(job.id);
   return (
     <section className="card job-card" aria-labelledby={headingId} data-testid="job-card">
       <div className="job-head">
@@ -283,8 +306,7 @@ function JobCard(
           </div>
         )}
       </dl>
-      <details className="job-details">
-        <summary>What was sold</summary>
+      <Disclosure summary="What was sold" className="job-details">
         <ul className="job-items">
           {job.items.map((item, i) => (
             <li key={i}>
@@ -306,7 +328,7 @@ function JobCard(
             Print this job's work order
           </a>
         </p>
-      </details>
+      </Disclosure>
       <ol className="job-timeline" aria-label={`History of ${job.jobNumber}`}>
         {job.events.map((e, i) => (
           <li key={i}>
@@ -361,6 +383,9 @@ function Payments(
   const [errors, setErrors] = useState<Record<string, string>>({});
   const mayRefund = role === "ADMIN" || role === "OWNER";
 
+  // Record Payment is disabled while it is sent: focus comes back to it (or to Amount).
+  const payFrom = useRef<Element | null>(null);
+  const amountRef = useRef<HTMLInputElement>(null);
   // A payment sent again (a double tap, a retry after a lost answer) is taken once.
   const payKey = useSendKey();
   const pay = useMutation({
@@ -385,11 +410,17 @@ function Payments(
       if (error instanceof ApiError && error.fields) setErrors(error.fields);
       failed(error, "The payment was not recorded");
     },
+    onSettled: () => {
+      const from = payFrom.current;
+      focusAfter(() => [from, amountRef.current]);
+    },
   });
+  const focusAfter = useFocusAfter(pay.isPending);
 
   function submit(event: FormEvent) {
     event.preventDefault();
     if (pay.isPending) return;
+    payFrom.current = document.activeElement;
     const cents = parseCents(amount);
     if (cents === undefined || cents <= 0) {
       setErrors({ amount: "Amount must be a number like 50.00" });
@@ -437,6 +468,7 @@ function Payments(
         <div className="field">
           <label htmlFor={`${id}-amount`}>{refund ? "Refund amount" : "Amount"}</label>
           <input
+            ref={amountRef}
             id={`${id}-amount`}
             inputMode="decimal"
             value={amount}
@@ -486,14 +518,11 @@ function Payments(
         )}
         <div className="payment-actions">
           {mayRefund && (
-            <label className="checkbox">
-              <input
-                type="checkbox"
-                checked={refund}
-                onChange={(e) => setRefund(e.target.checked)}
-              />{" "}
-              Refund
-            </label>
+            <Checkbox
+              label="Refund"
+              checked={refund}
+              onChange={(e) => setRefund(e.target.checked)}
+            />
           )}
           <button type="submit" className="btn btn-primary" disabled={pay.isPending}>
             {pay.isPending ? "Saving..." : refund ? "Record Refund" : "Record Payment"}

@@ -12,6 +12,7 @@ import { type SettingsInput, settingsSchema, testEmailSchema } from "../src/sche
 import type { findAdminSettings } from "../src/settings/admin_settings.ts";
 import type { EmailStatus } from "../src/mail/mail_settings.ts";
 import { STORE_FALLBACKS } from "../src/settings/settings.ts";
+import { Checkbox } from "../components/Checkbox.tsx";
 
 export type AdminSettings = Awaited<ReturnType<typeof findAdminSettings>>;
 
@@ -334,20 +335,18 @@ export default function SettingsForm(props: SettingsFormProps) {
             {WEEKDAYS.map((day, n) => {
               const days = v.openingDays.split(",").filter(Boolean).map(Number);
               return (
-                <label key={day} className="checkbox">
-                  <input
-                    type="checkbox"
-                    name="openingDays"
-                    checked={days.includes(n)}
-                    onChange={(ev) =>
-                      form.setField(
-                        "openingDays",
-                        (ev.target.checked ? [...days, n] : days.filter((d) => d !== n))
-                          .sort().join(","),
-                      )}
-                  />{" "}
-                  {day}
-                </label>
+                <Checkbox
+                  key={day}
+                  label={day}
+                  name="openingDays"
+                  checked={days.includes(n)}
+                  onChange={(ev) =>
+                    form.setField(
+                      "openingDays",
+                      (ev.target.checked ? [...days, n] : days.filter((d) => d !== n))
+                        .sort().join(","),
+                    )}
+                />
               );
             })}
             {e.openingDays && <p id={id("days-error")} className="field-error">{e.openingDays}</p>}
@@ -440,15 +439,12 @@ export default function SettingsForm(props: SettingsFormProps) {
                   : "No password is stored."}
               />
               {saved.smtpPasswordSet && (
-                <label className="checkbox-row settings-check">
-                  <input
-                    type="checkbox"
-                    name="removePassword"
-                    checked={v.removePassword}
-                    onChange={(ev) => form.setField("removePassword", ev.target.checked)}
-                  />
-                  <span>Remove stored password</span>
-                </label>
+                <Checkbox
+                  label="Remove stored password"
+                  name="removePassword"
+                  checked={v.removePassword}
+                  onChange={(ev) => form.setField("removePassword", ev.target.checked)}
+                />
               )}
             </div>
             <SettingsField
@@ -458,16 +454,13 @@ export default function SettingsForm(props: SettingsFormProps) {
             />
             <SettingsField {...text("smtpFromName")} label="Sender Name" />
             <div className="field field-wide">
-              <label className="checkbox-row settings-check">
-                <input
-                  type="checkbox"
-                  name="smtpAllowInsecure"
-                  checked={v.smtpAllowInsecure}
-                  aria-describedby={id("insecure-warning")}
-                  onChange={(ev) => form.setField("smtpAllowInsecure", ev.target.checked)}
-                />
-                <span>Local relay without TLS</span>
-              </label>
+              <Checkbox
+                label="Local relay without TLS"
+                name="smtpAllowInsecure"
+                checked={v.smtpAllowInsecure}
+                aria-describedby={id("insecure-warning")}
+                onChange={(ev) => form.setField("smtpAllowInsecure", ev.target.checked)}
+              />
               <p
                 id={id("insecure-warning")}
                 className={`hint${v.smtpAllowInsecure ? " settings-warning" : ""}`}

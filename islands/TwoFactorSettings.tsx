@@ -3,6 +3,7 @@ import { ApiError, apiRequest, errorDetail, isUnauthorized } from "../components
 import { toast } from "../components/toast.tsx";
 import { TwoFactorEnrol } from "../components/two_factor/TwoFactorEnrol.tsx";
 import type { EnrolmentMaterial } from "../src/auth/two_factor.ts";
+import { Checkbox } from "../components/Checkbox.tsx";
 
 export interface TwoFactorSettingsProps {
   enabled: boolean;
@@ -111,15 +112,12 @@ export default function TwoFactorSettings(props: TwoFactorSettingsProps) {
       {props.isOwner && (
         <section className="card account-card stack" aria-labelledby="tf-store">
           <h2 id="tf-store">Store setting</h2>
-          <label className="checkbox">
-            <input
-              type="checkbox"
-              checked={required}
-              disabled={busy}
-              onChange={(e) => setPolicy(e.target.checked)}
-            />{" "}
-            Require two-factor sign-in for every admin and owner
-          </label>
+          <Checkbox
+            label="Require two-factor sign-in for every admin and owner"
+            checked={required}
+            disabled={busy}
+            onChange={(e) => setPolicy(e.target.checked)}
+          />
           <p className="hint">
             Those without it are asked to set it up at their next sign-in.
           </p>

@@ -165,13 +165,25 @@ async function asset(request, url) {
   }
 }
 
-function offlinePage() {
+// The offline page's one style: readable type and a finger-sized Try again
+// (44×44 CSS px at least). The page allows this style alone, by its hash.
+const OFFLINE_STYLE = "body{margin:0;padding:32px 24px;font:18px/1.5 system-ui,sans-serif;" +
+  "color:#1d2428;background:#f6f4ef}" +
+  "a{display:inline-flex;align-items:center;justify-content:center;min-width:44px;" +
+  "min-height:44px;padding:0 20px;border-radius:6px;background:#1f4e5f;color:#fff;" +
+  "font-weight:600;text-decoration:none}" +
+  "a:focus-visible{outline:3px solid #1d5fa0;outline-offset:2px}";
+
+async function offlinePage() {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(OFFLINE_STYLE));
+  const styleHash = btoa(String.fromCharCode(...new Uint8Array(digest)));
   const html = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Offline</title>
+<style>${OFFLINE_STYLE}</style>
 </head>
 <body>
 <main>
@@ -186,7 +198,7 @@ function offlinePage() {
     headers: {
       "Content-Type": "text/html; charset=utf-8",
       "Cache-Control": "no-store",
-      "Content-Security-Policy": "default-src 'none'",
+      "Content-Security-Policy": `default-src 'none'; style-src 'sha256-${styleHash}'`,
       "X-Served-Offline": "1",
     },
   });

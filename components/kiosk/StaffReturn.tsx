@@ -78,7 +78,7 @@ export function StaffReturn(
       <div className="kiosk-staff">
         <button
           type="button"
-          className="btn btn-outline kiosk-staff-toggle"
+          className="btn btn-outline kiosk-staff-toggle chevron"
           aria-expanded="false"
           onClick={() => {
             focusPassword.current = true;

@@ -13,6 +13,9 @@ import {
 } from "../../src/quotes/rules.ts";
 import { centsOrZero, formatDecimal } from "../../src/quotes/money.ts";
 import { Field, invalidProps, MoneyInput, QtyInput } from "./fields.tsx";
+import { Checkbox } from "../Checkbox.tsx";
+import { useFocusAfter } from "../focus_rule.ts";
+import { useRef } from "react";
 
 type Update = (update: (option: DraftOption) => DraftOption) => void;
 
@@ -68,6 +71,19 @@ export function OptionEditor(
 
   const frameSkuError = err("frame") ?? itemErr(frame, "sku");
 
+  // A row's Remove goes with its row: focus moves to the Remove of the row
+  // now in its place (or the one before), else to + Add Item.
+  const othersRef = useRef<HTMLElement>(null);
+  const focusAfter = useFocusAfter();
+  const removeOther = (item: DraftItem, at: number) => {
+    setItems((items) => items.filter((i) => !(i.kind === "OTHER" && i.id === item.id)));
+    focusAfter(() => {
+      const section = othersRef.current;
+      const removes = Array.from(section?.querySelectorAll(".qb-row-remove") ?? []);
+      return [removes[at], removes[at - 1], section?.querySelector(".qb-section-head button")];
+    });
+  };
+
   return (
     <div className="qb-option">
       <div className="qb-option-head">
@@ -82,15 +98,13 @@ export function OptionEditor(
             {...invalidProps(`${p}-label`, err("label"))}
           />
         </Field>
-        <label className="checkbox-row qb-chosen" htmlFor={`${p}-chosen`}>
-          <input
-            id={`${p}-chosen`}
-            type="checkbox"
-            checked={option.isChosen}
-            onChange={(e) => set({ isChosen: e.target.checked })}
-          />
-          <span>Selected - Internal Print</span>
-        </label>
+        <Checkbox
+          className="checkbox-card qb-chosen"
+          id={`${p}-chosen`}
+          label="Selected - Internal Print"
+          checked={option.isChosen}
+          onChange={(e) => set({ isChosen: e.target.checked })}
+        />
       </div>
 
       <section className="qb-section" aria-labelledby={`${p}-frame-title`}>
@@ -231,7 +245,7 @@ export function OptionEditor(
         <AddOns option={option} addOns={catalog.addOns} setItems={setItems} idPrefix={p} />
       </section>
 
-      <section className="qb-section" aria-labelledby={`${p}-other-title`}>
+      <section className="qb-section" aria-labelledby={`${p}-other-title`} ref={othersRef}>
         <div className="qb-section-head">
           <h3 id={`${p}-other-title`}>Other Items</h3>
           <button
@@ -325,10 +339,7 @@ export function OptionEditor(
                   type="button"
                   className="btn btn-ghost qb-row-remove qb-danger-text"
                   aria-label={`Remove ${row}${item.name.trim() ? ` (${item.name.trim()})` : ""}`}
-                  onClick={() =>
-                    setItems((items) =>
-                      items.filter((i) => !(i.kind === "OTHER" && i.id === item.id))
-                    )}
+                  onClick={() => removeOther(item, n)}
                 >
                   Remove
                 </button>
@@ -473,38 +484,40 @@ function AddOns(
         {addOns.map((addOn) => {
           const id = `${idPrefix}-addon-${addOn.id}`;
           return (
-            <label key={addOn.id} className="qb-addon" htmlFor={id}>
-              <input
-                id={id}
-                type="checkbox"
-                checked={picked.some((i) => i.catalogId === addOn.id)}
-                onChange={(e) => {
-                  const checked = e.target.checked;
-                  setItems((items) => toggleAddOn(items, addOn, checked));
-                }}
-              />
-              <span className="qb-addon-text">
-                <span className="qb-addon-name">{addOn.name}</span>
-                <span className="qb-addon-price">+{formatDecimal(addOn.price)}</span>
-              </span>
-            </label>
+            <Checkbox
+              key={addOn.id}
+              className="checkbox-card qb-addon"
+              id={id}
+              checked={picked.some((i) => i.catalogId === addOn.id)}
+              onChange={(e) => {
+                const checked = e.target.checked;
+                setItems((items) => toggleAddOn(items, addOn, checked));
+              }}
+              label={
+                <span className="qb-addon-text">
+                  <span className="qb-addon-name">{addOn.name}</span>
+                  <span className="qb-addon-price">+{formatDecimal(addOn.price)}</span>
+                </span>
+              }
+            />
           );
         })}
         {retiredPicks.map((item, n) => {
           const id = `${idPrefix}-addon-retired-${n}`;
           return (
-            <label key={id} className="qb-addon" htmlFor={id}>
-              <input
-                id={id}
-                type="checkbox"
-                checked
-                onChange={() => setItems((items) => items.filter((i) => i !== item))}
-              />
-              <span className="qb-addon-text">
-                <span className="qb-addon-name">{item.name} (no longer offered)</span>
-                <span className="qb-addon-price">+{formatDecimal(item.unitPrice)}</span>
-              </span>
-            </label>
+            <Checkbox
+              key={id}
+              className="checkbox-card qb-addon"
+              id={id}
+              checked
+              onChange={() => setItems((items) => items.filter((i) => i !== item))}
+              label={
+                <span className="qb-addon-text">
+                  <span className="qb-addon-name">{item.name} (no longer offered)</span>
+                  <span className="qb-addon-price">+{formatDecimal(item.unitPrice)}</span>
+                </span>
+              }
+            />
           );
         })}
       </div>

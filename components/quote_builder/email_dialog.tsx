@@ -4,6 +4,7 @@ import { toast } from "../toast.tsx";
 import { quoteEmailSchema } from "../../src/schemas/settings.ts";
 import { formErrors } from "../../src/schemas/form_errors.ts";
 import { invalidProps } from "./fields.tsx";
+import { Checkbox } from "../Checkbox.tsx";
 
 export interface EmailRequest {
   email: string;
@@ -102,19 +103,14 @@ function EmailForm(
         {errors.email && <p id={`${emailId}-error`} className="field-error">{errors.email}</p>}
       </div>
       {changed && email.trim() !== "" && (
-        <label className="checkbox-row">
-          <input
-            type="checkbox"
-            checked={updateClient}
-            onChange={(e) => setUpdateClient(e.target.checked)}
-            disabled={busy}
-          />
-          <span>
-            {clientEmail
-              ? `Also change the client's email from ${clientEmail}`
-              : "Also save this address to the client's record"}
-          </span>
-        </label>
+        <Checkbox
+          checked={updateClient}
+          onChange={(e) => setUpdateClient(e.target.checked)}
+          disabled={busy}
+          label={clientEmail
+            ? `Also change the client's email from ${clientEmail}`
+            : "Also save this address to the client's record"}
+        />
       )}
       <div className="field">
         <label htmlFor={noteId}>Note (optional)</label>

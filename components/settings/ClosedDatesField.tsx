@@ -2,8 +2,9 @@
 // that adds a day and a list with a Remove button a day. The form keeps the
 // dates as the server does, sorted and comma-separated, so a save sends what
 // the list shows and the server's own schema checks it.
-import { type KeyboardEvent, useState } from "react";
+import { type KeyboardEvent, useRef, useState } from "react";
 import { isCalendarDate } from "../../src/schemas/calendar_date.ts";
+import { useFocusAfter } from "../focus_rule.ts";
 
 /** "Fri, Dec 25, 2026": the weekday says whether the day was an opening day at all. */
 const DAY = new Intl.DateTimeFormat("en-US", {
@@ -48,13 +49,25 @@ export function ClosedDatesField(
     }
   };
   const past = dates.filter((d) => d < today);
-  const keepOnly = (keep: (date: string) => boolean) => onChange(dates.filter(keep).join(","));
+  // A Remove button goes with its date: focus moves to the date now in its
+  // place (or the one before), else to the date picker, not the page's top.
+  const listRef = useRef<HTMLUListElement>(null);
+  const pickerRef = useRef<HTMLInputElement>(null);
+  const focusAfter = useFocusAfter();
+  const keepOnly = (keep: (date: string) => boolean, at = 0) => {
+    onChange(dates.filter(keep).join(","));
+    focusAfter(() => {
+      const removes = Array.from(listRef.current?.querySelectorAll("button") ?? []);
+      return [removes[at], removes[at - 1], pickerRef.current];
+    });
+  };
 
   return (
     <div className="field field-wide closed-dates">
       <label htmlFor={id}>Closed Dates</label>
       <div className="closed-dates-add">
         <input
+          ref={pickerRef}
           id={id}
           type="date"
           value={picked}
@@ -78,8 +91,8 @@ export function ClosedDatesField(
       {dates.length === 0
         ? <p className="muted closed-dates-empty">No closed dates.</p>
         : (
-          <ul className="closed-dates-list" aria-label="Closed dates">
-            {dates.map((date) => (
+          <ul className="closed-dates-list" aria-label="Closed dates" ref={listRef}>
+            {dates.map((date, at) => (
               <li key={date}>
                 <span>{closedDateText(date)}</span>
                 {date < today && <span className="muted">(past)</span>}
@@ -87,7 +100,7 @@ export function ClosedDatesField(
                   type="button"
                   className="btn btn-ghost btn-sm"
                   aria-label={`Remove ${closedDateText(date)}`}
-                  onClick={() => keepOnly((d) => d !== date)}
+                  onClick={() => keepOnly((d) => d !== date, at)}
                 >
                   Remove
                 </button>

@@ -31,6 +31,7 @@ import { isAdminRole } from "../../components/StaffNav.tsx";
 import LabsAdmin, { type LabsAdminProps } from "../../islands/LabsAdmin.tsx";
 import { ColumnHeads } from "../../components/ColumnHeads.tsx";
 import type { ReactNode } from "react";
+import { Checkbox } from "../../components/Checkbox.tsx";
 
 /** The list's own link with the filters kept and the page replaced. */
 function pageHref(raw: Record<string, string>, page: number) {
@@ -43,6 +44,7 @@ function pageHref(raw: Record<string, string>, page: number) {
   return query ? `/orders?${query}` : "/orders";
 }
 
+/** The jobs, a row each; on a phone each row is a card (its cells' classes place them). */
 function OrdersTable({ rows }: { rows: OrderListRow[] }) {
   return (
     <div className="data-table-wrap" tabIndex={0} aria-labelledby="orders-caption">
@@ -57,14 +59,18 @@ function OrdersTable({ rows }: { rows: OrderListRow[] }) {
         <tbody>
           {rows.map((r) => (
             <tr key={r.jobId}>
-              <td>
+              <td className="orders-cell-job">
                 <a className="link job-number" href={`/orders/${r.orderId}`}>{r.jobNumber}</a>
               </td>
-              <td>{r.clientName}</td>
-              <td>{r.labName}</td>
-              <td>{r.opticianName || <span className="muted">—</span>}</td>
-              <td>
-                <Badge variant={JOB_STATUS_VARIANTS[r.status]}>{JOB_STATUS_LABELS[r.status]}</Badge>
+              <td className="orders-cell-client">{r.clientName}</td>
+              <td className="orders-cell-lab">{r.labName}</td>
+              <td className="orders-cell-optician">
+                {r.opticianName || <span className="muted">—</span>}
+              </td>
+              <td className="orders-cell-status">
+                <Badge variant={JOB_STATUS_VARIANTS[r.status]}>
+                  {JOB_STATUS_LABELS[r.status]}
+                </Badge>
                 {r.isLate && (
                   <>
                     {" "}
@@ -72,10 +78,10 @@ function OrdersTable({ rows }: { rows: OrderListRow[] }) {
                   </>
                 )}
               </td>
-              <td className="nowrap">
+              <td className="nowrap orders-cell-promised">
                 <CalendarDate value={r.promisedDate} />
               </td>
-              <td className="num">{formatDecimal(r.total)}</td>
+              <td className="num orders-cell-total">{formatDecimal(r.total)}</td>
             </tr>
           ))}
         </tbody>
@@ -177,14 +183,13 @@ export function ordersPages(manifest: AssetManifest) {
               ))}
             </select>
           </div>
-          <label className="checkbox">
-            <input type="checkbox" name="late" value="1" defaultChecked={raw.late === "1"} /> Late
-          </label>
-          <label className="checkbox">
-            <input type="checkbox" name="waiting" value="1" defaultChecked={raw.waiting === "1"} />
-            {" "}
-            Ready and waiting
-          </label>
+          <Checkbox label="Late" name="late" value="1" defaultChecked={raw.late === "1"} />
+          <Checkbox
+            label="Ready and waiting"
+            name="waiting"
+            value="1"
+            defaultChecked={raw.waiting === "1"}
+          />
           <div className="filter-actions">
             <button type="submit" className="btn btn-primary">Filter</button>
             <a className="btn btn-outline" href="/orders">Clear</a>

@@ -65,7 +65,7 @@ async function smallTouchTargets(page: Page): Promise<string[]> {
   return await page.evaluate(() => {
     const targets = document.querySelectorAll<HTMLElement>(
       ".intake-form input:not([type=checkbox]):not([type=radio]), .intake-form select, " +
-        ".intake-form button, .intake-form .choice, .intake-form .checkbox-row",
+        ".intake-form button, .intake-form .choice, .intake-form label.checkbox",
     );
     return Array.from(targets).flatMap((el) => {
       const box = el.getBoundingClientRect();

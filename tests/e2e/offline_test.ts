@@ -143,6 +143,9 @@ describe("the intake form through a Wi-Fi drop", () => {
     expect(tablet?.status()).toBe(503);
     await other.getByRole("heading", { name: "You are offline" }).waitFor();
     expect(await seriousA11yViolations(other)).toEqual([]);
+    // Try again is a finger's size (its style allowed by the page's CSP, by hash).
+    const again = (await other.getByRole("link", { name: "Try again" }).boundingBox())!;
+    expect([again.width >= 44, again.height >= 44]).toEqual([true, true]);
     await other.close();
 
     await context.setOffline(false);
