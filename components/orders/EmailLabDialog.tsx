@@ -2,6 +2,7 @@
 // offered (a cancelled or picked-up one never is); the jobs not sent to the
 // lab yet are ticked, so a job already at the lab, or ready, is sent again
 // only when staff tick it.
+import { Checkbox } from "../Checkbox.tsx";
 import { type FormEvent, useId, useState } from "react";
 import { Dialog } from "../Dialog.tsx";
 import { AWAITING_LAB, isForLab, JOB_STATUS_LABELS } from "../../src/orders/rules.ts";
@@ -62,20 +63,21 @@ function JobsForm(
           <fieldset className="email-lab-jobs" aria-describedby={`${id}-hint`}>
             <legend>Jobs to send</legend>
             {offered.map((job) => (
-              <label key={job.id} className="checkbox-row email-lab-job">
-                <input
-                  type="checkbox"
-                  checked={ticked.has(job.id)}
-                  disabled={busy}
-                  onChange={(e) => toggle(job.id, e.target.checked)}
-                />
-                <span>
-                  <span className="job-number">{job.jobNumber}</span> {job.optionLabel}{" "}
-                  <span className="muted">
-                    · {JOB_STATUS_LABELS[job.status]} · {job.lab.name}
-                  </span>
-                </span>
-              </label>
+              <Checkbox
+                key={job.id}
+                className="email-lab-job"
+                checked={ticked.has(job.id)}
+                disabled={busy}
+                onChange={(e) => toggle(job.id, e.target.checked)}
+                label={
+                  <>
+                    <span className="job-number">{job.jobNumber}</span> {job.optionLabel}{" "}
+                    <span className="muted">
+                      · {JOB_STATUS_LABELS[job.status]} · {job.lab.name}
+                    </span>
+                  </>
+                }
+              />
             ))}
             <p id={`${id}-hint`} className="hint">
               Jobs not sent to the lab yet are ticked. A job already at the lab is sent again only
