@@ -102,7 +102,9 @@ await runPool(longestFirst(files, durations), jobs, async (file) => {
 });
 
 const wall = (performance.now() - started) / 1000;
-await Deno.writeTextFile(junitPath, mergeReports(done.map((r) => r.report), wall));
+// In name order, whatever order the files ended in, so two runs' reports compare line by line.
+const byName = [...done].sort((a, b) => a.file.localeCompare(b.file));
+await Deno.writeTextFile(junitPath, mergeReports(byName.map((r) => r.report), wall));
 writeDurations(
   durationsPath,
   durations,
