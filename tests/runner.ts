@@ -53,11 +53,11 @@ const paths = Deno.args.length > 0 ? Deno.args : env("LENSDESK_TEST_PATHS")?.spl
 
 // Ctrl-C or CI's SIGTERM reaches only this process: the files run in sessions
 // of their own, so their trees are ended here.
-for (const sig of ["SIGINT", "SIGTERM"] as const) {
+for (const [sig, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
   Deno.addSignalListener(sig, () => {
     for (const pid of running) killTree(pid);
     console.log(`\n=== ${sig}: the running test files were killed`);
-    Deno.exit(130);
+    Deno.exit(code);
   });
 }
 

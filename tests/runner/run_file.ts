@@ -54,7 +54,7 @@ export async function runTestFile(
 
   if (run.timedOut) {
     const why = `still running at its limit of ${formatSeconds(limitSeconds)}, ` +
-      `killed with its tree (${run.killed} processes` +
+      `killed with its tree (${run.killed} process${run.killed === 1 ? "" : "es"}` +
       (run.exited ? ")" : "; it was not seen to exit)") +
       `; last test started: ${describeLastTest(lastStartedTest(run.output))}`;
     return {
@@ -79,9 +79,8 @@ export async function runTestFile(
     };
   }
   if (report && report.failures + report.errors > 0) {
-    const line = `FAILED ${file} (${took}; ${
-      report.failures + report.errors
-    } failing test case(s))`;
+    // How many failed is in deno's own summary line, just above.
+    const line = `FAILED ${file} (${took})`;
     return { file, verdict: "failed", seconds: run.seconds, output: run.output, report, line };
   }
   // A failure deno's report does not hold (an error outside any test, a

@@ -54,7 +54,7 @@ describe("the test runner", () => {
       expect(hungLine).toMatch(
         new RegExp(
           `^=== TIMEOUT ${fixture("hanging")}: still running at its limit of 3\\.0 s, ` +
-            `killed with its tree \\(\\d+ processes\\); last test started: ` +
+            `killed with its tree \\(\\d+ process(es)?\\); last test started: ` +
             `"waits for a connection that never comes" \\(still running\\)$`,
         ),
       );
