@@ -14,7 +14,7 @@
 // Environment:
 //   LENSDESK_TEST_JOBS       files run at once (else DENO_JOBS, else the CPU count)
 //   LENSDESK_TEST_TIMEOUT_S  a file's time limit in seconds (600; FILE_LIMITS_S may raise one)
-//   LENSDESK_TEST_RESULTS    where junit.xml, the per-file reports and durations.json go
+//   LENSDESK_TEST_RESULTS    where junit.xml, the per-file reports and durations-*.json go
 //                            (.test-results)
 // Exits 1 if the check failed or any file failed, timed out or crashed.
 import { join } from "node:path";
@@ -22,7 +22,13 @@ import { findTestFiles } from "./runner/discover.ts";
 import { runLimited, running } from "./runner/limited_run.ts";
 import { failureReport, mergeReports } from "./runner/junit.ts";
 import { type FileResult, formatSeconds, runTestFile } from "./runner/run_file.ts";
-import { longestFirst, readDurations, runPool, writeDurations } from "./runner/schedule.ts";
+import {
+  type Engine,
+  longestFirst,
+  readDurations,
+  runPool,
+  writeDurations,
+} from "./runner/schedule.ts";
 import { killTree } from "./runner/process_tree.ts";
 
 /**
@@ -64,7 +70,9 @@ for (const [sig, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
 const started = performance.now();
 const junitPath = join(results, "junit.xml");
 const perFile = join(results, "files");
-const durationsPath = join(results, "durations.json");
+// Files take other times on the server than on PGlite; each keeps its own.
+const engine: Engine = env("TEST_DATABASE_URL") ? "server" : "embedded";
+const durationsPath = join(results, `durations-${engine}.json`);
 await Deno.remove(perFile, { recursive: true }).catch(() => {});
 await Deno.remove(junitPath).catch(() => {});
 await Deno.mkdir(perFile, { recursive: true });
@@ -92,7 +100,7 @@ console.log(
 
 const durations = readDurations(durationsPath);
 const done: FileResult[] = [];
-await runPool(longestFirst(files, durations), jobs, async (file) => {
+await runPool(longestFirst(files, durations, engine), jobs, async (file) => {
   const report = join(perFile, file.replaceAll("/", "__") + ".xml");
   const result = await runTestFile(file, report, limitOf(file));
   done.push(result);

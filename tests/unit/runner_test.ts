@@ -108,6 +108,6 @@ describe("the test runner", () => {
     }
     expect(longestFirst(["src/x_test.ts", "tests/e2e/y_test.ts", "tests/z_test.ts"], {
       "tests/z_test.ts": 90,
-    })).toEqual(["tests/z_test.ts", "tests/e2e/y_test.ts", "src/x_test.ts"]);
+    }, "embedded")).toEqual(["tests/z_test.ts", "tests/e2e/y_test.ts", "src/x_test.ts"]);
   });
 });
