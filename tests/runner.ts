@@ -41,6 +41,7 @@ const FILE_LIMITS_S: Record<string, number> = {
   "tests/container/compose_test.ts": 20 * 60,
 };
 
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 const env = (name: string) => Deno.env.get(name)?.trim() || undefined;
 const positive = (text: string | undefined) => {
   const n = Number(text);
@@ -88,13 +89,13 @@ const check = await runLimited(Deno.execPath(), ["check", ...files], defaultLimi
 if (check.code !== 0) {
   console.log(check.output);
   const why = check.timedOut ? "timed out" : `failed (exit code ${check.code})`;
-  console.log(`=== deno check of ${files.length} test files ${why}: no test ran`);
+  console.log(`=== deno check of ${count(files.length, "test file")} ${why}: no test ran`);
   const report = failureReport("deno check", `deno check ${why}`, check.seconds, check.output);
   await Deno.writeTextFile(junitPath, mergeReports([report], check.seconds));
   Deno.exit(1);
 }
 console.log(
-  `=== ${files.length} test files type-checked in ${formatSeconds(check.seconds)}; ` +
+  `=== ${count(files.length, "test file")} type-checked in ${formatSeconds(check.seconds)}; ` +
     `running ${Math.min(jobs, files.length)} at a time, ${formatSeconds(defaultLimit)} limit each`,
 );
 
@@ -119,11 +120,13 @@ writeDurations(
   Object.fromEntries(done.map((r) => [r.file, Math.round(r.seconds * 10) / 10])),
 );
 
-const count = (v: FileResult["verdict"]) => done.filter((r) => r.verdict === v).length;
+const verdicts = (v: FileResult["verdict"]) => done.filter((r) => r.verdict === v).length;
 const bad = done.filter((r) => r.verdict !== "ok");
 console.log(
-  `=== ${done.length} files in ${formatSeconds(wall)}: ${count("ok")} passed, ` +
-    `${count("failed")} failed, ${count("timeout")} timed out, ${count("crashed")} crashed`,
+  `=== ${count(done.length, "file")} in ${formatSeconds(wall)}: ${verdicts("ok")} passed, ` +
+    `${verdicts("failed")} failed, ${verdicts("timeout")} timed out, ${
+      verdicts("crashed")
+    } crashed`,
 );
 for (const r of bad) console.log(`=== ${r.line}`);
 console.log(
