@@ -1,8 +1,9 @@
-// The test runner (tests/runner.ts), run for real on three fixture files
+// The test runner (tests/runner.ts), run for real on four fixture files
 // (tests/runner/fixtures/, named *.fixture.ts so the suite itself never runs
-// them): one passes, one fails, one hangs with a socket and two child
-// processes open. The hung one must be killed at its limit with everything it
-// started, and named; the others must report as usual.
+// them): one passes, one fails, one dies before writing its report, one hangs
+// with a socket and two child processes open. The hung one must be killed at
+// its limit with everything it started, and named; the others must report as
+// usual, the dead one as a failure named after it.
 import { describe, it } from "node:test";
 import { expect } from "expect";
 import { join } from "node:path";
@@ -30,14 +31,14 @@ describe("the test runner", () => {
           "run",
           "--allow-all",
           "tests/runner.ts",
-          ...["passing", "failing", "hanging"].map(fixture),
+          ...["passing", "failing", "crashing", "hanging"].map(fixture),
         ],
         60_000,
         {
           cwd: projectRoot,
           env: {
             LENSDESK_TEST_TIMEOUT_S: String(LIMIT_S),
-            LENSDESK_TEST_JOBS: "3",
+            LENSDESK_TEST_JOBS: "4",
             LENSDESK_TEST_RESULTS: results,
             RUNNER_FIXTURE_PIDS: pidFile,
           },
@@ -63,7 +64,8 @@ describe("the test runner", () => {
       // deno's own lines are kept.
       expect(run.output).toMatch(/adds \.\.\. .*ok/);
       expect(run.output).toMatch(/fails on purpose \.\.\. .*FAILED/);
-      expect(run.output).toContain("1 passed, 1 failed, 1 timed out, 0 crashed");
+      expect(run.output).toContain(`=== CRASHED ${fixture("crashing")} `);
+      expect(run.output).toContain("1 passed, 1 failed, 1 timed out, 1 crashed");
 
       // Its child processes, in its group and in a session of their own, are gone.
       const pids = (await Deno.readTextFile(pidFile)).split(" ").map(Number);
@@ -78,13 +80,16 @@ describe("the test runner", () => {
       );
       expect(junit).toMatch(hung);
       expect(junit).toMatch(/<testcase name="fails on purpose"[^>]*>\s*<failure/);
+      expect(junit).toMatch(
+        new RegExp(`<testcase name="${fixture("crashing")}"[^>]*>\\s*<failure message="exited`),
+      );
       const totals = await new Deno.Command(Deno.execPath(), {
         args: ["run", "--allow-read", ".ci/junit_totals.ts", join(results, "junit.xml")],
         cwd: projectRoot,
         stderr: "null",
       }).output();
-      // adds and passes passed; fails on purpose and the hung file failed.
-      expect(new TextDecoder().decode(totals.stdout).trim()).toBe("2 2");
+      // adds and passes passed; fails on purpose, the dead file and the hung one failed.
+      expect(new TextDecoder().decode(totals.stdout).trim()).toBe("2 3");
     } finally {
       await Deno.remove(results, { recursive: true });
     }
