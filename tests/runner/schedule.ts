@@ -1,0 +1,98 @@
+// Which file runs when. Files start longest first, so that the last ones to
+// start are short and the jobs end together: in name order, a long file
+// that starts near the end keeps one core busy alone while the other has
+// nothing left (the container image test after every API test, print_pages
+// and search among the browser tests).
+//
+// A file's expected time is its wall time in the last run that ran it on the
+// same engine (<results>/durations-<engine>.json, written by the runner),
+// else the tables below (for a clean clone, as CI runs), else a guess by
+// folder. Only the order they give matters.
+
+/** The database the files run on, which changes their times: TEST_DATABASE_URL's server, else PGlite. */
+export type Engine = "embedded" | "server";
+
+/**
+ * Seconds the slowest files took, each in its own process beside another, on
+ * a 2-core machine shared with other work (durations-<engine>.json); refresh
+ * when a file's time changes much. The container tests were not measured:
+ * both together take 1.5 to 4 min (README), and they start first.
+ */
+const KNOWN_SECONDS: Record<Engine, Record<string, number>> = {
+  embedded: {
+    "tests/container/image_test.ts": 150,
+    "tests/container/compose_test.ts": 150,
+    "tests/api/backup_test.ts": 140,
+    "tests/api/search_plan_test.ts": 88,
+    "tests/api/route_table_test.ts": 48,
+    "tests/api/quote_expiry_counts_test.ts": 40,
+    "tests/api/process_test.ts": 38,
+    "tests/api/fuzz_test.ts": 30,
+    "tests/api/hot_plan_test.ts": 28,
+    "tests/api/email_test.ts": 27,
+  },
+  server: {
+    "tests/api/backup_test.ts": 84,
+    "tests/api/bench_quick_test.ts": 67,
+    "tests/e2e/a11y_test.ts": 66,
+    "tests/e2e/print_pages_test.ts": 66,
+    "tests/e2e/floor_round3_test.ts": 62,
+    "tests/e2e/clients_test.ts": 54,
+    "tests/e2e/quote_builder_test.ts": 53,
+    "tests/e2e/floor_layout_test.ts": 50,
+    "tests/e2e/floor_round3_logos_test.ts": 45,
+    "tests/e2e/offline_test.ts": 37,
+    "tests/e2e/admin_settings_test.ts": 37,
+    "tests/e2e/kiosk_test.ts": 35,
+    "tests/api/process_test.ts": 34,
+    "tests/api/search_plan_test.ts": 33,
+  },
+};
+
+/** A file not measured yet: container and browser files are long, unit files short. */
+function guess(file: string): number {
+  if (file.startsWith("tests/container/")) return 60;
+  if (file.startsWith("tests/e2e/")) return 25;
+  if (file.startsWith("tests/api/")) return 10;
+  return 1;
+}
+
+export type Durations = Record<string, number>;
+
+export function readDurations(path: string): Durations {
+  try {
+    return JSON.parse(Deno.readTextFileSync(path));
+  } catch {
+    return {};
+  }
+}
+
+/** The last times kept, updated with this run's (a run of a few files keeps the others'). */
+export function writeDurations(path: string, old: Durations, measured: Durations) {
+  const all = { ...old, ...measured };
+  const sorted = Object.fromEntries(Object.keys(all).sort().map((k) => [k, all[k]]));
+  Deno.writeTextFileSync(path, JSON.stringify(sorted, null, 2) + "\n");
+}
+
+export function expectedSeconds(file: string, durations: Durations, engine: Engine): number {
+  return durations[file] ?? KNOWN_SECONDS[engine][file] ?? guess(file);
+}
+
+/** Longest expected first; equal ones in name order. */
+export function longestFirst(files: string[], durations: Durations, engine: Engine): string[] {
+  const expected = (file: string) => expectedSeconds(file, durations, engine);
+  return [...files].sort((a, b) => expected(b) - expected(a) || a.localeCompare(b));
+}
+
+/** Runs `work` on every item, at most `jobs` at once, taking them in order. */
+export async function runPool<T>(
+  items: T[],
+  jobs: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, items.length)) }, worker));
+}
