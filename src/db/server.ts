@@ -200,6 +200,10 @@ export function openServer(
       await stopListening();
       await generic.destroy();
       await db.destroy();
+      // Kysely ends a pool only once it has used it; a backup or a restore
+      // uses `raw.pool` alone, whose idle client would hold the process 30 s.
+      if (!pool.ended) await pool.end();
+      if (!genericPool.ended) await genericPool.end();
     },
   };
 }

@@ -52,10 +52,19 @@ export async function claimKey(
   const row = await trx.selectFrom("idempotencyKeys")
     .select(["caller", "bodySha256", "status", "answer", "answerGzip"])
     .where("key", "=", claim.key).executeTakeFirstOrThrow();
-  const answer = row.answerGzip === null
+  return {
+    caller: row.caller,
+    bodySha256: row.bodySha256,
+    status: row.status,
+    answer: keptAnswerText(row),
+  };
+}
+
+/** A kept answer's text: gzipped since migration 0032, plain in older rows. */
+export function keptAnswerText(row: { answer: string; answerGzip: Uint8Array | null }): string {
+  return row.answerGzip === null
     ? row.answer
     : new TextDecoder().decode(gunzipSync(row.answerGzip));
-  return { caller: row.caller, bodySha256: row.bodySha256, status: row.status, answer };
 }
 
 /**

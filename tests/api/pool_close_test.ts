@@ -34,6 +34,24 @@ describe("closing a server pool", { skip }, () => {
     }
   });
 
+  it("ends the pool a backup or a restore used directly, so their command exits at once", async () => {
+    const testDb = await createTestDatabase();
+    try {
+      const handle = await openDatabase(testDb.url, "/nonexistent");
+      if (handle.raw.engine !== "postgres") throw new Error("a server handle");
+      const client = await handle.raw.pool.connect();
+      await client.query("SELECT 1");
+      client.release();
+      // Kysely never ran a statement: its destroy() alone would leave the
+      // idle connection open for the pool's 30 s idle timeout.
+      await handle.close();
+      expect(handle.raw.pool.ended).toBe(true);
+      expect(handle.raw.pool.totalCount).toBe(0);
+    } finally {
+      await testDb.drop();
+    }
+  });
+
   it("still lets a statement that is running finish", async () => {
     const testDb = await createTestDatabase();
     try {
