@@ -101,7 +101,7 @@ function TabletScreen(
   // The quote as the server last gave it: the page's own (or the device's)
   // copy, replaced by the answer to the confirmation, read again only after a
   // 409. No react-query here: the page a client holds stays under its budget
-  // without it (README, architecture notes).
+  // without it (docs/architecture.md, Budgets).
   const [quote, setQuote] = useState(initialQuote);
 
   /** Reads the quote again; null when it could not (the 401 rule applied, off a kiosk). */

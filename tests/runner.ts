@@ -34,7 +34,7 @@ import { killTree } from "./runner/process_tree.ts";
 /**
  * Files that legitimately need more than the default limit. The container
  * tests build images with debootstrap: 4 min 14 s on a 2-core machine without
- * podman's cache (README), and up to ~1.8x that on a loaded one.
+ * podman's cache (docs/development.md), and up to ~1.8x that on a loaded one.
  */
 const FILE_LIMITS_S: Record<string, number> = {
   "tests/container/image_test.ts": 20 * 60,

@@ -27,7 +27,7 @@ export function startupProblem(
   if (code === "28P01" || code === "28000") {
     return `${database} refused the user or password in DATABASE_URL. POSTGRES_USER and ` +
       "POSTGRES_PASSWORD are applied only when the database volume is first created; to " +
-      "change the password later see the README, 'Changing the database password'.";
+      "change the password later see docs/operations.md, 'Changing the database password'.";
   }
   if (code === "3D000") {
     return `${database} does not exist on that server: create it, or correct DATABASE_URL.`;

@@ -171,7 +171,7 @@ describe("the compose stack (podman-compose)", { skip: containerTestsSkipped }, 
     expect(file).toMatch(/^\/backups\/lensdesk-server-\d{8}-\d{6}\.sql$/);
     const lost = await quote("After");
 
-    // README, "Backups": stop the app, load, start.
+    // docs/operations.md, "Backups and restores": stop the app, load, start.
     await composeOk(["stop", "app"]);
     const restore = await compose([
       "run",
@@ -194,7 +194,7 @@ describe("the compose stack (podman-compose)", { skip: containerTestsSkipped }, 
   });
 
   it("replicas profile: Caddy serves HTTPS on SITE_NAME from both app processes", async () => {
-    // README, "More than one app process"; podman-compose 1.0.3 recreates a
+    // docs/operations.md, "More than one app process"; podman-compose 1.0.3 recreates a
     // container for a changed .env only when told to.
     await Deno.writeTextFile(join(dir, ".env"), `APP_URL=https://${SITE_NAME}\n`, {
       append: true,

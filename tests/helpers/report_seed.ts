@@ -139,7 +139,7 @@ export interface Expected {
   wonCents: number;
 }
 
-/** The numbers the report must show for these quotes, counted the README's way. */
+/** The numbers the report must show for these quotes, counted the reports page's way. */
 export function expectedFor(quotes: SeedQuote[], now: Date): Expected {
   const e = { created: 0, accepted: 0, finalized: 0, closed: 0, expired: 0, won: 0, wonCents: 0 };
   for (const q of quotes) {

@@ -16,7 +16,7 @@ export type Engine = "embedded" | "server";
  * Seconds the slowest files took, each in its own process beside another, on
  * a 2-core machine shared with other work (durations-<engine>.json); refresh
  * when a file's time changes much. The container tests were not measured:
- * both together take 1.5 to 4 min (README), and they start first.
+ * both together take 1.5 to 4 min (docs/development.md), and they start first.
  */
 const KNOWN_SECONDS: Record<Engine, Record<string, number>> = {
   embedded: {

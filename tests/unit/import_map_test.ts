@@ -1,4 +1,4 @@
-// The folders' map (README, Architecture: "The map"), read off the real
+// The folders' map (docs/architecture.md, "The rooms"), read off the real
 // import graph: `deno info --json` of every module, static and dynamic
 // imports alike. An import that goes up the map, or a circle of imports,
 // fails here with the modules named; there is no list of exceptions.
