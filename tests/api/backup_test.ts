@@ -3,7 +3,7 @@ import { expect } from "expect";
 import { sql } from "kysely";
 import { join } from "node:path";
 import type { DatabaseHandle, DB } from "../../src/db/database.ts";
-import { migrateToLatest } from "../../src/db/migrate.ts";
+import { migrateTo, migrateToLatest } from "../../src/db/migrate.ts";
 import { ensureFirstOwner } from "../../src/auth/owner_bootstrap.ts";
 import { seedDemoStore } from "../../src/seed/demo_store.ts";
 import { enqueueEmail } from "../../src/mail/outbox.ts";
@@ -636,17 +636,24 @@ describe(`deno task backup / restore (${ON_SERVER ? "server" : "PGlite"})`, () =
     });
 
     it("from a release before restored_at (migration 0031): recorded as the last good backup all the same", async () => {
-      const path = await resealed("before-0031", (c) => {
-        expect(c).not.toContain("INSERT INTO public.backup_runs");
-        const migrations = Number(/^-- rows: .*\bkysely_migration=(\d+)/m.exec(c)![1]);
-        return c
-          .replace(" 0031_backup_runs_restored_at", "")
-          .replace(/\bkysely_migration=\d+/, `kysely_migration=${migrations - 1}`)
-          .replace(/^INSERT INTO public\.kysely_migration VALUES \('0031_.*\n/m, "")
-          .replace(/,\n {4}restored_at timestamp with time zone\n\);/, "\n);");
-      });
+      // A store of that release: its schema as the migrations up to 0030 left it,
+      // backed up by this release's backup (which keeps the schema it finds).
+      const older = await createPersistentTestDatabase();
       const fresh = await createPersistentTestDatabase();
       try {
+        const handle = await older.open();
+        try {
+          await migrateTo(handle.db, "0030_shared_rate_limits");
+        } finally {
+          await handle.close();
+        }
+        const path = join(older.env.DATA_DIR, "before-0031.sql");
+        expect((await task(older.env, "backup", path)).code).toBe(0);
+        const content = await Deno.readTextFile(path);
+        expect(content).toContain("0030_shared_rate_limits");
+        expect(content).not.toContain("0031_backup_runs_restored_at");
+        expect(content).not.toContain("INSERT INTO public.backup_runs");
+
         const res = await task(fresh.env, "restore", path);
         expect(res.code).toBe(0);
         const at = await taken(path);
@@ -663,6 +670,7 @@ describe(`deno task backup / restore (${ON_SERVER ? "server" : "PGlite"})`, () =
         expect({ code: after.code, text: after.text.trim() }).toEqual({ code: 0, text: expected });
       } finally {
         await fresh.drop();
+        await older.drop();
       }
     });
 
