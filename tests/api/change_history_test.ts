@@ -4,18 +4,8 @@ import { describe, it } from "node:test";
 import { expect } from "expect";
 import { sql } from "kysely";
 import { call, createTestUser } from "../helpers/test_app.ts";
-import {
-  adminCookie,
-  app,
-  audit,
-  cookie,
-  frame,
-  history,
-  newClient,
-  ownerCookie,
-  savedQuote,
-  useHistoryApp,
-} from "./history_fixture.ts";
+import { adminCookie, app, audit, cookie, frame, history } from "./history_fixture.ts";
+import { newClient, ownerCookie, savedQuote, useHistoryApp } from "./history_fixture.ts";
 
 useHistoryApp();
 

@@ -5,19 +5,8 @@ import { expect } from "expect";
 import { sql } from "kysely";
 import { call, sessionCookieFor } from "../helpers/test_app.ts";
 import type { AuditPage } from "../../src/audit/audit_log.ts";
-import {
-  activeQuote,
-  adminCookie,
-  app,
-  bundle,
-  cookie,
-  frame,
-  history,
-  newClient,
-  ownerCookie,
-  staff,
-  useHistoryApp,
-} from "./history_fixture.ts";
+import { activeQuote, adminCookie, app, bundle, cookie, frame } from "./history_fixture.ts";
+import { history, newClient, ownerCookie, staff, useHistoryApp } from "./history_fixture.ts";
 
 useHistoryApp();
 

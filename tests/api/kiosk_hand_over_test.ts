@@ -11,17 +11,8 @@ import {
 import { insertSavedQuote } from "../helpers/quote_fixture.ts";
 import { hashToken } from "../../src/auth/session.ts";
 import { claimKioskWrite, KIOSK_TTL_MS } from "../../src/kiosk/kiosk_session.ts";
-import {
-  admin,
-  app,
-  auditActions,
-  cookieValue,
-  handOverQuote,
-  html,
-  maria,
-  setCookie,
-  useKioskApp,
-} from "./kiosk_fixture.ts";
+import { admin, app, auditActions, cookieValue, handOverQuote, html } from "./kiosk_fixture.ts";
+import { maria, setCookie, useKioskApp } from "./kiosk_fixture.ts";
 
 useKioskApp();
 

@@ -4,18 +4,8 @@ import { expect } from "expect";
 import { call, kioskCookieFor, sessionCookieFor } from "../helpers/test_app.ts";
 import { insertSavedQuote, STAFF_ONLY } from "../helpers/quote_fixture.ts";
 import type { TabletQuote } from "../../components/tablet/tablet_view.ts";
-import {
-  admin,
-  app,
-  auditActions,
-  expectKioskNotice,
-  handOverQuote,
-  html,
-  maria,
-  outOfScope,
-  STAFF_PAGES,
-  useKioskApp,
-} from "./kiosk_fixture.ts";
+import { admin, app, auditActions, expectKioskNotice, handOverQuote } from "./kiosk_fixture.ts";
+import { html, maria, outOfScope, STAFF_PAGES, useKioskApp } from "./kiosk_fixture.ts";
 
 useKioskApp();
 

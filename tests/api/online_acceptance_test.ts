@@ -7,21 +7,10 @@ import { STAFF_ONLY } from "../helpers/quote_fixture.ts";
 import { unfoldQuotedPrintable } from "../helpers/online_link.ts";
 import { signedAtText } from "../../src/print/print_model.ts";
 import { pdfPageCount, readPdf, squeezed } from "../helpers/printed.ts";
-import {
-  acceptBody,
-  app,
-  history,
-  nextAddress,
-  openQuote,
-  OPTICIAN_EMAIL,
-  page,
-  pdfText,
-  PNG_1x1,
-  sendLink,
-  smtp,
-  staff,
-  useOnlineAcceptanceApp,
-} from "./online_acceptance_fixture.ts";
+import { acceptBody, app, history, nextAddress } from "./online_acceptance_fixture.ts";
+import { openQuote, OPTICIAN_EMAIL, page, pdfText } from "./online_acceptance_fixture.ts";
+import { PNG_1x1, sendLink, smtp, staff } from "./online_acceptance_fixture.ts";
+import { useOnlineAcceptanceApp } from "./online_acceptance_fixture.ts";
 
 useOnlineAcceptanceApp();
 

@@ -10,19 +10,9 @@ import type { QuoteBundle } from "../../src/quotes/views.ts";
 import { newLinkToken } from "../../src/quotes/online_links.ts";
 import { ONLINE_LINK_RULE } from "../../src/auth/throttle.ts";
 import { up as withoutOldLinkTokens } from "../../db/migrations/0034_sent_mail_without_link_tokens.ts";
-import {
-  acceptBody,
-  app,
-  history,
-  log,
-  nextAddress,
-  openQuote,
-  page,
-  sendLink,
-  smtp,
-  staff,
-  useOnlineAcceptanceApp,
-} from "./online_acceptance_fixture.ts";
+import { acceptBody, app, history, log, nextAddress } from "./online_acceptance_fixture.ts";
+import { openQuote, page, sendLink, smtp, staff } from "./online_acceptance_fixture.ts";
+import { useOnlineAcceptanceApp } from "./online_acceptance_fixture.ts";
 
 useOnlineAcceptanceApp();
 

@@ -8,17 +8,8 @@ import { pdfPageTexts } from "../../src/pdf/pdf_text.ts";
 import { deadPort, mailSettingsFor } from "../helpers/smtp.ts";
 import { PRESCRIPTION_BODY } from "../helpers/route_table.ts";
 import type { LabView } from "../../src/orders/views.ts";
-import {
-  admin,
-  app,
-  finalizedQuote,
-  order,
-  putSettings,
-  smtp,
-  staff,
-  step,
-  useOrdersApp,
-} from "./orders_fixture.ts";
+import { admin, app, finalizedQuote, order, putSettings, smtp } from "./orders_fixture.ts";
+import { staff, step, useOrdersApp } from "./orders_fixture.ts";
 
 useOrdersApp();
 

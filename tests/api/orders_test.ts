@@ -13,20 +13,8 @@ import { addDays } from "../../src/orders/rules.ts";
 import { describeEntry } from "../../src/audit/describe.ts";
 import type { OrderBundle } from "../../src/orders/views.ts";
 import type { OrderReports } from "../../src/orders/order_reports.ts";
-import {
-  admin,
-  app,
-  finalizedQuote,
-  lab,
-  order,
-  owner,
-  putSettings,
-  setNow,
-  smtp,
-  staff,
-  step,
-  useOrdersApp,
-} from "./orders_fixture.ts";
+import { admin, app, finalizedQuote, lab, order, owner } from "./orders_fixture.ts";
+import { putSettings, setNow, smtp, staff, step, useOrdersApp } from "./orders_fixture.ts";
 
 useOrdersApp();
 

@@ -4,20 +4,9 @@ import { expect } from "expect";
 import { call } from "../helpers/test_app.ts";
 import type { QuoteBundle, SaveResult } from "../../src/quotes/views.ts";
 import type { CatalogItem } from "../../src/catalog/catalog.ts";
-import {
-  app,
-  cents,
-  cookie,
-  frame,
-  type Item,
-  lensTypes,
-  materials,
-  newQuote,
-  packages,
-  type SaveBody,
-  twoOptions,
-  useQuotesApp,
-} from "./quotes_fixture.ts";
+import { app, cents, cookie, frame, type Item, lensTypes } from "./quotes_fixture.ts";
+import { materials, newQuote, packages, type SaveBody, twoOptions } from "./quotes_fixture.ts";
+import { useQuotesApp } from "./quotes_fixture.ts";
 
 useQuotesApp();
 

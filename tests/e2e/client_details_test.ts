@@ -4,22 +4,9 @@ import { describe, it } from "node:test";
 import { expect } from "expect";
 import { sql } from "kysely";
 import { expectCount } from "../helpers/browser.ts";
-import {
-  app,
-  card,
-  cards,
-  dialog,
-  EMAIL_TEXT,
-  expectNames,
-  google,
-  insertQuote,
-  insertTrio,
-  openClients,
-  shoot,
-  SMS_TEXT,
-  toastSays,
-  useClientsApp,
-} from "./clients_fixture.ts";
+import { app, card, cards, dialog, EMAIL_TEXT, expectNames } from "./clients_fixture.ts";
+import { google, insertQuote, insertTrio, openClients, shoot } from "./clients_fixture.ts";
+import { SMS_TEXT, toastSays, useClientsApp } from "./clients_fixture.ts";
 
 useClientsApp();
 

@@ -2,21 +2,9 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
 import { DESKTOP, expectCount, TABLET_PORTRAIT } from "../helpers/browser.ts";
-import {
-  app,
-  card,
-  cardNames,
-  cards,
-  dialog,
-  expectNames,
-  horizontalOverflow,
-  insertClient,
-  insertQuote,
-  insertTrio,
-  openClients,
-  shoot,
-  useClientsApp,
-} from "./clients_fixture.ts";
+import { app, card, cardNames, cards, dialog, expectNames } from "./clients_fixture.ts";
+import { horizontalOverflow, insertClient, insertQuote } from "./clients_fixture.ts";
+import { insertTrio, openClients, shoot, useClientsApp } from "./clients_fixture.ts";
 
 useClientsApp();
 

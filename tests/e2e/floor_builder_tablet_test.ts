@@ -12,17 +12,8 @@ import {
 } from "../helpers/browser.ts";
 import { seriousA11yViolations } from "../helpers/axe.ts";
 import { insertSavedQuote } from "../helpers/quote_fixture.ts";
-import {
-  app,
-  coveredBy,
-  fiveOptionQuote,
-  openForSizes,
-  overlaps,
-  printedPages,
-  printPage,
-  shoot,
-  useFloorApp,
-} from "./floor_fixture.ts";
+import { app, coveredBy, fiveOptionQuote, openForSizes, overlaps } from "./floor_fixture.ts";
+import { printedPages, printPage, shoot, useFloorApp } from "./floor_fixture.ts";
 
 useFloorApp();
 

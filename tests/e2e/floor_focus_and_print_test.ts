@@ -18,23 +18,9 @@ import { fill, LIMITS, maximalOption, maximalOptions } from "../helpers/quote_fi
 import type { OptionInput } from "../../src/schemas/quote.ts";
 import { CONTINUED_IN_SYSTEM } from "../../src/print/print_model.ts";
 import { formatMoney } from "../../src/quotes/money.ts";
-import {
-  app,
-  browser,
-  clientId,
-  focusRingContrast,
-  keyboardFocus,
-  open,
-  openForSizes,
-  owner,
-  ownerCookie,
-  printedPages,
-  printPage,
-  quoteId,
-  quoteOf,
-  shoot,
-  useFloorApp,
-} from "./floor_fixture.ts";
+import { app, browser, clientId, focusRingContrast, keyboardFocus } from "./floor_fixture.ts";
+import { open, openForSizes, owner, ownerCookie, printedPages } from "./floor_fixture.ts";
+import { printPage, quoteId, quoteOf, shoot, useFloorApp } from "./floor_fixture.ts";
 
 useFloorApp();
 

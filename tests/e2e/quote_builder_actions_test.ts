@@ -4,21 +4,10 @@ import { describe, it } from "node:test";
 import { expect } from "expect";
 import { createTestUser } from "../helpers/test_app.ts";
 import { DESKTOP, expectCount, TABLET_LANDSCAPE } from "../helpers/browser.ts";
-import {
-  app,
-  countSaves,
-  dialogNamed,
-  expectToast,
-  insertClient,
-  openBuilder,
-  optionRows,
-  optionTabs,
-  quoteRow,
-  savedQuote,
-  shot,
-  tab,
-  useQuoteBuilderApp,
-} from "./quote_builder_fixture.ts";
+import { app, countSaves, dialogNamed, expectToast } from "./quote_builder_fixture.ts";
+import { insertClient, openBuilder, optionRows, optionTabs } from "./quote_builder_fixture.ts";
+import { quoteRow, savedQuote, shot, tab } from "./quote_builder_fixture.ts";
+import { useQuoteBuilderApp } from "./quote_builder_fixture.ts";
 
 useQuoteBuilderApp();
 

@@ -2,23 +2,10 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
 import { expectCount } from "../helpers/browser.ts";
-import {
-  app,
-  countSaves,
-  dialogNamed,
-  dismissToast,
-  expectToast,
-  insertClient,
-  newQuote,
-  openBuilder,
-  optionRows,
-  quoteRow,
-  savedQuote,
-  shot,
-  summaryLine,
-  tab,
-  useQuoteBuilderApp,
-} from "./quote_builder_fixture.ts";
+import { app, countSaves, dialogNamed, dismissToast } from "./quote_builder_fixture.ts";
+import { expectToast, insertClient, newQuote, openBuilder } from "./quote_builder_fixture.ts";
+import { optionRows, quoteRow, savedQuote, shot } from "./quote_builder_fixture.ts";
+import { summaryLine, tab, useQuoteBuilderApp } from "./quote_builder_fixture.ts";
 
 useQuoteBuilderApp();
 
