@@ -1,7 +1,5 @@
 // Who may call a route, and what each caller gets for it.
-import { page } from "./build.ts";
-import { Fixtures } from "./fixtures.ts";
-import { call } from "../test_app.ts";
+import type { Fixtures } from "./fixtures.ts";
 
 export const CALLERS = [
   "anonymous",
