@@ -13,7 +13,7 @@ import {
   type TestApp,
   type TestUser,
 } from "../helpers/test_app.ts";
-import { insertSavedQuote, STAFF_ONLY } from "../helpers/quote_fixture.ts";
+import { insertSavedQuote } from "../helpers/quote_fixture.ts";
 import { useTestApp } from "../helpers/suite.ts";
 import { type AssetManifest, readManifest } from "../../src/assets/manifest.ts";
 import { FORGET_COOKIE } from "../../src/http/device_forget.ts";
