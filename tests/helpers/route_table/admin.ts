@@ -1,28 +1,22 @@
 // Rows of the route table: administration: settings, e-mail, users and the catalog sections.
-import { get, ok, SECTION } from "./build.ts";
+import { get, ok, SECTION, send } from "./build.ts";
 import type { RouteEntry } from "./expectations.ts";
 import { freshUser } from "./fixtures.ts";
 
 export const ADMIN_ROUTES: RouteEntry[] = [
   // ---- Administration ----
   get("/api/admin/settings", "admin", ok(200)),
-  {
-    method: "PUT",
-    pattern: "/api/admin/settings",
-    access: "admin",
-    ok: ok(200),
-    request: () =>
-      Promise.resolve({
-        path: "/api/admin/settings",
-        body: {
-          storeName: "Route Table Optical",
-          storeAddress: "1 Lens Lane\nSpringfield",
-          quoteExpirationEnabled: true,
-          quoteExpirationDays: 30,
-          emailSubject: "Quote from {store}",
-        },
-      }),
-  },
+  send("PUT", "/api/admin/settings", "admin", ok(200), () =>
+    Promise.resolve({
+      path: "/api/admin/settings",
+      body: {
+        storeName: "Route Table Optical",
+        storeAddress: "1 Lens Lane\nSpringfield",
+        quoteExpirationEnabled: true,
+        quoteExpirationDays: 30,
+        emailSubject: "Quote from {store}",
+      },
+    })),
   get("/api/admin/oauth2-status", "staff", ok(200)),
   {
     method: "POST",
@@ -33,54 +27,36 @@ export const ADMIN_ROUTES: RouteEntry[] = [
     request: () =>
       Promise.resolve({ path: "/api/admin/test-email", body: { email: "me@example.com" } }),
   },
-  {
-    method: "POST",
-    pattern: "/api/email-banner/dismiss",
-    access: "staff",
-    ok: ok(303, /^\/clients$/),
-    request: () =>
-      Promise.resolve({
-        path: "/api/email-banner/dismiss",
-        body: "returnTo=%2Fclients",
-        headers: { "content-type": "application/x-www-form-urlencoded" },
-      }),
-  },
+  send("POST", "/api/email-banner/dismiss", "staff", ok(303, /^\/clients$/), () =>
+    Promise.resolve({
+      path: "/api/email-banner/dismiss",
+      body: "returnTo=%2Fclients",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    })),
   get("/api/admin/users", "admin", ok(200)),
-  {
-    method: "POST",
-    pattern: "/api/admin/users/invite",
-    access: "admin",
-    ok: ok(201),
-    request: () =>
-      Promise.resolve({
-        path: "/api/admin/users/invite",
-        body: {
-          email: "new@store.test",
-          firstName: "Nia",
-          lastName: "New",
-          username: `nia${crypto.randomUUID().slice(0, 8)}`,
-          password: "secret1",
-          role: "AUTHORIZED_USER",
-        },
-      }),
-  },
-  {
-    method: "DELETE",
-    pattern: "/api/admin/users/:id",
-    access: "admin",
-    ok: ok(200),
-    request: async (fx) => ({ path: `/api/admin/users/${(await fx.staffUser()).id}` }),
-  },
-  {
-    method: "PUT",
-    pattern: "/api/admin/users/:id/password",
-    access: "admin",
-    ok: ok(200),
-    request: async (fx) => ({
-      path: `/api/admin/users/${(await fx.staffUser()).id}/password`,
-      body: { newPassword: "reset-pass" },
-    }),
-  },
+  send("POST", "/api/admin/users/invite", "admin", ok(201), () =>
+    Promise.resolve({
+      path: "/api/admin/users/invite",
+      body: {
+        email: "new@store.test",
+        firstName: "Nia",
+        lastName: "New",
+        username: `nia${crypto.randomUUID().slice(0, 8)}`,
+        password: "secret1",
+        role: "AUTHORIZED_USER",
+      },
+    })),
+  send(
+    "DELETE",
+    "/api/admin/users/:id",
+    "admin",
+    ok(200),
+    async (fx) => ({ path: `/api/admin/users/${(await fx.staffUser()).id}` }),
+  ),
+  send("PUT", "/api/admin/users/:id/password", "admin", ok(200), async (fx) => ({
+    path: `/api/admin/users/${(await fx.staffUser()).id}/password`,
+    body: { newPassword: "reset-pass" },
+  })),
   {
     method: "POST",
     pattern: "/api/admin/users/:id/reset-email",
@@ -107,83 +83,65 @@ export const ADMIN_ROUTES: RouteEntry[] = [
       return { path: `/api/admin/users/${admin.id}/two-factor` };
     },
   },
-  {
-    method: "PUT",
-    pattern: "/api/admin/users/:id",
-    access: "admin",
-    ok: ok(200),
-    request: async (fx) => ({
-      path: `/api/admin/users/${(await fx.staffUser()).id}`,
-      body: { role: "ADMIN" },
-    }),
-  },
-  {
-    method: "GET",
-    pattern: `/api/admin/:section{${SECTION}}`,
-    access: "admin",
-    ok: ok(200),
-    request: () => Promise.resolve({ path: "/api/admin/materials" }),
-  },
-  {
-    method: "POST",
-    pattern: `/api/admin/:section{${SECTION}}`,
-    access: "admin",
-    ok: ok(201),
-    request: () =>
-      Promise.resolve({
-        path: "/api/admin/packages",
-        body: {
-          name: `Package ${crypto.randomUUID().slice(0, 6)}`,
-          description: "Lenses, coating\nand case",
-          price: 129,
-          active: true,
-          sortOrder: 3,
-        },
-      }),
-  },
-  {
-    method: "PUT",
-    pattern: `/api/admin/:section{${SECTION}}/:id`,
-    access: "admin",
-    ok: ok(200),
-    request: async (fx) => ({
-      path: `/api/admin/add-ons/${(await fx.catalogItem()).id}`,
-      body: { name: "Renamed add-on", price: "7.50", active: true, sortOrder: 1 },
-    }),
-  },
-  {
-    method: "DELETE",
-    pattern: `/api/admin/:section{${SECTION}}/:id`,
-    access: "admin",
-    ok: ok(200),
-    request: async (fx) => ({ path: `/api/admin/add-ons/${(await fx.catalogItem()).id}` }),
-  },
-  {
-    method: "GET",
-    pattern: `/api/admin/:section{${SECTION}}/export.csv`,
-    access: "admin",
-    ok: ok(200),
-    request: () => Promise.resolve({ path: "/api/admin/add-ons/export.csv" }),
-  },
-  {
-    method: "GET",
-    pattern: `/api/admin/:section{${SECTION}}/template.csv`,
-    access: "admin",
-    ok: ok(200),
-    request: () => Promise.resolve({ path: "/api/admin/lens-types/template.csv" }),
-  },
-  {
-    method: "POST",
-    pattern: `/api/admin/:section{${SECTION}}/import/preview`,
-    access: "admin",
-    ok: ok(200),
-    request: (fx) =>
+  send("PUT", "/api/admin/users/:id", "admin", ok(200), async (fx) => ({
+    path: `/api/admin/users/${(await fx.staffUser()).id}`,
+    body: { role: "ADMIN" },
+  })),
+  send(
+    "GET",
+    `/api/admin/:section{${SECTION}}`,
+    "admin",
+    ok(200),
+    () => Promise.resolve({ path: "/api/admin/materials" }),
+  ),
+  send("POST", `/api/admin/:section{${SECTION}}`, "admin", ok(201), () =>
+    Promise.resolve({
+      path: "/api/admin/packages",
+      body: {
+        name: `Package ${crypto.randomUUID().slice(0, 6)}`,
+        description: "Lenses, coating\nand case",
+        price: 129,
+        active: true,
+        sortOrder: 3,
+      },
+    })),
+  send("PUT", `/api/admin/:section{${SECTION}}/:id`, "admin", ok(200), async (fx) => ({
+    path: `/api/admin/add-ons/${(await fx.catalogItem()).id}`,
+    body: { name: "Renamed add-on", price: "7.50", active: true, sortOrder: 1 },
+  })),
+  send(
+    "DELETE",
+    `/api/admin/:section{${SECTION}}/:id`,
+    "admin",
+    ok(200),
+    async (fx) => ({ path: `/api/admin/add-ons/${(await fx.catalogItem()).id}` }),
+  ),
+  send(
+    "GET",
+    `/api/admin/:section{${SECTION}}/export.csv`,
+    "admin",
+    ok(200),
+    () => Promise.resolve({ path: "/api/admin/add-ons/export.csv" }),
+  ),
+  send(
+    "GET",
+    `/api/admin/:section{${SECTION}}/template.csv`,
+    "admin",
+    ok(200),
+    () => Promise.resolve({ path: "/api/admin/lens-types/template.csv" }),
+  ),
+  send(
+    "POST",
+    `/api/admin/:section{${SECTION}}/import/preview`,
+    "admin",
+    ok(200),
+    (fx) =>
       Promise.resolve({
         path: "/api/admin/add-ons/import/preview",
         body: fx.catalogCsv(),
         headers: { "content-type": "text/csv" },
       }),
-  },
+  ),
   {
     method: "POST",
     pattern: `/api/admin/:section{${SECTION}}/import`,

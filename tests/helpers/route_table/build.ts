@@ -31,6 +31,17 @@ export function get(
   };
 }
 
+/** A call whose sample request is made from the fixtures (a POST, PUT or DELETE most often). */
+export function send(
+  method: string,
+  pattern: string,
+  access: Access,
+  expected: Expectation,
+  request: RouteEntry["request"],
+): RouteEntry {
+  return { method, pattern, access, ok: expected, request };
+}
+
 /** A page: a GET that asks for HTML, so a refusal is a page too. */
 export const page = (...[pattern, access, expected, more]: Parameters<typeof get>) =>
   get(pattern, access, expected, { ...more, page: true });

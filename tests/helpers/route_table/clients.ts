@@ -1,5 +1,5 @@
 // Rows of the route table: clients, their measurements and prescriptions (staff).
-import { get, ok } from "./build.ts";
+import { get, ok, send } from "./build.ts";
 import type { RouteEntry } from "./expectations.ts";
 import { PRESCRIPTION_BODY } from "./fixtures.ts";
 
@@ -20,67 +20,37 @@ export const CLIENT_ROUTES: RouteEntry[] = [
   get("/api/clients/:id", "staff", ok(200), {
     path: async (fx) => `/api/clients/${(await fx.client()).client.id}`,
   }),
-  {
-    method: "PUT",
-    pattern: "/api/clients/:id",
-    access: "staff",
-    ok: ok(200),
-    request: async (fx) => ({
-      path: `/api/clients/${(await fx.client()).client.id}`,
-      body: { firstName: "Rita", lastName: "Edited", email: "rita@example.org", city: "Austin" },
-    }),
-  },
-  {
-    method: "DELETE",
-    pattern: "/api/clients/:id",
-    access: "staff",
-    ok: ok(200),
-    request: async (fx) => ({ path: `/api/clients/${(await fx.client()).client.id}` }),
-  },
-  {
-    method: "PUT",
-    pattern: "/api/clients/:id/measurements",
-    access: "staff",
-    ok: ok(200),
-    request: async (fx) => ({
-      path: `/api/clients/${(await fx.client()).client.id}/measurements`,
-      body: { pdBinocular: "62.5", pdNear: "59", measurementsComplete: true },
-    }),
-  },
+  send("PUT", "/api/clients/:id", "staff", ok(200), async (fx) => ({
+    path: `/api/clients/${(await fx.client()).client.id}`,
+    body: { firstName: "Rita", lastName: "Edited", email: "rita@example.org", city: "Austin" },
+  })),
+  send(
+    "DELETE",
+    "/api/clients/:id",
+    "staff",
+    ok(200),
+    async (fx) => ({ path: `/api/clients/${(await fx.client()).client.id}` }),
+  ),
+  send("PUT", "/api/clients/:id/measurements", "staff", ok(200), async (fx) => ({
+    path: `/api/clients/${(await fx.client()).client.id}/measurements`,
+    body: { pdBinocular: "62.5", pdNear: "59", measurementsComplete: true },
+  })),
   get("/api/clients/:id/prescriptions", "staff", ok(200), {
     path: async (fx) => `/api/clients/${(await fx.prescription()).clientId}/prescriptions`,
   }),
-  {
-    method: "POST",
-    pattern: "/api/clients/:id/prescriptions",
-    access: "staff",
-    ok: ok(201),
-    request: async (fx) => ({
-      path: `/api/clients/${(await fx.client()).client.id}/prescriptions`,
-      body: PRESCRIPTION_BODY,
-    }),
-  },
-  {
-    method: "PUT",
-    pattern: "/api/clients/:id/prescriptions/:prescriptionId",
-    access: "staff",
-    ok: ok(200),
-    request: async (fx) => {
-      const rx = await fx.prescription();
-      return {
-        path: `/api/clients/${rx.clientId}/prescriptions/${rx.id}`,
-        body: { ...PRESCRIPTION_BODY, prescriber: "Dr. Edited" },
-      };
-    },
-  },
-  {
-    method: "DELETE",
-    pattern: "/api/clients/:id/prescriptions/:prescriptionId",
-    access: "staff",
-    ok: ok(200),
-    request: async (fx) => {
-      const rx = await fx.prescription();
-      return { path: `/api/clients/${rx.clientId}/prescriptions/${rx.id}` };
-    },
-  },
+  send("POST", "/api/clients/:id/prescriptions", "staff", ok(201), async (fx) => ({
+    path: `/api/clients/${(await fx.client()).client.id}/prescriptions`,
+    body: PRESCRIPTION_BODY,
+  })),
+  send("PUT", "/api/clients/:id/prescriptions/:prescriptionId", "staff", ok(200), async (fx) => {
+    const rx = await fx.prescription();
+    return {
+      path: `/api/clients/${rx.clientId}/prescriptions/${rx.id}`,
+      body: { ...PRESCRIPTION_BODY, prescriber: "Dr. Edited" },
+    };
+  }),
+  send("DELETE", "/api/clients/:id/prescriptions/:prescriptionId", "staff", ok(200), async (fx) => {
+    const rx = await fx.prescription();
+    return { path: `/api/clients/${rx.clientId}/prescriptions/${rx.id}` };
+  }),
 ];

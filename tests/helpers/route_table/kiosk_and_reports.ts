@@ -1,18 +1,18 @@
 // Rows of the route table: uploads and branding, the kiosk tablet, history, audit, search and reports.
-import { get, ok } from "./build.ts";
+import { get, ok, send } from "./build.ts";
 import type { RouteEntry } from "./expectations.ts";
 import { freshUser, TEST_PASSWORD } from "./fixtures.ts";
 import { requestUploadUrl, svg } from "../images.ts";
 
 export const KIOSK_AND_REPORT_ROUTES: RouteEntry[] = [
   // ---- Uploads and branding (ADMIN, OWNER) ----
-  {
-    method: "POST",
-    pattern: "/api/objects/upload",
-    access: "admin",
-    ok: ok(200),
-    request: () => Promise.resolve({ path: "/api/objects/upload", body: { purpose: "logo" } }),
-  },
+  send(
+    "POST",
+    "/api/objects/upload",
+    "admin",
+    ok(200),
+    () => Promise.resolve({ path: "/api/objects/upload", body: { purpose: "logo" } }),
+  ),
   {
     // The file itself, raw, to a signed upload URL. Each caller is an account
     // of its own, not the one the URL was issued to, so it is refused to them
@@ -27,35 +27,23 @@ export const KIOSK_AND_REPORT_ROUTES: RouteEntry[] = [
       headers: { "content-type": "image/svg+xml" },
     }),
   },
-  {
-    method: "PUT",
-    pattern: "/api/admin/logo",
-    access: "admin",
-    ok: ok(200),
-    request: async (fx) => ({
-      path: "/api/admin/logo",
-      body: { logoUrl: await fx.uploadedImage("logo") },
-    }),
-  },
-  {
-    method: "PUT",
-    pattern: "/api/admin/favicon",
-    access: "admin",
-    ok: ok(200),
-    request: async (fx) => ({
-      path: "/api/admin/favicon",
-      body: { faviconUrl: await fx.uploadedImage("favicon") },
-    }),
-  },
+  send("PUT", "/api/admin/logo", "admin", ok(200), async (fx) => ({
+    path: "/api/admin/logo",
+    body: { logoUrl: await fx.uploadedImage("logo") },
+  })),
+  send("PUT", "/api/admin/favicon", "admin", ok(200), async (fx) => ({
+    path: "/api/admin/favicon",
+    body: { faviconUrl: await fx.uploadedImage("favicon") },
+  })),
 
   // ---- Kiosk: the tablet handed to a client ----
-  {
-    method: "POST",
-    pattern: "/api/kiosk/hand-over",
-    access: "staff",
-    ok: ok(201),
-    request: () => Promise.resolve({ path: "/api/kiosk/hand-over", body: { kind: "INTAKE" } }),
-  },
+  send(
+    "POST",
+    "/api/kiosk/hand-over",
+    "staff",
+    ok(201),
+    () => Promise.resolve({ path: "/api/kiosk/hand-over", body: { kind: "INTAKE" } }),
+  ),
   {
     // Taking the tablet back: any staff member's username and password.
     method: "POST",

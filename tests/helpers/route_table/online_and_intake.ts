@@ -1,5 +1,5 @@
 // Rows of the route table: the public forms: online acceptance of a quote and the intake.
-import { ok, page } from "./build.ts";
+import { ok, page, send } from "./build.ts";
 import type { RouteEntry } from "./expectations.ts";
 
 export const ONLINE_AND_INTAKE_ROUTES: RouteEntry[] = [
@@ -7,34 +7,22 @@ export const ONLINE_AND_INTAKE_ROUTES: RouteEntry[] = [
   page("/q/:token", "public", { status: 200, text: "Accept this quote" }, {
     path: async (fx) => (await fx.onlineLink()).path,
   }),
-  {
-    method: "POST",
-    pattern: "/q/:token/accept",
-    access: "public",
-    ok: ok(200),
-    request: async (fx) => {
-      const link = await fx.onlineLink();
-      return {
-        path: `${link.path}/accept`,
-        body: {
-          chosenOptionIds: link.optionIds,
-          signerName: "Rita Table",
-          typedSignature: true,
-          termsAccepted: true,
-        },
-      };
-    },
-  },
-  {
-    method: "POST",
-    pattern: "/q/:token/decline",
-    access: "public",
-    ok: ok(200),
-    request: async (fx) => ({
-      path: `${(await fx.onlineLink()).path}/decline`,
-      body: { message: "Not now" },
-    }),
-  },
+  send("POST", "/q/:token/accept", "public", ok(200), async (fx) => {
+    const link = await fx.onlineLink();
+    return {
+      path: `${link.path}/accept`,
+      body: {
+        chosenOptionIds: link.optionIds,
+        signerName: "Rita Table",
+        typedSignature: true,
+        termsAccepted: true,
+      },
+    };
+  }),
+  send("POST", "/q/:token/decline", "public", ok(200), async (fx) => ({
+    path: `${(await fx.onlineLink()).path}/decline`,
+    body: { message: "Not now" },
+  })),
 
   // ---- Intake (public) ----
   {

@@ -1,21 +1,14 @@
 // Rows of the route table: quotes, labs, orders and jobs, quote PDFs and e-mail, the catalog (staff).
-import { daysFromToday, get, ok } from "./build.ts";
+import { daysFromToday, get, ok, send } from "./build.ts";
 import type { RouteEntry } from "./expectations.ts";
 import { saveBody } from "./fixtures.ts";
-import { call } from "../test_app.ts";
 
 export const QUOTE_AND_ORDER_ROUTES: RouteEntry[] = [
   // ---- Quotes (staff) ----
-  {
-    method: "POST",
-    pattern: "/api/quotes",
-    access: "staff",
-    ok: ok(201),
-    request: async (fx) => ({
-      path: "/api/quotes",
-      body: { clientId: (await fx.client()).client.id },
-    }),
-  },
+  send("POST", "/api/quotes", "staff", ok(201), async (fx) => ({
+    path: "/api/quotes",
+    body: { clientId: (await fx.client()).client.id },
+  })),
   get("/api/stats", "staff", ok(200)),
   get("/api/quotes/recent", "staff", ok(200)),
   get("/api/quotes/expired", "staff", ok(200)),
@@ -26,105 +19,51 @@ export const QUOTE_AND_ORDER_ROUTES: RouteEntry[] = [
   get("/api/quotes/:id", "staff", ok(200), {
     path: async (fx) => `/api/quotes/${(await fx.savedQuote()).quote.id}`,
   }),
-  {
-    method: "PUT",
-    pattern: "/api/quotes/:id",
-    access: "staff",
-    ok: ok(200),
-    request: async (fx) => {
-      const { client, quote } = await fx.client();
-      void client;
-      const bundle = await fx.quote(quote.id);
-      return { path: `/api/quotes/${quote.id}`, body: saveBody(bundle) };
-    },
-  },
-  {
-    method: "DELETE",
-    pattern: "/api/quotes/:id",
-    access: "staff",
-    ok: ok(200),
-    request: async (fx) => ({ path: `/api/quotes/${(await fx.client()).quote.id}` }),
-  },
-  {
-    method: "POST",
-    pattern: "/api/quotes/:id/close",
-    access: "staff",
-    ok: ok(200),
-    request: async (fx) => ({
-      path: `/api/quotes/${(await fx.savedQuote()).quote.id}/close`,
-      body: { reason: "Client will come back later" },
-    }),
-  },
-  {
-    method: "POST",
-    pattern: "/api/quotes/:id/reactivate",
-    access: "staff",
-    ok: ok(200),
-    request: async (fx) => ({
-      path: `/api/quotes/${(await fx.closedQuote()).quote.id}/reactivate`,
-    }),
-  },
-  {
-    method: "POST",
-    pattern: "/api/quotes/:id/carry-over/confirm",
-    access: "staff",
-    ok: ok(200),
-    request: async (fx) => ({
-      path: `/api/quotes/${(await fx.carriedQuote()).id}/carry-over/confirm`,
-    }),
-  },
-  {
-    method: "POST",
-    pattern: "/api/quotes/:id/finalize",
-    access: "staff",
-    ok: ok(200),
-    request: async (fx) => ({
-      path: `/api/quotes/${(await fx.savedQuote()).quote.id}/finalize`,
-    }),
-  },
-  {
-    method: "POST",
-    pattern: "/api/quotes/:id/reopen",
-    access: "owner",
-    ok: ok(200),
-    request: async (fx) => ({
-      path: `/api/quotes/${(await fx.finalizedQuote()).quote.id}/reopen`,
-      body: { reason: "Client changed the lenses" },
-    }),
-  },
+  send("PUT", "/api/quotes/:id", "staff", ok(200), async (fx) => {
+    const { client, quote } = await fx.client();
+    void client;
+    const bundle = await fx.quote(quote.id);
+    return { path: `/api/quotes/${quote.id}`, body: saveBody(bundle) };
+  }),
+  send(
+    "DELETE",
+    "/api/quotes/:id",
+    "staff",
+    ok(200),
+    async (fx) => ({ path: `/api/quotes/${(await fx.client()).quote.id}` }),
+  ),
+  send("POST", "/api/quotes/:id/close", "staff", ok(200), async (fx) => ({
+    path: `/api/quotes/${(await fx.savedQuote()).quote.id}/close`,
+    body: { reason: "Client will come back later" },
+  })),
+  send("POST", "/api/quotes/:id/reactivate", "staff", ok(200), async (fx) => ({
+    path: `/api/quotes/${(await fx.closedQuote()).quote.id}/reactivate`,
+  })),
+  send("POST", "/api/quotes/:id/carry-over/confirm", "staff", ok(200), async (fx) => ({
+    path: `/api/quotes/${(await fx.carriedQuote()).id}/carry-over/confirm`,
+  })),
+  send("POST", "/api/quotes/:id/finalize", "staff", ok(200), async (fx) => ({
+    path: `/api/quotes/${(await fx.savedQuote()).quote.id}/finalize`,
+  })),
+  send("POST", "/api/quotes/:id/reopen", "owner", ok(200), async (fx) => ({
+    path: `/api/quotes/${(await fx.finalizedQuote()).quote.id}/reopen`,
+    body: { reason: "Client changed the lenses" },
+  })),
   get("/api/labs", "staff", ok(200)),
   get("/api/admin/labs", "admin", ok(200)),
-  {
-    method: "POST",
-    pattern: "/api/admin/labs",
-    access: "admin",
-    ok: ok(201),
-    request: () =>
-      Promise.resolve({
-        path: "/api/admin/labs",
-        body: { name: `Lab ${crypto.randomUUID()}`, turnaroundDays: 5 },
-      }),
-  },
-  {
-    method: "PUT",
-    pattern: "/api/admin/labs/:id",
-    access: "admin",
-    ok: ok(200),
-    request: async (fx) => ({
-      path: `/api/admin/labs/${(await fx.lab()).id}`,
-      body: { name: `Route Lab ${crypto.randomUUID()}`, turnaroundDays: 3 },
-    }),
-  },
-  {
-    method: "POST",
-    pattern: "/api/quotes/:id/order",
-    access: "staff",
-    ok: ok(201),
-    request: async (fx) => ({
-      path: `/api/quotes/${(await fx.finalizedQuote()).quote.id}/order`,
-      body: { labId: (await fx.lab()).id },
-    }),
-  },
+  send("POST", "/api/admin/labs", "admin", ok(201), () =>
+    Promise.resolve({
+      path: "/api/admin/labs",
+      body: { name: `Lab ${crypto.randomUUID()}`, turnaroundDays: 5 },
+    })),
+  send("PUT", "/api/admin/labs/:id", "admin", ok(200), async (fx) => ({
+    path: `/api/admin/labs/${(await fx.lab()).id}`,
+    body: { name: `Route Lab ${crypto.randomUUID()}`, turnaroundDays: 3 },
+  })),
+  send("POST", "/api/quotes/:id/order", "staff", ok(201), async (fx) => ({
+    path: `/api/quotes/${(await fx.finalizedQuote()).quote.id}/order`,
+    body: { labId: (await fx.lab()).id },
+  })),
   get("/api/orders", "staff", ok(200), {
     query: ["q", "status", "late", "waiting", "labId", "optician", "page"],
     path: "/api/orders?q=rita&late=1",
@@ -132,43 +71,25 @@ export const QUOTE_AND_ORDER_ROUTES: RouteEntry[] = [
   get("/api/orders/:id", "staff", ok(200), {
     path: async (fx) => `/api/orders/${(await fx.order()).order.id}`,
   }),
-  {
-    method: "POST",
-    pattern: "/api/orders/:id/payments",
-    access: "staff",
-    ok: ok(201),
-    request: async (fx) => ({
-      path: `/api/orders/${(await fx.order()).order.id}/payments`,
-      // Yesterday: a day in the payment's window whatever the store's time zone.
-      body: { amount: "10.00", method: "CASH", paidOn: daysFromToday(-1) },
-    }),
-  },
-  {
-    method: "POST",
-    pattern: "/api/jobs/:id/step",
-    access: "staff",
-    ok: ok(200),
-    request: async (fx) => {
-      const job = (await fx.order()).jobs[0];
-      return {
-        path: `/api/jobs/${job.id}/step`,
-        body: { to: "SENT_TO_LAB", version: job.version },
-      };
-    },
-  },
-  {
-    method: "PUT",
-    pattern: "/api/jobs/:id/promised-date",
-    access: "staff",
-    ok: ok(200),
-    request: async (fx) => {
-      const job = (await fx.order()).jobs[0];
-      return {
-        path: `/api/jobs/${job.id}/promised-date`,
-        body: { promisedDate: daysFromToday(30), reason: "Lab said so", version: job.version },
-      };
-    },
-  },
+  send("POST", "/api/orders/:id/payments", "staff", ok(201), async (fx) => ({
+    path: `/api/orders/${(await fx.order()).order.id}/payments`,
+    // Yesterday: a day in the payment's window whatever the store's time zone.
+    body: { amount: "10.00", method: "CASH", paidOn: daysFromToday(-1) },
+  })),
+  send("POST", "/api/jobs/:id/step", "staff", ok(200), async (fx) => {
+    const job = (await fx.order()).jobs[0];
+    return {
+      path: `/api/jobs/${job.id}/step`,
+      body: { to: "SENT_TO_LAB", version: job.version },
+    };
+  }),
+  send("PUT", "/api/jobs/:id/promised-date", "staff", ok(200), async (fx) => {
+    const job = (await fx.order()).jobs[0];
+    return {
+      path: `/api/jobs/${job.id}/promised-date`,
+      body: { promisedDate: daysFromToday(30), reason: "Lab said so", version: job.version },
+    };
+  }),
   get("/api/orders/:id/work-order.pdf", "staff", ok(200), {
     query: ["paper", "job"],
     path: async (fx) => `/api/orders/${(await fx.order()).order.id}/work-order.pdf`,
@@ -207,15 +128,9 @@ export const QUOTE_AND_ORDER_ROUTES: RouteEntry[] = [
   get("/api/quotes/:id/signed-pdf", "staff", { status: 404, text: "not accepted online" }, {
     path: async (fx) => `/api/quotes/${(await fx.savedQuote()).quote.id}/signed-pdf`,
   }),
-  {
-    method: "POST",
-    pattern: "/api/quotes/:id/online-links/revoke",
-    access: "staff",
-    ok: ok(200),
-    request: async (fx) => ({
-      path: `/api/quotes/${(await fx.savedQuote()).quote.id}/online-links/revoke`,
-    }),
-  },
+  send("POST", "/api/quotes/:id/online-links/revoke", "staff", ok(200), async (fx) => ({
+    path: `/api/quotes/${(await fx.savedQuote()).quote.id}/online-links/revoke`,
+  })),
   {
     method: "POST",
     pattern: "/api/quotes/:id/email",
@@ -227,15 +142,9 @@ export const QUOTE_AND_ORDER_ROUTES: RouteEntry[] = [
       body: { email: "rita@example.com", note: "Here it is" },
     }),
   },
-  {
-    method: "PUT",
-    pattern: "/api/quote-options/:id/measurements",
-    access: "staff",
-    ok: ok(200),
-    request: async (fx) => ({
-      path: `/api/quote-options/${(await fx.savedQuote()).options[0].id}/measurements`,
-      body: { segOc: "21/21" },
-    }),
-  },
+  send("PUT", "/api/quote-options/:id/measurements", "staff", ok(200), async (fx) => ({
+    path: `/api/quote-options/${(await fx.savedQuote()).options[0].id}/measurements`,
+    body: { segOc: "21/21" },
+  })),
   get("/api/catalog/:section", "staff", ok(200), { path: "/api/catalog/lens-types" }),
 ];

@@ -1,5 +1,5 @@
 // Rows of the route table: health checks, signing in and out, passwords and the second factor.
-import { get, ok, page } from "./build.ts";
+import { get, ok, send } from "./build.ts";
 import type { RouteEntry } from "./expectations.ts";
 import { freshUser, TEST_PASSWORD } from "./fixtures.ts";
 import { issueResetToken } from "../../../src/auth/password_reset.ts";
@@ -29,31 +29,19 @@ export const SIGN_IN_ROUTES: RouteEntry[] = [
   },
 
   // ---- Sign-in and session ----
-  {
-    method: "POST",
-    pattern: "/api/staff/login",
-    access: "public",
-    ok: ok(200),
-    request: async (fx) => {
-      const user = await freshUser(fx.app.db, "AUTHORIZED_USER");
-      return {
-        path: "/api/staff/login",
-        body: { username: user.username, password: TEST_PASSWORD, returnTo: "/clients" },
-      };
-    },
-  },
+  send("POST", "/api/staff/login", "public", ok(200), async (fx) => {
+    const user = await freshUser(fx.app.db, "AUTHORIZED_USER");
+    return {
+      path: "/api/staff/login",
+      body: { username: user.username, password: TEST_PASSWORD, returnTo: "/clients" },
+    };
+  }),
   get("/api/auth/user", "staff", ok(200)),
-  {
-    method: "PUT",
-    pattern: "/api/auth/change-password",
-    access: "staff",
-    ok: ok(200),
-    request: () =>
-      Promise.resolve({
-        path: "/api/auth/change-password",
-        body: { currentPassword: TEST_PASSWORD, newPassword: "a-new-password" },
-      }),
-  },
+  send("PUT", "/api/auth/change-password", "staff", ok(200), () =>
+    Promise.resolve({
+      path: "/api/auth/change-password",
+      body: { currentPassword: TEST_PASSWORD, newPassword: "a-new-password" },
+    })),
   {
     method: "POST",
     pattern: "/api/auth/forgot-password",
@@ -66,17 +54,11 @@ export const SIGN_IN_ROUTES: RouteEntry[] = [
         body: { email: `rt-${crypto.randomUUID().slice(0, 8)}@nowhere.test` },
       }),
   },
-  {
-    method: "POST",
-    pattern: "/api/auth/reset-password",
-    access: "public",
-    ok: ok(200),
-    request: async (fx) => {
-      const user = await freshUser(fx.app.db, "AUTHORIZED_USER");
-      const token = await issueResetToken(fx.app.db, user.id);
-      return { path: "/api/auth/reset-password", body: { token, newPassword: "reset-by-link" } };
-    },
-  },
+  send("POST", "/api/auth/reset-password", "public", ok(200), async (fx) => {
+    const user = await freshUser(fx.app.db, "AUTHORIZED_USER");
+    const token = await issueResetToken(fx.app.db, user.id);
+    return { path: "/api/auth/reset-password", body: { token, newPassword: "reset-by-link" } };
+  }),
   {
     method: "POST",
     pattern: "/api/auth/two-factor/verify",
@@ -86,13 +68,13 @@ export const SIGN_IN_ROUTES: RouteEntry[] = [
     request: () =>
       Promise.resolve({ path: "/api/auth/two-factor/verify", body: { code: "123456" } }),
   },
-  {
-    method: "POST",
-    pattern: "/api/auth/two-factor/setup",
-    access: "admin",
-    ok: ok(200),
-    request: () => Promise.resolve({ path: "/api/auth/two-factor/setup" }),
-  },
+  send(
+    "POST",
+    "/api/auth/two-factor/setup",
+    "admin",
+    ok(200),
+    () => Promise.resolve({ path: "/api/auth/two-factor/setup" }),
+  ),
   {
     method: "POST",
     pattern: "/api/auth/two-factor/enable",
@@ -110,14 +92,13 @@ export const SIGN_IN_ROUTES: RouteEntry[] = [
     ok: ok(400),
     request: () => Promise.resolve({ path: "/api/auth/two-factor", body: { code: "123456" } }),
   },
-  {
-    method: "PUT",
-    pattern: "/api/admin/two-factor-policy",
-    access: "owner",
-    ok: ok(200),
-    request: () =>
-      Promise.resolve({ path: "/api/admin/two-factor-policy", body: { required: false } }),
-  },
+  send(
+    "PUT",
+    "/api/admin/two-factor-policy",
+    "owner",
+    ok(200),
+    () => Promise.resolve({ path: "/api/admin/two-factor-policy", body: { required: false } }),
+  ),
   get("/api/staff/logout", "public", ok(302, /^\/staff$/)),
   get("/api/logout", "public", ok(302, /^\/$/)),
   // Staff always sign in on /staff; the owner's provider only with intent=owner.
