@@ -11,36 +11,15 @@ WORKDIR /app
 # against what main.ts and the cli/ commands really import.
 ARG TEST_ONLY_IMPORTS="expect playwright-core @axe-core/playwright oauth2-mock-server smtp-server yaml @types/smtp-server @types/nodemailer @types/react @types/react-dom @types/pg"
 COPY deno.json deno.lock ./
+COPY src/assets/prune_imports.ts /tmp/prune_imports.ts
 # Only removals: the check after the install fails the build if the pruned
 # lock gained or changed any entry, so every package is still the locked one
-# with the locked integrity.
+# with the locked integrity (src/assets/prune_imports.ts).
 RUN cp deno.lock /tmp/deno.lock.full \
- && deno eval --no-config ' \
-      const cfg = JSON.parse(Deno.readTextFileSync("deno.json")); \
-      for (const name of Deno.env.get("TEST_ONLY_IMPORTS").split(/\s+/).filter(Boolean)) { \
-        if (!(name in cfg.imports)) throw new Error(`TEST_ONLY_IMPORTS: ${name} is not in deno.json`); \
-        delete cfg.imports[name]; \
-      } \
-      delete cfg.compilerOptions.types; \
-      Deno.writeTextFileSync("deno.json", JSON.stringify(cfg, null, 2));' \
+ && deno run --no-config --allow-read --allow-write --allow-env /tmp/prune_imports.ts \
+      prune deno.json \
  && deno install \
- && deno eval --no-config ' \
-      const full = JSON.parse(Deno.readTextFileSync("/tmp/deno.lock.full")); \
-      const pruned = JSON.parse(Deno.readTextFileSync("deno.lock")); \
-      const resolve = (lock, dep) => /.@/.test(dep) ? dep : \
-        Object.keys(lock.npm).find((key) => key.startsWith(dep + "@")); \
-      const same = (key) => { \
-        const a = full.npm[key], b = pruned.npm[key]; \
-        return a && a.integrity === b.integrity && \
-          JSON.stringify((a.dependencies ?? []).map((d) => resolve(full, d)).sort()) === \
-          JSON.stringify((b.dependencies ?? []).map((d) => resolve(pruned, d)).sort()); \
-      }; \
-      for (const [spec, to] of Object.entries(pruned.specifiers)) { \
-        if (full.specifiers[spec] !== to) throw new Error(`pruned deno.lock changed ${spec}`); \
-      } \
-      for (const key of Object.keys(pruned.npm)) { \
-        if (!same(key)) throw new Error(`pruned deno.lock changed ${key}`); \
-      }' \
+ && deno run --no-config --allow-read /tmp/prune_imports.ts check /tmp/deno.lock.full deno.lock \
  && mkdir -p /tmp/prod && cp deno.json deno.lock /tmp/prod/
 
 COPY . .

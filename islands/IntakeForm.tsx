@@ -67,6 +67,22 @@ function checkIntake(values: NewClientFormValues) {
   return Object.keys(errors).length ? { errors } : { data: values };
 }
 
+/** The two consents the intake asks for, each with the contact detail it needs. */
+const CONSENTS = [
+  {
+    field: "smsConsent",
+    title: "Text messages (SMS)",
+    statement: "smsConsentText",
+    missing: "Add a mobile or home phone number above so we can text you.",
+  },
+  {
+    field: "emailConsent",
+    title: "Email",
+    statement: "emailConsentText",
+    missing: "Add an email address above so we can email you.",
+  },
+] as const;
+
 export default function IntakeForm(
   // The server rendered both lists into the page; nothing here changes them.
   { consentTexts: texts, heardHowOptions: options, kiosk = null }: IntakeFormProps,
@@ -229,6 +245,8 @@ export default function IntakeForm(
 
   const hasPhone = Boolean(values.mobilePhone.trim() || values.homePhone.trim());
   const hasEmail = Boolean(values.email.trim());
+  // A consent is only usable with the contact detail it needs.
+  const reachable = { smsConsent: hasPhone, emailConsent: hasEmail };
 
   const form = (
     <form ref={formRef} className="intake-form" method="post" onSubmit={onSubmit} noValidate>
@@ -245,32 +263,19 @@ export default function IntakeForm(
         <h2 id="intake-communication">Communication Preferences</h2>
         <p className="hint">Choose how we may contact you. Both are optional.</p>
         <div className="consent-list">
-          <ConsentOption
-            id="intake-smsConsent"
-            name="smsConsent"
-            title="Text messages (SMS)"
-            statement={texts.smsConsentText}
-            checked={values.smsConsent}
-            onChange={(checked) =>
-              setField("smsConsent", checked)}
-            disabled={busy}
-            missing={values.smsConsent && !hasPhone
-              ? "Add a mobile or home phone number above so we can text you."
-              : undefined}
-          />
-          <ConsentOption
-            id="intake-emailConsent"
-            name="emailConsent"
-            title="Email"
-            statement={texts.emailConsentText}
-            checked={values.emailConsent}
-            onChange={(checked) =>
-              setField("emailConsent", checked)}
-            disabled={busy}
-            missing={values.emailConsent && !hasEmail
-              ? "Add an email address above so we can email you."
-              : undefined}
-          />
+          {CONSENTS.map((c) => (
+            <ConsentOption
+              key={c.field}
+              id={`intake-${c.field}`}
+              name={c.field}
+              title={c.title}
+              statement={texts[c.statement]}
+              checked={values[c.field]}
+              onChange={(checked) => setField(c.field, checked)}
+              disabled={busy}
+              missing={values[c.field] && !reachable[c.field] ? c.missing : undefined}
+            />
+          ))}
         </div>
       </section>
 

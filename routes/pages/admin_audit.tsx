@@ -11,6 +11,7 @@ import { formErrors } from "../../src/schemas/form_errors.ts";
 import type { HistoryEntry } from "../../src/audit/describe.ts";
 import { HistoryChanges, When } from "../../components/history/HistoryChanges.tsx";
 import { ColumnHeads } from "../../components/ColumnHeads.tsx";
+import { FilterSelect } from "../../components/FilterSelect.tsx";
 
 export const UNAUTHORIZED_AUDIT_TEXT = "Unauthorized – Owner access required. Redirecting...";
 
@@ -111,25 +112,27 @@ export function adminAuditPages(manifest: AssetManifest) {
           <a className="btn btn-outline" href="/admin">Back to Admin</a>
         </div>
         <form method="get" action="/admin/audit" className="card filter-bar" role="search">
-          <div className="field">
-            <label htmlFor="audit-user">User</label>
-            <select id="audit-user" name="user" defaultValue={raw.user ?? ""}>
-              <option value="">All users</option>
-              {users.map((u) => (
-                <option key={u.id} value={u.id}>
-                  {u.username}
-                  {u.firstName || u.lastName ? ` (${`${u.firstName} ${u.lastName}`.trim()})` : ""}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor="audit-kind">Kind</label>
-            <select id="audit-kind" name="kind" defaultValue={raw.kind ?? ""}>
-              <option value="">All kinds</option>
-              {AUDIT_KINDS.map((k) => <option key={k} value={k}>{AUDIT_KIND_LABELS[k]}</option>)}
-            </select>
-          </div>
+          <FilterSelect
+            id="audit-user"
+            label="User"
+            name="user"
+            value={raw.user}
+            anyLabel="All users"
+            choices={users.map((u) => ({
+              value: u.id,
+              label: u.firstName || u.lastName
+                ? `${u.username} (${`${u.firstName} ${u.lastName}`.trim()})`
+                : u.username,
+            }))}
+          />
+          <FilterSelect
+            id="audit-kind"
+            label="Kind"
+            name="kind"
+            value={raw.kind}
+            anyLabel="All kinds"
+            choices={AUDIT_KINDS.map((k) => ({ value: k, label: AUDIT_KIND_LABELS[k] }))}
+          />
           <div className="field">
             <label htmlFor="audit-from">From</label>
             <input id="audit-from" type="date" name="from" defaultValue={raw.from ?? ""} />

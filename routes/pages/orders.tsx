@@ -4,6 +4,7 @@ import type { AssetManifest } from "../../src/assets/manifest.ts";
 import { renderPage } from "../render_page.tsx";
 import { Island } from "../../components/Island.tsx";
 import { Badge } from "../../components/Badge.tsx";
+import { FilterSelect } from "../../components/FilterSelect.tsx";
 import { CalendarDate } from "../../components/client_manager/format.tsx";
 import { JOB_STATUS_VARIANTS } from "../../components/orders/job_status.ts";
 import OrderPage, { type OrderPageProps } from "../../islands/OrderPage.tsx";
@@ -160,29 +161,30 @@ export function ordersPages(manifest: AssetManifest) {
               maxLength={100}
             />
           </div>
-          <div className="field">
-            <label htmlFor="orders-status">Status</label>
-            <select id="orders-status" name="status" defaultValue={raw.status ?? ""}>
-              <option value="">All statuses</option>
-              {JOB_STATUSES.map((s) => <option key={s} value={s}>{JOB_STATUS_LABELS[s]}</option>)}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor="orders-lab">Lab</label>
-            <select id="orders-lab" name="labId" defaultValue={raw.labId ?? ""}>
-              <option value="">All labs</option>
-              {labs.map((l) => <option key={l.id} value={l.id}>{l.name}</option>)}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor="orders-optician">Optician</label>
-            <select id="orders-optician" name="optician" defaultValue={raw.optician ?? ""}>
-              <option value="">All opticians</option>
-              {opticians.map((o) => (
-                <option key={o.opticianName} value={o.opticianName}>{o.opticianName}</option>
-              ))}
-            </select>
-          </div>
+          <FilterSelect
+            id="orders-status"
+            label="Status"
+            name="status"
+            value={raw.status}
+            anyLabel="All statuses"
+            choices={JOB_STATUSES.map((s) => ({ value: s, label: JOB_STATUS_LABELS[s] }))}
+          />
+          <FilterSelect
+            id="orders-lab"
+            label="Lab"
+            name="labId"
+            value={raw.labId}
+            anyLabel="All labs"
+            choices={labs.map((l) => ({ value: l.id, label: l.name }))}
+          />
+          <FilterSelect
+            id="orders-optician"
+            label="Optician"
+            name="optician"
+            value={raw.optician}
+            anyLabel="All opticians"
+            choices={opticians.map((o) => ({ value: o.opticianName, label: o.opticianName }))}
+          />
           <Checkbox label="Late" name="late" value="1" defaultChecked={raw.late === "1"} />
           <Checkbox
             label="Ready and waiting"

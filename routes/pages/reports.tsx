@@ -4,6 +4,7 @@ import { Hono } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
 import type { AssetManifest } from "../../src/assets/manifest.ts";
 import { renderPage } from "../render_page.tsx";
+import { FilterSelect } from "../../components/FilterSelect.tsx";
 import { renderUnauthorized } from "./unauthorized.tsx";
 import { isAdminRole } from "../../components/StaffNav.tsx";
 import { UNAUTHORIZED_SETTINGS_TEXT } from "./admin_settings.tsx";
@@ -226,14 +227,14 @@ export function reportsPages(manifest: AssetManifest) {
               aria-describedby={error ? "report-error" : undefined}
             />
           </div>
-          <div className="field">
-            <label htmlFor="report-optician">Optician</label>
-            <select id="report-optician" name="optician" defaultValue={report.optician ?? ""}>
-              <option value="">All opticians</option>
-              {opticians.map((name) => <option key={name} value={name}>{name}</option>)}
-              <option value={NO_OPTICIAN}>{NO_OPTICIAN}</option>
-            </select>
-          </div>
+          <FilterSelect
+            id="report-optician"
+            label="Optician"
+            name="optician"
+            value={report.optician ?? undefined}
+            anyLabel="All opticians"
+            choices={[...opticians, NO_OPTICIAN].map((name) => ({ value: name, label: name }))}
+          />
           <div className="filter-actions">
             <button type="submit" className="btn btn-primary">Show Report</button>
           </div>

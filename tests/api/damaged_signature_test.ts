@@ -9,11 +9,10 @@ import { sql } from "kysely";
 import { encodeBase64 } from "@oslojs/encoding";
 import { call, capturingLogger, type TestApp } from "../helpers/test_app.ts";
 import { insertSavedQuote } from "../helpers/quote_fixture.ts";
-import { storeWithMail } from "../helpers/online_link.ts";
+import { linkedQuote, storeWithMail } from "../helpers/online_link.ts";
 import { damagedSignatures, signaturePng } from "../helpers/images.ts";
 import type { SmtpServer } from "../helpers/smtp.ts";
 import { useTestApp } from "../helpers/suite.ts";
-import { createQuoteLink } from "../../src/quotes/online_links.ts";
 import { retryOwedSignedCopies } from "../../src/quotes/online_signed_copy.ts";
 import type { OnlineState } from "../../src/quotes/online_state.ts";
 
@@ -31,21 +30,7 @@ useTestApp(async (started) => {
 const dataUrl = (png: Uint8Array) => `data:image/png;base64,${encodeBase64(png)}`;
 
 /** An open quote with an online link sent to `sentTo`; its id, options and the link's token. */
-async function linked(sentTo: string) {
-  const q = await insertSavedQuote(app.db, {
-    expiresAt: new Date(Date.now() + 10 * 86_400_000),
-    firstName: `Client${address}`,
-  });
-  const { version } = await app.db.selectFrom("quotes").select("version")
-    .where("id", "=", q.quoteId).executeTakeFirstOrThrow();
-  const token = await createQuoteLink(app.db, {
-    quoteId: q.quoteId,
-    quoteVersion: version,
-    sentTo,
-    createdBy: null,
-  });
-  return { ...q, token };
-}
+const linked = (sentTo: string) => linkedQuote(app.db, sentTo, `Client${address}`);
 
 const accept = (token: string, optionIds: string[], signaturePng: string) =>
   call<{ message: string; errors?: Record<string, string> }>(app, "POST", `/q/${token}/accept`, {

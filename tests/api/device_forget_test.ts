@@ -4,16 +4,16 @@
 // name no staff member: not the signed-in user, not the one who handed the
 // tablet over, not the quote's optician.
 import { describe, it } from "node:test";
+import { createNamedStaff, STAFF_NAMES, staffNamesIn } from "../helpers/staff_names.ts";
 import { expect } from "expect";
 import {
   call,
-  createTestUser,
   kioskCookieFor,
   sessionCookieFor,
   type TestApp,
   type TestUser,
 } from "../helpers/test_app.ts";
-import { insertSavedQuote, STAFF_ONLY } from "../helpers/quote_fixture.ts";
+import { insertSavedQuote } from "../helpers/quote_fixture.ts";
 import { useTestApp } from "../helpers/suite.ts";
 import { type AssetManifest, readManifest } from "../../src/assets/manifest.ts";
 import { FORGET_COOKIE } from "../../src/http/device_forget.ts";
@@ -22,29 +22,13 @@ let app: TestApp;
 let staff: TestUser;
 let manifest: AssetManifest;
 
-const STAFF_NAMES = {
-  username: "ottoline_qf",
-  firstName: "Ottoline",
-  lastName: "Quillfeather",
-  email: "ottoline.quillfeather@store.example",
-  optician: STAFF_ONLY.opticianName,
-};
-
 useTestApp(async (started) => {
   ({ app } = started);
   manifest = await readManifest();
-  staff = await createTestUser(app.db, {
-    username: STAFF_NAMES.username,
-    firstName: STAFF_NAMES.firstName,
-    email: STAFF_NAMES.email,
-  });
-  await app.db.updateTable("users").set({ lastName: STAFF_NAMES.lastName })
-    .where("id", "=", staff.id).execute();
+  staff = await createNamedStaff(app.db);
 });
 
 const html = { accept: "text/html" };
-const staffNamesIn = (text: string) =>
-  Object.values(STAFF_NAMES).filter((name) => text.toLowerCase().includes(name.toLowerCase()));
 const forgetLine = (headers: Headers) =>
   headers.getSetCookie().find((line) => line.startsWith(`${FORGET_COOKIE}=`));
 

@@ -1,99 +1,22 @@
-// Orders over HTTP against a real database: an order from a finalized quote
-// (frozen copy, J-numbers, promised date in business days), the job steps and
-// their refusals, payments and refunds, the balance override, labs, kiosk.
+// Orders over HTTP: an order from a finalized quote (frozen copy, J-numbers, promised
+// date in business days), the job steps and their refusals, payments and refunds, the
+// balance override, the ready e-mail, labs, kiosks, store hours and closed dates, and the
+// dashboard's counts, reports and job list over the orders made before them.
 import { describe, it } from "node:test";
 import { expect } from "expect";
-import {
-  call,
-  createTestUser,
-  kioskCookieFor,
-  sessionCookieFor,
-  type TestApp,
-  waitUntil,
-} from "../helpers/test_app.ts";
-import { PDFDocument } from "pdf-lib";
+import { call, createTestUser, kioskCookieFor } from "../helpers/test_app.ts";
 import { sql } from "kysely";
-import { pdfPageTexts } from "../../src/pdf/pdf_text.ts";
-import { deadPort, mailSettingsFor } from "../helpers/smtp.ts";
 import { insertSavedQuote } from "../helpers/quote_fixture.ts";
 import { PRESCRIPTION_BODY } from "../helpers/route_table.ts";
 import { deliverDue } from "../../src/mail/outbox.ts";
 import { addDays } from "../../src/orders/rules.ts";
 import { describeEntry } from "../../src/audit/describe.ts";
-import type { LabView, OrderBundle } from "../../src/orders/views.ts";
+import type { OrderBundle } from "../../src/orders/views.ts";
 import type { OrderReports } from "../../src/orders/order_reports.ts";
-import type { SmtpServer } from "../helpers/smtp.ts";
-import { useTestApp } from "../helpers/suite.ts";
+import { admin, app, finalizedQuote, lab, order, owner } from "./orders_fixture.ts";
+import { putSettings, setNow, smtp, staff, step, useOrdersApp } from "./orders_fixture.ts";
 
-let app: TestApp;
-let smtp: SmtpServer;
-let owner: string;
-let admin: string;
-let staff: string;
-let lab: LabView;
-// The app's clock: Friday 2026-11-27 10:00 in Chicago; tests move it.
-let now = new Date("2026-11-27T16:00:00Z");
-
-useTestApp(async (started) => {
-  ({ app, smtp } = started);
-  owner = await sessionCookieFor(app.db, (await createTestUser(app.db, { role: "OWNER" })).id);
-  admin = await sessionCookieFor(app.db, (await createTestUser(app.db, { role: "ADMIN" })).id);
-  staff = await sessionCookieFor(app.db, (await createTestUser(app.db)).id);
-  expect(
-    (await call(app, "PUT", "/api/admin/settings", {
-      cookie: owner,
-      body: mailSettingsFor(smtp, { fromEmail: "store@store.test" }),
-    })).status,
-  ).toBe(200);
-  // Open Monday to Friday, 09:00–18:00 in Chicago.
-  await app.db.updateTable("settings").set({
-    openingDays: "1,2,3,4,5",
-    timeZone: "America/Chicago",
-  }).execute();
-  const res = await call<LabView>(app, "POST", "/api/admin/labs", {
-    cookie: admin,
-    body: { name: "Essilor Dallas", email: "orders@lab.test", turnaroundDays: 3 },
-  });
-  expect(res.status).toBe(201);
-  lab = res.body;
-}, { env: { PDF_TIMEOUT_MS: "180000" }, clock: () => now, smtp: true });
-
-async function finalizedQuote(init: Parameters<typeof insertSavedQuote>[1] = {}) {
-  const q = await insertSavedQuote(app.db, { status: "FINALIZED", ...init });
-  await app.db.updateTable("quoteOptions").set({ isChosen: true }).where("quoteId", "=", q.quoteId)
-    .execute();
-  return q;
-}
-
-/** The owner's save of some settings, as the Settings screen sends it. */
-const putSettings = (body: Record<string, unknown>) =>
-  call<Record<string, unknown> & { errors?: Record<string, string> }>(
-    app,
-    "PUT",
-    "/api/admin/settings",
-    { cookie: owner, body },
-  );
-
-async function order(quoteId: string, body: Record<string, unknown> = {}) {
-  return await call<OrderBundle>(app, "POST", `/api/quotes/${quoteId}/order`, {
-    cookie: staff,
-    body: { labId: lab.id, ...body },
-  });
-}
-
-async function step(
-  o: OrderBundle,
-  index: number,
-  to: string,
-  extra: Record<string, unknown> = {},
-  cookie = staff,
-) {
-  const job = o.jobs[index];
-  return await call<OrderBundle & { message?: string }>(app, "POST", `/api/jobs/${job.id}/step`, {
-    cookie,
-    body: { to, version: job.version, ...extra },
-  });
-}
+useOrdersApp();
 
 describe("orders", () => {
   it("makes one job per chosen option with a frozen copy and a business-day promise", async () => {
@@ -177,7 +100,7 @@ describe("orders", () => {
     expect(noReason.status).toBe(400);
     o = (await step(o, 0, "REMAKE", { reason: "Axis off by 10°" })).body;
     expect(o.jobs[0].remakeCount).toBe(1);
-    now = new Date("2026-11-30T16:00:00Z"); // Monday
+    setNow(new Date("2026-11-30T16:00:00Z")); // Monday
     o = (await step(o, 0, "SENT_TO_LAB")).body;
     // Promised again from the day it went back: Monday + 3 = Thursday.
     expect(o.jobs[0].promisedDate).toBe("2026-12-03");
@@ -196,7 +119,7 @@ describe("orders", () => {
     expect(cancel.status).toBe(200);
     expect(cancel.body.money.totalCents).toBe(0);
     expect((await step(cancel.body, 0, "ORDERED", {}, owner)).status).toBe(409);
-    now = new Date("2026-11-27T16:00:00Z");
+    setNow(new Date("2026-11-27T16:00:00Z"));
   });
 
   it("takes payments, refunds by admin with a reason, overrides a pickup with balance", async () => {
@@ -266,199 +189,6 @@ describe("orders", () => {
       cookie: staff,
     });
     expect(after.body.jobs[0].clientNotifiedAt).toBe("2026-11-27T16:10:00.000Z");
-  });
-
-  it("renders the work order PDF one page per job and e-mails it to the lab", async () => {
-    const q = await finalizedQuote();
-    await call(app, "POST", `/api/clients/${q.clientId}/prescriptions`, {
-      cookie: staff,
-      body: PRESCRIPTION_BODY,
-    });
-    const o = (await order(q.quoteId)).body;
-    for (const [paper, size] of [["letter", "612x792"], ["a4", "595x842"]]) {
-      const res = await fetch(
-        `${app.baseUrl}/api/orders/${o.order.id}/work-order.pdf?paper=${paper}`,
-        {
-          headers: { cookie: staff },
-        },
-      );
-      expect(res.status).toBe(200);
-      const bytes = new Uint8Array(await res.arrayBuffer());
-      const pdf = await PDFDocument.load(bytes);
-      expect(
-        pdf.getPages().map((p) => {
-          const { width, height } = p.getSize();
-          return `${Math.round(width)}x${Math.round(height)}`;
-        }),
-      ).toEqual([size, size]);
-      const pages = await pdfPageTexts(bytes);
-      expect(pages.length).toBe(2);
-      pages.forEach((text, i) => {
-        expect(text).toContain(o.jobs[i].jobNumber);
-        expect(text).toContain("-2.25");
-      });
-    }
-    const before = smtp.received.length;
-    const mailed = await call<{ message: string }>(
-      app,
-      "POST",
-      `/api/orders/${o.order.id}/work-order/email`,
-      { cookie: staff, body: { paper: "a4" } },
-    );
-    expect(mailed.status).toBe(200);
-    expect(mailed.body.message).toContain("orders@lab.test");
-    await waitUntil(() => smtp.received.length > before, "the work order e-mail");
-    const mail = smtp.received.at(-1)!;
-    expect(mail.raw).toContain("Work-order-");
-    expect(mail.raw).toContain("application/pdf");
-    const noMail = await call<LabView>(app, "POST", "/api/admin/labs", {
-      cookie: admin,
-      body: { name: "Paper Lab", turnaroundDays: 2 },
-    });
-    const q2 = await finalizedQuote();
-    const o2 = (await order(q2.quoteId, { labId: noMail.body.id })).body;
-    const refused = await call<{ message: string }>(
-      app,
-      "POST",
-      `/api/orders/${o2.order.id}/work-order/email`,
-      { cookie: staff, body: {} },
-    );
-    expect(refused.status).toBe(409);
-    expect(refused.body.message).toContain("Paper Lab has no e-mail address");
-  });
-
-  it("prints and e-mails only the jobs the lab must make; the lab gets the jobs staff tick", async () => {
-    const q = await finalizedQuote();
-    const first = (await order(q.quoteId)).body;
-    const [kept, cancelled] = first.jobs;
-    const o = (await step(first, 1, "CANCELLED", { reason: "Client changed her mind" })).body;
-    // The PDF leaves the cancelled job out, unless asked for every job: then it is marked.
-    const pdfOf = async (query: string) => {
-      const res = await fetch(`${app.baseUrl}/api/orders/${o.order.id}/work-order.pdf?${query}`, {
-        headers: { cookie: staff },
-      });
-      expect(res.status).toBe(200);
-      return await pdfPageTexts(new Uint8Array(await res.arrayBuffer()));
-    };
-    const plain = await pdfOf("");
-    expect(plain).toHaveLength(1);
-    expect(plain[0]).toContain(kept.jobNumber);
-    expect(plain.join(" ")).not.toContain(cancelled.jobNumber);
-    const all = await pdfOf("all=1");
-    expect(all).toHaveLength(2);
-    expect(all[1]).toContain(cancelled.jobNumber);
-    expect(all[1]).toContain("CANCELLED — do not make");
-    expect(all[1]).toContain("Client changed her mind");
-    expect(all[0]).not.toContain("do not make");
-
-    const email = (body: Record<string, unknown>) =>
-      call<{ status: string; message: string; errors?: Record<string, string> }>(
-        app,
-        "POST",
-        `/api/orders/${o.order.id}/work-order/email`,
-        { cookie: staff, body },
-      );
-    /** The PDF of the latest work order e-mail of a job, as the outbox keeps it. */
-    const attachment = async (jobId: string) => {
-      const row = await app.db.selectFrom("emailOutbox").select(["attachment", "createdAt"])
-        .where("jobId", "=", jobId).where("kind", "=", "WORK_ORDER")
-        .orderBy("createdAt", "desc").executeTakeFirstOrThrow();
-      return await pdfPageTexts(new Uint8Array(row.attachment!));
-    };
-    // Without a choice: the jobs not at the lab yet (the cancelled one is not).
-    const waiting = await email({});
-    expect(waiting.status).toBe(200);
-    expect(waiting.body.message).toContain(kept.jobNumber);
-    expect(waiting.body.message).not.toContain(cancelled.jobNumber);
-    const sent = await attachment(kept.id);
-    expect(sent).toHaveLength(1);
-    expect(sent[0]).toContain(kept.jobNumber);
-    // Refused: a cancelled job, another order's job, no job, not an id.
-    const other = (await order((await finalizedQuote()).quoteId)).body;
-    for (
-      const [jobIds, words] of [
-        [[cancelled.id], `${cancelled.jobNumber} is cancelled`],
-        [[kept.id, other.jobs[0].id], `${other.jobs[0].id} is not a job of this order`],
-        [[], "Choose at least one job"],
-        [["J-000001"], "jobIds must be jobs' ids"],
-      ] as const
-    ) {
-      const refused = await email({ jobIds });
-      expect({ jobIds, status: refused.status }).toEqual({ jobIds, status: 400 });
-      expect(refused.body.message).toContain(words);
-      expect(Object.keys(refused.body.errors ?? {}).some((k) => k.startsWith("jobIds"))).toBe(true);
-    }
-    // One job of two: the lab's PDF holds that job alone.
-    const one = await call<{ message: string }>(
-      app,
-      "POST",
-      `/api/orders/${other.order.id}/work-order/email`,
-      { cookie: staff, body: { jobIds: [other.jobs[1].id] } },
-    );
-    expect(one.status).toBe(200);
-    expect(one.body.message).toContain(other.jobs[1].jobNumber);
-    expect(one.body.message).not.toContain(other.jobs[0].jobNumber);
-    const alone = await attachment(other.jobs[1].id);
-    expect(alone).toHaveLength(1);
-    expect(alone[0]).toContain(other.jobs[1].jobNumber);
-    expect(alone[0]).not.toContain(other.jobs[0].jobNumber);
-    // At the lab already: nothing waits, so a choice is needed; a ticked job is sent again.
-    const atLab = (await step(o, 0, "SENT_TO_LAB")).body;
-    expect(atLab.jobs[0].status).toBe("SENT_TO_LAB");
-    const none = await email({});
-    expect(none.status).toBe(400);
-    expect(none.body.message).toContain("No job of this order waits to be sent to the lab");
-    const again = await email({ jobIds: [kept.id], paper: "a4" });
-    expect(again.status).toBe(200);
-    expect(again.body.message).toContain(kept.jobNumber);
-    // A picked-up job is refused like a cancelled one.
-    const pickedUp = await app.db.updateTable("jobs").set({ status: "PICKED_UP" })
-      .where("id", "=", kept.id).returning("jobNumber").executeTakeFirstOrThrow();
-    const refused = await email({ jobIds: [kept.id] });
-    expect(refused.status).toBe(400);
-    expect(refused.body.message).toContain(`${pickedUp.jobNumber} is picked up`);
-  });
-
-  it("says the work order is queued, not e-mailed, while the mail server is down", async () => {
-    const o = (await order((await finalizedQuote()).quoteId)).body;
-    const numbers = o.jobs.map((j) => j.jobNumber).join(", ");
-    const mailSettings = (port: number) =>
-      putSettings(mailSettingsFor(smtp, { port, fromEmail: "store@store.test" }));
-    const email = () =>
-      call<{ status: string; message: string }>(
-        app,
-        "POST",
-        `/api/orders/${o.order.id}/work-order/email`,
-        { cookie: staff, body: {} },
-      );
-    expect((await mailSettings(deadPort())).status).toBe(200);
-    try {
-      const queued = await email();
-      expect(queued.status).toBe(202);
-      expect(queued.body.status).toBe("queued");
-      expect(queued.body.message).not.toMatch(/e-mailed/i);
-      const rows = await app.db.selectFrom("emailOutbox")
-        .select(["status", "attempts", "nextAttemptAt"])
-        .where("jobId", "=", o.jobs[0].id).where("kind", "=", "WORK_ORDER").execute();
-      expect(rows).toMatchObject([{ status: "PENDING", attempts: 1 }]);
-      const nextTry = new Intl.DateTimeFormat("en-US", { timeStyle: "short" })
-        .format(rows[0].nextAttemptAt);
-      expect(queued.body.message).toBe(
-        `The mail server could not be reached, so the work order ${numbers} to orders@lab.test ` +
-          `was not sent yet. It is saved and will be sent automatically (next try at ${nextTry}).`,
-      );
-    } finally {
-      expect((await mailSettings(smtp.port)).status).toBe(200);
-    }
-    // The server is back: the next one goes at once and says so.
-    const before = smtp.received.length;
-    const sent = await email();
-    expect(sent.status).toBe(200);
-    expect(sent.body).toEqual({
-      status: "sent",
-      message: `Work order e-mailed: ${numbers} to orders@lab.test`,
-    });
-    expect(smtp.received.length).toBe(before + 1);
   });
 
   it("keeps labs to admins and owners, and orders from kiosks", async () => {
@@ -563,7 +293,7 @@ describe("orders", () => {
     ).toEqual([{ label: "Closed dates", from: "(empty)", to: "2026-11-30,2026-12-01" }]);
     try {
       // Friday 10:00, a 3-day lab: not Monday nor Tuesday; Wednesday, Thursday, Friday.
-      now = new Date("2026-11-27T16:00:00Z");
+      setNow(new Date("2026-11-27T16:00:00Z"));
       const q = await finalizedQuote({
         options: [{ label: "One", sku: "S-9", price: "50.00" }],
         firstName: "Holly",
@@ -572,13 +302,13 @@ describe("orders", () => {
       expect(o.jobs[0].promisedDate).toBe("2026-12-04");
       // Ready on Friday at 17:55: the e-mail is not sent on the closed days but Wednesday 09:00.
       for (const to of ["SENT_TO_LAB", "RECEIVED", "CHECKED"]) o = (await step(o, 0, to)).body;
-      now = new Date("2026-11-27T23:55:00Z");
+      setNow(new Date("2026-11-27T23:55:00Z"));
       o = (await step(o, 0, "READY")).body;
       const held = await app.db.selectFrom("emailOutbox").select("nextAttemptAt")
         .where("jobId", "=", o.jobs[0].id).executeTakeFirstOrThrow();
       expect(held.nextAttemptAt.toISOString()).toBe("2026-12-02T15:00:00.000Z");
     } finally {
-      now = new Date("2026-11-27T16:00:00Z");
+      setNow(new Date("2026-11-27T16:00:00Z"));
       expect((await putSettings({ closedDates: "" })).body.closedDates).toBe("");
     }
   });
@@ -590,7 +320,7 @@ describe("orders", () => {
     for (const to of ["SENT_TO_LAB", "RECEIVED", "CHECKED", "READY"]) {
       o = (await step(o, 0, to)).body;
     }
-    now = new Date("2026-12-17T16:00:00Z");
+    setNow(new Date("2026-12-17T16:00:00Z"));
     const page = await call(app, "GET", "/dashboard", {
       cookie: staff,
       headers: { accept: "text/html" },
@@ -624,7 +354,7 @@ describe("orders", () => {
         `j.status = 'PICKED_UP' and (j.picked_up_at at time zone s.time_zone)::date = ${today}`,
       ),
     );
-    now = new Date("2026-11-27T16:00:00Z");
+    setNow(new Date("2026-11-27T16:00:00Z"));
   });
 
   it("reports turnaround, remakes, payments and balances as SQL counts them", async () => {
@@ -679,7 +409,7 @@ describe("orders", () => {
     );
     expect(late.status).toBe(200);
     expect(late.body).toEqual([]);
-    now = new Date("2026-12-10T16:00:00Z");
+    setNow(new Date("2026-12-10T16:00:00Z"));
     const later = await call<{ jobNumber: string; isLate: boolean }[]>(
       app,
       "GET",
@@ -707,6 +437,6 @@ describe("orders", () => {
     );
     expect(hits.body[0]).toMatchObject({ type: "job", title: one });
     expect(hits.body[0].href).toMatch(/^\/orders\/[0-9a-f-]{36}$/);
-    now = new Date("2026-11-27T16:00:00Z");
+    setNow(new Date("2026-11-27T16:00:00Z"));
   });
 });

@@ -7,11 +7,9 @@
 import { after, before, describe, it } from "node:test";
 import { expect } from "expect";
 import { call, capturingLogger, type TestApp, waitUntil } from "../helpers/test_app.ts";
-import { insertSavedQuote } from "../helpers/quote_fixture.ts";
-import { storeWithMail } from "../helpers/online_link.ts";
+import { linkedQuote, storeWithMail } from "../helpers/online_link.ts";
 import type { SmtpServer } from "../helpers/smtp.ts";
 import { useTestApp } from "../helpers/suite.ts";
-import { createQuoteLink } from "../../src/quotes/online_links.ts";
 import { PdfPool } from "../../src/pdf/pdf_pool.ts";
 import { startOutboxWorker } from "../../src/mail/outbox.ts";
 import {
@@ -42,18 +40,7 @@ const PNG_1x1 = "data:image/png;base64," +
 
 /** A quote accepted online through the page's own call; its id and the link's address. */
 async function accepted(sentTo: string) {
-  const q = await insertSavedQuote(app.db, {
-    expiresAt: new Date(Date.now() + 10 * 86_400_000),
-    firstName: `Client${address}`,
-  });
-  const { version } = await app.db.selectFrom("quotes").select("version")
-    .where("id", "=", q.quoteId).executeTakeFirstOrThrow();
-  const token = await createQuoteLink(app.db, {
-    quoteId: q.quoteId,
-    quoteVersion: version,
-    sentTo,
-    createdBy: null,
-  });
+  const { token, ...q } = await linkedQuote(app.db, sentTo, `Client${address}`);
   const res = await call(app, "POST", `/q/${token}/accept`, {
     body: {
       chosenOptionIds: [q.optionIds[0]],

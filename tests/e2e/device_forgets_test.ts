@@ -4,10 +4,10 @@
 // all but an intake still waiting for the connection. Also: the offline pages
 // the service worker keeps carry no staff member's name.
 import { describe, it } from "node:test";
+import { createNamedStaff, STAFF_NAMES, staffNamesIn } from "../helpers/staff_names.ts";
 import { expect } from "expect";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import {
-  createTestUser,
   kioskCookieFor,
   sessionCookieFor,
   type TestApp,
@@ -15,7 +15,7 @@ import {
 } from "../helpers/test_app.ts";
 import { screenshotPath, TABLET_LANDSCAPE } from "../helpers/browser.ts";
 import { waitUntil } from "../helpers/wait.ts";
-import { insertSavedQuote, STAFF_ONLY } from "../helpers/quote_fixture.ts";
+import { insertSavedQuote } from "../helpers/quote_fixture.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
 import { SAVED_ON_DEVICE } from "../../components/offline/messages.ts";
 import { KIOSK_WORK_WAITING } from "../../islands/KioskReturn.tsx";
@@ -25,25 +25,9 @@ let app: TestApp;
 let browser: Browser;
 let staff: TestUser;
 
-/** Words that name the signed-in staff member or the quote's optician: on no kept page. */
-const STAFF_NAMES = {
-  username: "ottoline_qf",
-  firstName: "Ottoline",
-  lastName: "Quillfeather",
-  email: "ottoline.quillfeather@store.example",
-  optician: STAFF_ONLY.opticianName,
-};
-
 useBrowserApp(async (started) => {
   ({ app, browser } = started);
-  staff = await createTestUser(app.db, {
-    username: STAFF_NAMES.username,
-    firstName: STAFF_NAMES.firstName,
-    email: STAFF_NAMES.email,
-    role: "OWNER",
-  });
-  await app.db.updateTable("users").set({ lastName: STAFF_NAMES.lastName })
-    .where("id", "=", staff.id).execute();
+  staff = await createNamedStaff(app.db, "OWNER");
 });
 
 async function newContext(init: { signedIn?: boolean; kioskCookie?: string } = {}) {
@@ -148,10 +132,6 @@ function cachedTexts(page: Page): Promise<Record<string, string>> {
     return texts;
   });
 }
-
-/** The staff names found in `text` (none, it should be). */
-const staffNamesIn = (text: string) =>
-  Object.values(STAFF_NAMES).filter((name) => text.toLowerCase().includes(name.toLowerCase()));
 
 /** Waits until the service worker controls the page and keeps `path`. */
 async function shellKept(page: Page, path: string) {

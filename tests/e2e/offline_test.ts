@@ -72,6 +72,27 @@ function kept(page: Page, id: string): Promise<unknown> {
     }), id);
 }
 
+/** Waits until the service worker controls the page and keeps the tablet's offline shell. */
+async function tabletShellKept(page: Page, what: string) {
+  await waitUntil(
+    () =>
+      page.evaluate(async () =>
+        !!navigator.serviceWorker.controller && !!(await caches.match("/tablet/offline-shell"))
+      ),
+    what,
+  );
+}
+
+/** Waits until the device keeps the tablet's draft with `optionId` tapped; the draft's id. */
+async function tapKept(page: Page, quoteId: string, optionId: string, what: string) {
+  const draftId = `draft:tablet:${quoteId}`;
+  await waitUntil(async () => {
+    const draft = await kept(page, draftId) as { selected?: string[] } | undefined;
+    return draft?.selected?.join() === optionId;
+  }, what);
+  return draftId;
+}
+
 async function countClients(db: DB, lastName: string) {
   const rows = await db.selectFrom("clients").select("id").where("lastName", "=", lastName)
     .execute();
@@ -279,19 +300,14 @@ describe("the tablet selection reloaded offline", () => {
     const { page, problems } = await openPage(context, `/tablet/${quoteId}`);
     // The first visit starts the service worker, which keeps the tablet's
     // offline shell (never the page with the client on it).
-    await waitUntil(
-      () =>
-        page.evaluate(async () =>
-          !!navigator.serviceWorker.controller && !!(await caches.match("/tablet/offline-shell"))
-        ),
-      "the service worker keeps the tablet's shell",
-    );
+    await tabletShellKept(page, "the service worker keeps the tablet's shell");
     await option(page, "Sport Pair").click();
-    const draftId = `draft:tablet:${quoteId}`;
-    await waitUntil(async () => {
-      const draft = await kept(page, draftId) as { selected?: string[] } | undefined;
-      return draft?.selected?.join() === optionIds[1];
-    }, "the tap and the view are kept on the device");
+    const draftId = await tapKept(
+      page,
+      quoteId,
+      optionIds[1],
+      "the tap and the view are kept on the device",
+    );
     // What the device keeps is the tablet's client view: nothing staff-only.
     const keptText = JSON.stringify(await kept(page, draftId));
     expect(keptText).toContain("Sport Pair");
@@ -381,19 +397,9 @@ describe("the tablet selection reloaded offline", () => {
       url: app.baseUrl,
     }]);
     const { page, problems } = await openPage(context, `/tablet/${quoteId}`);
-    await waitUntil(
-      () =>
-        page.evaluate(async () =>
-          !!navigator.serviceWorker.controller && !!(await caches.match("/tablet/offline-shell"))
-        ),
-      "the service worker keeps the kiosk's tablet shell",
-    );
+    await tabletShellKept(page, "the service worker keeps the kiosk's tablet shell");
     await option(page, "Everyday").click();
-    const draftId = `draft:tablet:${quoteId}`;
-    await waitUntil(async () => {
-      const draft = await kept(page, draftId) as { selected?: string[] } | undefined;
-      return draft?.selected?.join() === optionIds[0];
-    }, "the tap is kept on the device");
+    const draftId = await tapKept(page, quoteId, optionIds[0], "the tap is kept on the device");
 
     await context.setOffline(true);
     const reloaded = await page.reload();

@@ -4,6 +4,8 @@ import { sql } from "kysely";
 import type { DB } from "../../src/db/database.ts";
 import { mailSettingsFor, type ReceivedMail, type SmtpServer } from "./smtp.ts";
 import { call, createTestUser, sessionCookieFor, type TestApp } from "./test_app.ts";
+import { insertSavedQuote } from "./quote_fixture.ts";
+import { createQuoteLink } from "../../src/quotes/online_links.ts";
 
 /** The raw message with quoted-printable soft line breaks and `=3D` undone. */
 export function unfoldQuotedPrintable(raw: string): string {
@@ -78,4 +80,24 @@ export async function tablesHolding(db: DB, text: string): Promise<Record<string
     if (rows[0].n > 0) found[table] = rows[0].n;
   }
   return found;
+}
+
+/**
+ * An open quote (ten days left) with an online link sent to `sentTo`, made
+ * straight in the database: its ids and the link's token.
+ */
+export async function linkedQuote(db: DB, sentTo: string, firstName: string) {
+  const q = await insertSavedQuote(db, {
+    expiresAt: new Date(Date.now() + 10 * 86_400_000),
+    firstName,
+  });
+  const { version } = await db.selectFrom("quotes").select("version")
+    .where("id", "=", q.quoteId).executeTakeFirstOrThrow();
+  const token = await createQuoteLink(db, {
+    quoteId: q.quoteId,
+    quoteVersion: version,
+    sentTo,
+    createdBy: null,
+  });
+  return { ...q, token };
 }

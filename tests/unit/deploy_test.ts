@@ -7,6 +7,7 @@ import { parse } from "yaml";
 import { projectRoot } from "../helpers/process.ts";
 import { startRunFlags } from "../../bench/start_flags.ts";
 import { rendererArgs } from "../../src/pdf/renderer_process.ts";
+import { importNames, pruneConfig } from "../../src/assets/prune_imports.ts";
 
 const read = (name: string) => Deno.readTextFileSync(`${projectRoot}${name}`);
 const compose = read("compose.yaml");
@@ -133,6 +134,7 @@ describe("Dockerfile", () => {
       "cli/restore.ts",
       "src/assets/build.ts",
       "src/assets/image_prune.ts",
+      "src/assets/prune_imports.ts",
       ...[...Deno.readDirSync(`${projectRoot}db/migrations`)].map((e) => `db/migrations/${e.name}`),
     ];
     const used = new Set<string>();
@@ -178,6 +180,20 @@ describe("Dockerfile", () => {
     const runtime = dockerfile.slice(dockerfile.indexOf("AS runtime"));
     expect(runtime).toMatch(/COPY --from=build --chown=deno:deno \/deno-dir\/gen /);
     expect(runtime).not.toMatch(/COPY --from=build [^\n]*\/deno-dir(\/npm)? /);
+  });
+
+  it("prunes deno.json with a module it copies in before running it", () => {
+    // The prune runs before `COPY . .`: the module needs a COPY of its own.
+    const copy = dockerfile.indexOf("COPY src/assets/prune_imports.ts /tmp/prune_imports.ts");
+    const runs = [...dockerfile.matchAll(/\/tmp\/prune_imports\.ts[\s\\]+(prune|check) /g)];
+    expect(copy).toBeGreaterThan(-1);
+    expect(runs.map((m) => m[1])).toEqual(["prune", "check"]);
+    expect(runs.every((m) => m.index! > copy)).toBe(true);
+    expect(copy).toBeLessThan(dockerfile.indexOf("COPY . ."));
+    const list = /^ARG TEST_ONLY_IMPORTS="([^"]*)"$/m.exec(dockerfile)![1];
+    const pruned = pruneConfig(JSON.parse(read("deno.json")), importNames(list));
+    expect(pruned.compilerOptions?.types).toBeUndefined();
+    expect(Object.keys(pruned.imports)).toEqual(expect.arrayContaining(["hono", "react"]));
   });
 });
 

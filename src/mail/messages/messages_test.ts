@@ -21,6 +21,15 @@ const STORE: MailBranding = {
 };
 const TOKEN = "a".repeat(21) + "_-" + "B9".repeat(10); // 43 base64url characters
 
+/** The staff notice of a client's online answer to quote Q-000007. */
+const onlineAnswer = (answer: Parameters<typeof composeOnlineAnswerEmail>[1]["answer"]) =>
+  composeOnlineAnswerEmail(STORE, {
+    quoteNumber: "Q-000007",
+    clientName: "Ana Ruiz",
+    quoteUrl: "https://store.test/quote/q1",
+    answer,
+  });
+
 const bundle = (quoteNumber: string, opticianName: string, first: string, last: string) =>
   ({
     quote: { quoteNumber, opticianName },
@@ -144,13 +153,7 @@ const CASES: MessageCase[] = [
   },
   {
     name: "online answer to staff (accepted)",
-    fixture: () =>
-      composeOnlineAnswerEmail(STORE, {
-        quoteNumber: "Q-000007",
-        clientName: "Ana Ruiz",
-        quoteUrl: "https://store.test/quote/q1",
-        answer: { kind: "accepted", signerName: "Ana M. Ruiz" },
-      }),
+    fixture: () => onlineAnswer({ kind: "accepted", signerName: "Ana M. Ruiz" }),
     subject: "Quote Q-000007 accepted online by Ana M. Ruiz",
     text: "Quote Q-000007 for Ana Ruiz was accepted online by Ana M. Ruiz. It is now finalized; " +
       "the signed copy is with the quote.\n\nOpen the quote: https://store.test/quote/q1\n\n" +
@@ -174,13 +177,7 @@ const CASES: MessageCase[] = [
   },
   {
     name: "online answer to staff (declined)",
-    fixture: () =>
-      composeOnlineAnswerEmail(STORE, {
-        quoteNumber: "Q-000007",
-        clientName: "Ana Ruiz",
-        quoteUrl: "https://store.test/quote/q1",
-        answer: { kind: "declined", message: "Too dear\nfor now" },
-      }),
+    fixture: () => onlineAnswer({ kind: "declined", message: "Too dear\nfor now" }),
     subject: "Quote Q-000007 declined online",
     text: "Quote Q-000007 for Ana Ruiz was declined online. The quote stays open for you to act " +
       'on.\n\nThe client wrote: "Too dear\nfor now"\n\n' +
