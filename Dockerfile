@@ -53,7 +53,7 @@ WORKDIR /app
 COPY --from=build --chown=deno:deno /deno-dir/gen /deno-dir/gen
 COPY --from=build /app /app
 # Created before VOLUME so a fresh named volume inherits the ownership (a bind
-# mount keeps the host directory's: give it to uid 1993, see the README).
+# mount keeps the host directory's: give it to uid 1993, see docs/operations.md, "Bind mounts instead of volumes").
 RUN mkdir -p /app/data /backups && chown deno:deno /app/data /backups
 VOLUME /app/data
 USER deno
@@ -66,5 +66,5 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["deno", "eval", "--no-config", "const r = await fetch(`http://127.0.0.1:${Deno.env.get('PORT') || 8000}/healthz`); Deno.exit(r.ok ? 0 : 1)"]
 # Same V8 flags and permissions as `deno task start` (tests/unit/deploy_test.ts
 # holds them equal), without its rebuild; --cached-only: no network at boot.
-# The flags keep the heap near what is live (README, Performance).
+# The flags keep the heap near what is live (docs/performance.md).
 CMD ["deno", "run", "--cached-only", "--v8-flags=--heap-growing-percent=40,--max-semi-space-size=8", "--allow-net", "--allow-read", "--allow-write", "--allow-env", "--allow-run", "--allow-sys", "--allow-ffi", "main.ts"]
