@@ -53,6 +53,9 @@ export function pruneRules(keep: { fontFiles: string[]; pgliteExtensions: string
         (name === "fontkit" && /^dist\/browser/.test(path))
         ? "browser builds"
         : null,
+    // Only the app imports zod, as ES modules ("import" condition): its
+    // CommonJS twins (1.3 MB) are for require(), which nothing here calls.
+    ({ name, path }) => name === "zod" && /\.cjs$/.test(path) ? "CommonJS builds" : null,
     // The server renders with react-dom/server's node build (Deno's condition);
     // the client builds are in the browser bundle already (static/build).
     ({ name, path }) =>
@@ -112,6 +115,7 @@ export function mustRemain(keep: { fontFiles: string[]; pgliteExtensions: string
     { name: "pdfkit", path: "js/pdfkit.js" },
     { name: "fontkit", path: "dist/module.mjs" },
     { name: "fontkit", path: "dist/main.cjs" },
+    { name: "zod", path: "index.js" },
   ];
 }
 

@@ -41,6 +41,8 @@ describe("image_prune", () => {
         ["hyphen", "patterns/en-us.js"],
         ["csv-parse", "dist/esm/index.js"],
         ["pako", "lib/zlib/deflate.js"],
+        ["zod", "index.js"],
+        ["zod", "v4/classic/schemas.js"],
       ]
     ) {
       expect({ name, path, reason: reason(name, path) }).toEqual({ name, path, reason: null });
@@ -63,6 +65,7 @@ describe("image_prune", () => {
     expect(reason("pako", "dist/pako.min.js")).toBe("browser builds");
     expect(reason("pdfkit", "js/pdfkit.standalone.js")).toBe("browser builds");
     expect(reason("fontkit", "dist/browser-module.mjs")).toBe("browser builds");
+    expect(reason("zod", "v4/classic/schemas.cjs")).toBe("CommonJS builds");
     expect(reason("react-dom", "cjs/react-dom-client.production.js"))
       .toBe("React builds for browsers and other runtimes");
     expect(reason("react-dom", "cjs/react-dom-server.bun.production.js"))

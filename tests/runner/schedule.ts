@@ -22,7 +22,8 @@ const KNOWN_SECONDS: Record<Engine, Record<string, number>> = {
   embedded: {
     "tests/container/image_test.ts": 150,
     "tests/container/compose_test.ts": 150,
-    "tests/api/backup_test.ts": 140,
+    "tests/api/backup_restore_checks_test.ts": 110,
+    "tests/api/backup_test.ts": 90,
     "tests/api/search_plan_test.ts": 88,
     "tests/api/route_table_test.ts": 48,
     "tests/api/quote_expiry_counts_test.ts": 40,
@@ -32,7 +33,9 @@ const KNOWN_SECONDS: Record<Engine, Record<string, number>> = {
     "tests/api/email_test.ts": 27,
   },
   server: {
-    "tests/api/backup_test.ts": 84,
+    "tests/api/backup_restore_checks_test.ts": 70,
+    "tests/api/backup_test.ts": 60,
+    "tests/e2e/screenshots_test.ts": 50,
     "tests/api/bench_quick_test.ts": 67,
     "tests/e2e/a11y_test.ts": 66,
     "tests/e2e/print_pages_test.ts": 66,
