@@ -2,11 +2,15 @@ import { type ReactNode, useEffect, useId, useRef } from "react";
 
 /**
  * A modal on the native <dialog>: focus is trapped and restored by the
- * browser, Escape closes it, and the page behind is inert.
+ * browser, Escape closes it, and the page behind is inert. Its content is
+ * mounted only while it is open, so a form in it starts from its initial
+ * values at every opening. While `busy` (a request it sent is under way)
+ * nothing closes it: Escape, the backdrop and × wait.
  */
 export function Dialog(
-  { open, onClose, title, description, children, footer, size = "md" }: {
+  { open, busy = false, onClose: close, title, description, children, footer, size = "md" }: {
     open: boolean;
+    busy?: boolean;
     onClose: () => void;
     title: string;
     description?: ReactNode;
@@ -16,6 +20,9 @@ export function Dialog(
   },
 ) {
   const ref = useRef<HTMLDialogElement>(null);
+  const onClose = () => {
+    if (!busy) close();
+  };
   const titleId = useId();
   const descriptionId = useId();
   useEffect(() => {

@@ -4,6 +4,7 @@ import { toast } from "../components/toast.tsx";
 import { TwoFactorEnrol } from "../components/two_factor/TwoFactorEnrol.tsx";
 import type { EnrolmentMaterial } from "../src/auth/two_factor.ts";
 import { Checkbox } from "../components/Checkbox.tsx";
+import { CodeField } from "../components/two_factor/CodeField.tsx";
 
 export interface TwoFactorSettingsProps {
   enabled: boolean;
@@ -79,19 +80,13 @@ export default function TwoFactorSettings(props: TwoFactorSettingsProps) {
                 ? <p className="hint">The store requires it, so it cannot be turned off.</p>
                 : (
                   <form className="stack" onSubmit={turnOff} noValidate>
-                    <div className="field">
-                      <label htmlFor="tf-off-code">Current code to turn it off</label>
-                      <input
-                        id="tf-off-code"
-                        name="code"
-                        autoComplete="one-time-code"
-                        value={code}
-                        onChange={(e) => setCode(e.target.value)}
-                        aria-invalid={error ? true : undefined}
-                        aria-describedby={error ? "tf-off-error" : undefined}
-                      />
-                      {error && <p id="tf-off-error" className="field-error">{error}</p>}
-                    </div>
+                    <CodeField
+                      id="tf-off-code"
+                      label="Current code to turn it off"
+                      value={code}
+                      onChange={setCode}
+                      error={error}
+                    />
                     <button type="submit" className="btn btn-outline" disabled={busy}>
                       Turn Off
                     </button>

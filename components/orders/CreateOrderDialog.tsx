@@ -36,15 +36,13 @@ export function CreateOrderDialog(
       title="Create Order"
       description="Each chosen option becomes a job for the lab, with a copy of what was sold."
     >
-      {open && (
-        <CreateOrderForm
-          options={options}
-          quoteId={quoteId}
-          quoteNumber={quoteNumber}
-          clientId={clientId}
-          onClose={onClose}
-        />
-      )}
+      <CreateOrderForm
+        options={options}
+        quoteId={quoteId}
+        quoteNumber={quoteNumber}
+        clientId={clientId}
+        onClose={onClose}
+      />
     </Dialog>
   );
 }

@@ -20,7 +20,8 @@ export function EmailLabDialog(
   return (
     <Dialog
       open={open}
-      onClose={() => !busy && onClose()}
+      busy={busy}
+      onClose={onClose}
       title="E-mail Work Order to Lab"
       description="The lab receives one work order sheet per job ticked."
     >

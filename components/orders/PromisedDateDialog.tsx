@@ -14,7 +14,8 @@ export function PromisedDateDialog(
   return (
     <Dialog
       open={job !== null}
-      onClose={() => !busy && onClose()}
+      busy={busy}
+      onClose={onClose}
       title={`Promised Date${job ? ` · ${job.jobNumber}` : ""}`}
       description="The new date and why are kept in the order's history."
     >

@@ -54,7 +54,8 @@ export function StepDialog(
   return (
     <Dialog
       open={pending !== null}
-      onClose={() => !busy && onClose()}
+      busy={busy}
+      onClose={onClose}
       title={`${text.title}${pending ? ` · ${pending.jobNumber}` : ""}`}
       description={kind === "override"
         ? `This order has a balance due of ${formatMoney(pending!.balanceCents!)}.`

@@ -28,7 +28,8 @@ export function ConfirmDialog(
   return (
     <Dialog
       open={open}
-      onClose={() => !busy && onClose()}
+      busy={busy}
+      onClose={onClose}
       title={title}
       description={description}
       size="sm"
@@ -55,6 +56,8 @@ const CLOSE_REASON_REQUIRED = "Please provide a reason for closing the quote.";
 
 /** What differs between the two "say why" dialogs (close and reopen). */
 interface ReasonFormText {
+  title: string;
+  description: string;
   label: string;
   placeholder: string;
   confirmLabel: string;
@@ -65,6 +68,8 @@ interface ReasonFormText {
 }
 
 const CLOSE_TEXT: ReasonFormText = {
+  title: "Close Quote",
+  description: "Closing ends work on this quote. It can be reactivated later.",
   label: "Reason for closing",
   placeholder: "e.g. Client decided to wait",
   confirmLabel: "Close Quote",
@@ -75,6 +80,8 @@ const CLOSE_TEXT: ReasonFormText = {
 };
 
 const REOPEN_TEXT: ReasonFormText = {
+  title: "Reopen Quote",
+  description: "Reopening a finalized quote lets staff change it again. Your reason is recorded.",
   label: "Reason for reopening",
   placeholder: "e.g. Client changed the lens package before ordering",
   confirmLabel: "Reopen Quote",
@@ -84,65 +91,42 @@ const REOPEN_TEXT: ReasonFormText = {
   danger: false,
 };
 
+interface ReasonDialogProps {
+  open: boolean;
+  busy: boolean;
+  onClose: () => void;
+  onSubmit: (reason: string) => void;
+}
+
 /** Closing needs a reason a colleague can read later; blank ones are refused here first. */
-export function CloseQuoteDialog(
-  { open, busy, unsaved, onClose, onSubmit }: {
-    open: boolean;
-    busy: boolean;
-    unsaved: boolean;
-    onClose: () => void;
-    onSubmit: (reason: string) => void;
-  },
-) {
-  return (
-    <Dialog
-      open={open}
-      onClose={() => !busy && onClose()}
-      title="Close Quote"
-      description="Closing ends work on this quote. It can be reactivated later."
-    >
-      {/* Mounted only while open, so every opening starts with an empty reason. */}
-      {open && (
-        <ReasonForm
-          text={CLOSE_TEXT}
-          busy={busy}
-          note={unsaved ? "This quote has unsaved changes. Closing it discards them." : null}
-          onCancel={onClose}
-          onSubmit={onSubmit}
-        />
-      )}
-    </Dialog>
-  );
+export function CloseQuoteDialog({ unsaved, ...props }: ReasonDialogProps & { unsaved: boolean }) {
+  const note = unsaved ? "This quote has unsaved changes. Closing it discards them." : null;
+  return <ReasonDialog {...props} text={CLOSE_TEXT} note={note} />;
 }
 
 /**
  * An owner takes a finalized quote back to work. The reason is kept in the
  * audit log, so the button waits until one is typed.
  */
-export function ReopenQuoteDialog(
-  { open, busy, onClose, onSubmit }: {
-    open: boolean;
-    busy: boolean;
-    onClose: () => void;
-    onSubmit: (reason: string) => void;
+export function ReopenQuoteDialog(props: ReasonDialogProps) {
+  return <ReasonDialog {...props} text={REOPEN_TEXT} note={null} />;
+}
+
+function ReasonDialog(
+  { open, busy, text, note, onClose, onSubmit }: ReasonDialogProps & {
+    text: ReasonFormText;
+    note: string | null;
   },
 ) {
   return (
     <Dialog
       open={open}
-      onClose={() => !busy && onClose()}
-      title="Reopen Quote"
-      description="Reopening a finalized quote lets staff change it again. Your reason is recorded."
+      busy={busy}
+      onClose={onClose}
+      title={text.title}
+      description={text.description}
     >
-      {open && (
-        <ReasonForm
-          text={REOPEN_TEXT}
-          busy={busy}
-          note={null}
-          onCancel={onClose}
-          onSubmit={onSubmit}
-        />
-      )}
+      <ReasonForm text={text} busy={busy} note={note} onCancel={onClose} onSubmit={onSubmit} />
     </Dialog>
   );
 }
@@ -225,18 +209,17 @@ export function MeasurementsDialog(
   return (
     <Dialog
       open={open}
-      onClose={() => !busy && onClose()}
+      busy={busy}
+      onClose={onClose}
       title="Client Measurements"
       description={`Baseline measurements for ${clientName}.`}
     >
-      {open && (
-        <MeasurementsForm
-          measurements={measurements}
-          busy={busy}
-          onCancel={onClose}
-          onSubmit={onSubmit}
-        />
-      )}
+      <MeasurementsForm
+        measurements={measurements}
+        busy={busy}
+        onCancel={onClose}
+        onSubmit={onSubmit}
+      />
     </Dialog>
   );
 }

@@ -26,19 +26,17 @@ export function EmailQuoteDialog(
   return (
     <Dialog
       open={open}
-      onClose={() => !busy && onClose()}
+      busy={busy}
+      onClose={onClose}
       title="Email Quote"
       description={`Send the client copy of this quote to ${clientName} as a PDF.`}
     >
-      {/* Mounted only while open, so each opening starts from the client's address. */}
-      {open && (
-        <EmailForm
-          busy={busy}
-          clientEmail={clientEmail}
-          onCancel={onClose}
-          onSubmit={onSubmit}
-        />
-      )}
+      <EmailForm
+        busy={busy}
+        clientEmail={clientEmail}
+        onCancel={onClose}
+        onSubmit={onSubmit}
+      />
     </Dialog>
   );
 }

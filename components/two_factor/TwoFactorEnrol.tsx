@@ -2,6 +2,7 @@ import { type FormEvent, useState } from "react";
 import { ApiError, apiRequest, errorDetail } from "../api_client.ts";
 import { toast } from "../toast.tsx";
 import type { EnrolmentMaterial } from "../../src/auth/two_factor.ts";
+import { CodeField } from "./CodeField.tsx";
 
 /**
  * Enrolment in two-factor sign-in: a fresh secret as a QR code (and as text
@@ -92,6 +93,7 @@ export function TwoFactorEnrol(
     );
   }
 
+  const codeState = { value: code, onChange: setCode, error };
   return (
     <form className="stack" onSubmit={confirm} noValidate>
       <p>
@@ -108,20 +110,7 @@ export function TwoFactorEnrol(
       <p className="hint">
         Can't scan? Type this key instead: <code data-testid="totp-key">{material.manualKey}</code>
       </p>
-      <div className="field">
-        <label htmlFor="totp-enrol-code">6-digit code</label>
-        <input
-          id="totp-enrol-code"
-          name="code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          value={code}
-          onChange={(e) => setCode(e.target.value)}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? "totp-enrol-error" : undefined}
-        />
-        {error && <p id="totp-enrol-error" className="field-error">{error}</p>}
-      </div>
+      <CodeField id="totp-enrol-code" label="6-digit code" {...codeState} numeric />
       <button type="submit" className="btn btn-primary" disabled={busy}>
         {busy ? "Checking..." : "Turn On"}
       </button>

@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from "react";
+import { CodeField } from "./CodeField.tsx";
 import { ApiError, apiRequest } from "../api_client.ts";
 import { toast } from "../toast.tsx";
 
@@ -34,25 +35,11 @@ export function TwoFactorVerify({ onDone }: { onDone: (returnTo: string) => void
     }
   }
 
+  const codeState = { value: code, onChange: setCode, error };
   return (
     <form className="stack" onSubmit={onSubmit} noValidate>
       {/* The page's subtitle says what to enter: once is enough. */}
-      <div className="field">
-        <label htmlFor="totp-code">Authentication Code</label>
-        <input
-          id="totp-code"
-          name="code"
-          autoComplete="one-time-code"
-          autoCapitalize="none"
-          spellCheck={false}
-          value={code}
-          onChange={(e) => setCode(e.target.value)}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? "totp-code-error" : undefined}
-          autoFocus
-        />
-        {error && <p id="totp-code-error" className="field-error">{error}</p>}
-      </div>
+      <CodeField id="totp-code" label="Authentication Code" {...codeState} autoFocus />
       <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
         {busy ? "Verifying..." : "Verify"}
       </button>

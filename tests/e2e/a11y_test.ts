@@ -93,6 +93,20 @@ async function visit(cookie: string | null, path: string) {
   return { page, problems: [] as string[], close: () => context.close() };
 }
 
+/** The screens an owner works in, each scanned and walked by keyboard below. */
+const ownerScreens = () => [
+  "/dashboard",
+  "/clients",
+  "/quotes",
+  `/quote/${quoteId}`,
+  "/intake",
+  `/print/${quoteId}`,
+  "/admin",
+  "/admin/users",
+  "/admin/settings",
+  `/tablet/${quoteId}`,
+];
+
 describe("accessibility of every screen", () => {
   it("signed-out pages: landing, sign-in and its error, intake and its errors, not found", async () => {
     const { page, close } = await visit(null, "/");
@@ -120,19 +134,10 @@ describe("accessibility of every screen", () => {
     const { page, close } = await visit(ownerCookie, "/dashboard");
     for (
       const path of [
-        "/dashboard",
-        "/clients",
-        "/quotes",
-        `/quote/${quoteId}`,
-        "/intake",
-        `/print/${quoteId}`,
+        ...ownerScreens(),
         `/print/${quoteId}?copy=internal`,
-        "/admin",
-        "/admin/users",
-        "/admin/settings",
         "/admin/audit",
         "/reports",
-        `/tablet/${quoteId}`,
         "/print/not-a-uuid",
       ]
     ) {
@@ -329,20 +334,7 @@ describe("accessibility of every screen", () => {
 
   it("every focus stop shows where focus is", async () => {
     const { page, close } = await visit(ownerCookie, "/dashboard");
-    for (
-      const path of [
-        "/dashboard",
-        "/clients",
-        "/quotes",
-        `/quote/${quoteId}`,
-        "/admin",
-        "/admin/users",
-        "/admin/settings",
-        "/intake",
-        `/tablet/${quoteId}`,
-        `/print/${quoteId}`,
-      ]
-    ) {
+    for (const path of ownerScreens()) {
       await page.goto(path);
       await settle(page);
       const unseen: string[] = [];
