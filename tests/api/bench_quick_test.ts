@@ -5,9 +5,32 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
 import { createTestDatabase, ONCE_ON_SERVER } from "../helpers/database.ts";
+import { newResultsPath } from "../../bench/results_file.ts";
+
+describe("the bench's results file", () => {
+  it("is named for the run's scale and day, and a second run that day does not overwrite the first", async () => {
+    const dir = await Deno.makeTempDir();
+    try {
+      const at = new Date("2026-03-04T23:59:00Z");
+      const first = await newResultsPath("100k", at, dir);
+      expect(first).toBe(`${dir}/100k-2026-03-04.json`);
+      await Deno.writeTextFile(first, "{}");
+      expect(await newResultsPath("100k", at, dir)).toBe(`${dir}/100k-2026-03-04-2.json`);
+      await Deno.writeTextFile(`${dir}/100k-2026-03-04-2.json`, "{}");
+      expect(await newResultsPath("100k", at, dir)).toBe(`${dir}/100k-2026-03-04-3.json`);
+      // Another scale, or another day, starts its own count.
+      expect(await newResultsPath("1m", at, dir)).toBe(`${dir}/1m-2026-03-04.json`);
+      expect(await newResultsPath("100k", new Date("2026-03-05T00:00:00Z"), dir))
+        .toBe(`${dir}/100k-2026-03-05.json`);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
+});
 
 describe("deno task bench --quick", { skip: ONCE_ON_SERVER }, () => {
   it("runs end to end and writes every figure", async () => {
+    // A temporary file, never bench/results/: a test run is not a run of the bench worth keeping.
     const results = await Deno.makeTempFile({ suffix: ".json" });
     try {
       const env: Record<string, string> = { BENCH_RESULTS: results };
