@@ -6,9 +6,9 @@
 // real server (main.ts) runs as its own process and is driven over HTTP by
 // wrk. Throughput is a ratio to /healthz measured in the same run, searches
 // are timed on a second store of 1,000 clients and on the full one, the two
-// taking turns, and the targets (TARGETS: issue 13's, as issue 35 changed them)
-// are checked: the exit code is 1 when one is missed. A run at 100,000 clients
-// takes about 15 minutes: the fills, 7 of searches, 2 of load, the PDFs.
+// taking turns, and the targets (TARGETS) are checked: the exit code is 1
+// when one is missed. A run at 100,000 clients takes about 15 minutes: the
+// fills, 7 of searches, 2 of load, the PDFs.
 //
 // `--quick`: 1,000 clients and two seconds of load per figure, each search
 // timed once for both sizes (they are one store), to keep the
