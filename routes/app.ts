@@ -128,7 +128,7 @@ export function isProtectedPath(path: string): boolean {
 
 const staticRoot = fileURLToPath(new URL("../static", import.meta.url));
 
-/** The service worker of the intake and tablet pages (issue 34). */
+/** The service worker of the intake and tablet pages. */
 export const SERVICE_WORKER_PATH = "/static/sw.js";
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
@@ -274,7 +274,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use(queryGuard);
   app.use(loadSession);
   app.use(kioskGate((c) => renderKioskNotice(c, manifest)));
-  // The writes a tablet may send again after a lost answer (issue 34).
+  // The writes a tablet may send again after a lost answer.
   app.use("/api/*", idempotentWrites(IDEMPOTENT_ROUTES, clock));
 
   // API

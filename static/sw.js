@@ -1,4 +1,4 @@
-// The store tablets' service worker (issue 34), served from /static/sw.js
+// The store tablets' service worker, served from /static/sw.js
 // with Service-Worker-Allowed: / so that it covers every page.
 //
 // It keeps only answers the server marked with X-Offline-Shell: the chrome,

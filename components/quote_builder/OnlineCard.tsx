@@ -8,7 +8,7 @@ import type { OnlineState } from "../../src/quotes/online_state.ts";
 const when = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
 
 /**
- * The quote's online side in the builder (issue 33): whether the client
+ * The quote's online side in the builder: whether the client
  * opened the e-mail's link, accepted it (by whom, when) or declined it (their
  * message), and "Revoke online links", which stops every link already sent.
  * `version` reloads it after the quote changes (a save, an e-mail).

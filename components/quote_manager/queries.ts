@@ -16,7 +16,7 @@ export const quoteListKey = (filter: QuoteListFilter, q: string) =>
 export interface QuotePage {
   rows: QuoteListRow[];
   total: number;
-  /** The total is a floor: a search found this many and stopped counting (issue 35). */
+  /** The total is a floor: a search found this many and stopped counting. */
   atLeast: boolean;
 }
 

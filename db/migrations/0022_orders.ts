@@ -2,7 +2,7 @@
 import { type Kysely, sql } from "kysely";
 
 /*
- * Orders (issue 32): a finalized quote becomes an order of jobs, one per
+ * Orders: a finalized quote becomes an order of jobs, one per
  * chosen option, each a pair of glasses at a lab. A job carries a frozen copy
  * of what was sold (items, prices, measurements, the prescription picked), so
  * a later change to the quote, the catalog or the client's records never

@@ -2,7 +2,7 @@
 import { type Kysely, sql } from "kysely";
 
 /*
- * Online acceptance (issue 33). Each quote e-mail carries a link
+ * Online acceptance. Each quote e-mail carries a link
  * `/q/{token}`; only the token's SHA-256 is stored here, with the quote's
  * version when the link was made, so any later change of the quote (which
  * bumps the version) makes the link stale. A link is spent by the one

@@ -2,7 +2,7 @@
 import { type Kysely, sql } from "kysely";
 
 /*
- * Searches that cost the same at any size of store (issue 35).
+ * Searches that cost the same at any size of store.
  *
  * 1. The searched texts are stored. Every search now first reads the first
  *    rows of its list and tests their text (src/search/head.ts), so the

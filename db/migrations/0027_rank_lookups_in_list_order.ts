@@ -2,7 +2,7 @@
 import { type Kysely, sql } from "kysely";
 
 /*
- * The staff bar's rank lookups read their index alone (issue 35).
+ * The staff bar's rank lookups read their index alone.
  *
  * A rank the head of a list holds too few of is looked up through the
  * prefix indexes of 0025, and only its first matches in the list's order are

@@ -2,7 +2,7 @@
 import { type Kysely, sql } from "kysely";
 
 /*
- * The client's e-mail of the signed copy (issue 33) was tried once, right
+ * The client's e-mail of the signed copy was tried once, right
  * after the acceptance: a render that failed then (the PDF pool full, out of
  * time, the server stopping) left the client without it. Now each acceptance
  * says whether its e-mail went into the outbox (or none was owed), and a

@@ -40,7 +40,7 @@ reportsApi.get("/reports/conversion.csv", admin, async (c) => {
   return c.body(toCsv(REPORT_CSV_HEADER, reportCsvRows(report), ["optician"]));
 });
 
-/** The order reports (issue 32), JSON and one CSV each. */
+/** The order reports, JSON and one CSV each. */
 async function loadOrders(c: Context<AppEnv>) {
   const range = reportRange(readQuery(c, reportQuerySchema), c.var.clock());
   if ("error" in range) throw new HttpError(400, range.error, { to: range.error });

@@ -57,7 +57,7 @@ export interface ClientDetail extends ClientSummary {
   quotes: ClientQuoteSummary[];
   /** Newest written first; the dialog shows them without another round trip. */
   prescriptions: PrescriptionView[];
-  /** The client's orders, one row per job, newest order first (issue 32). */
+  /** The client's orders, one row per job, newest order first. */
   orders: ClientOrderRow[];
 }
 

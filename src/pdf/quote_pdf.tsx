@@ -122,7 +122,7 @@ function Sheet(
 }
 
 /**
- * The signed copy's last page (issue 33): who accepted, when (the store's
+ * The signed copy's last page: who accepted, when (the store's
  * time), "Accepted online", which options (named as the client saw them)
  * and what they come to, the terms the client ticked, and the signature as
  * drawn (or the typed name). One page for any ordinary acceptance; a page

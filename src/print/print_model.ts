@@ -68,7 +68,7 @@ export interface ClientCopy {
     message: string;
   };
   emptyText: string;
-  /** The signed copy of an online acceptance (issue 33): its signature page. */
+  /** The signed copy of an online acceptance: its signature page. */
   signature?: SignatureBlock;
 }
 

@@ -1,4 +1,4 @@
-// The client's answers through an online link (issue 33): the first view of
+// The client's answers through an online link: the first view of
 // each day, the acceptance (one transaction: choices, FINALIZED, signer, link
 // spent) and the decline (a message; the quote stays for staff).
 import { sql } from "kysely";

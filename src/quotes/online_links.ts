@@ -1,4 +1,4 @@
-// The life of a quote's online link (issue 33): made per e-mail send, stored
+// The life of a quote's online link: made per e-mail send, stored
 // only as the SHA-256 of its token, and good while the quote is as it was sent,
 // open and unexpired, the link neither revoked nor spent, and not older than
 // LINK_DAYS. The rules are pure (linkRefusal) so they are unit-tested.

@@ -1,4 +1,4 @@
-// The signed copy of an online acceptance (issue 33): the chosen options'
+// The signed copy of an online acceptance: the chosen options'
 // client copy with a signature page, rendered by the PDF pool after the
 // acceptance commits, kept with the acceptance, and e-mailed once to the
 // address the link was sent to, through the outbox; a render that fails is

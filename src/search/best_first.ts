@@ -4,7 +4,7 @@ import { SEARCH_RESULTS_PER_TYPE } from "./views.ts";
 /*
  * The staff bar's answer for one type: the first SEARCH_RESULTS_PER_TYPE
  * matches by rank (src/search/ranks.ts), in the list's order within a rank,
- * read so that no step costs more with a bigger store (issue 35):
+ * read so that no step costs more with a bigger store:
  *
  * 1. The head (src/search/head.ts): the first rows of the list, each one's
  *    rank computed. A head that read the whole list is the answer.

@@ -9,7 +9,7 @@ import { newClient, ownerCookie, savedQuote, useHistoryApp } from "./history_fix
 
 useHistoryApp();
 
-describe("history of what a manager asks about (issue 30)", () => {
+describe("history of what a manager asks about", () => {
   it("a quote save names each option and item changed, with prices old → new", async () => {
     const { quote: b } = await savedQuote("100.10");
     const res = await call(app, "PUT", `/api/quotes/${b.quote.id}`, {

@@ -26,7 +26,7 @@ describe("a quote kiosk", () => {
     const view = await call<TabletQuote>(app, "GET", "/api/kiosk/quote", { cookie: kiosk });
     expect(view.status).toBe(200);
     expect(view.body.id).toBe(quoteId);
-    // Titled by the option's label, as the client sees them (issue 36).
+    // Titled by the option's label, as the client sees them.
     expect(view.body.options.map((o) => o.title)).toEqual(["Everyday", "Sport Pair"]);
 
     const print = await call(app, "GET", `/quote/${quoteId}/client-print`, {

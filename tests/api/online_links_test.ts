@@ -101,7 +101,7 @@ describe("the e-mail's online link", () => {
     const path = await sendLink(quoteId);
     const res = await page(path);
     expect(res.status).toBe(200);
-    // Options are titled by their label, as on the tablet (issue 36).
+    // Options are titled by their label, as on the tablet.
     expect(res.text).toContain("Everyday");
     expect(res.text).toContain("Sport Pair");
     expect(res.text).toContain("$189.00");

@@ -1,5 +1,5 @@
 // The client's e-mail of the signed copy when its render fails after an
-// online acceptance (issue 33's leftover, migration 0029): the acceptance
+// online acceptance (migration 0029): the acceptance
 // stands, and the copy is tried again on a backoff until it goes into the
 // outbox once, or is given up. The app's PDF pool here times out every render
 // (PDF_TIMEOUT_MS=1): that is the failure; a healthy pool made here is the

@@ -256,7 +256,7 @@ describe("accessibility of every screen", () => {
     await settle(page);
     const row = page.getByRole("group", { name: /Actions for quote/ }).first();
     await scanDialog(page, row.getByRole("button", { name: "Email" }), "quotes-email");
-    // Close and Delete are in the row's menu (issue 36).
+    // Close and Delete are in the row's menu.
     const rowMenu = row.locator("details.row-menu > summary");
     await rowMenu.click();
     await scanDialog(page, page.getByRole("menuitem", { name: "Close" }), "quotes-close");

@@ -17,7 +17,7 @@ import { printedPages, printPage, shoot, useFloorApp } from "./floor_fixture.ts"
 
 useFloorApp();
 
-describe("round 3, the builder on a desk screen and a tablet (point 2)", () => {
+describe("the builder on a desk screen and a tablet", () => {
   it("the staff bar is one row at 1280 and 1440, an admin's eight entries and one more", async () => {
     const sizes = await openForSizes();
     try {
@@ -115,7 +115,7 @@ describe("round 3, the builder on a desk screen and a tablet (point 2)", () => {
   });
 });
 
-describe("round 3, the tablet after staff picks, and the client copy after a choice (points 3, 4)", () => {
+describe("the tablet after staff picks, and the client copy after a choice", () => {
   it("nothing preselected, cards titled by label, totals clear of the Confirm bar, the toast clear of the headings", async () => {
     const sizes = await openForSizes();
     try {
@@ -219,7 +219,7 @@ describe("round 3, the tablet after staff picks, and the client copy after a cho
   });
 });
 
-describe("round 3, lists at tablet width (point 5, the dashboard)", () => {
+describe("the dashboard's lists at tablet width", () => {
   it("Recent Quotes give total, optician and date; the Expired card's rows line up", async () => {
     for (const days of [3, 40, 400]) {
       await insertSavedQuote(app.db, {

@@ -60,7 +60,7 @@ export async function openForSizes() {
 }
 
 export async function shoot(page: Page, name: string) {
-  const path = screenshotPath(`round3-${name}`);
+  const path = screenshotPath(`floor-sizes-${name}`);
   if (path) await page.screenshot({ path, fullPage: true });
 }
 
@@ -127,7 +127,7 @@ export async function printedPages(page: Page, name: string): Promise<string[]> 
   const file = await Deno.makeTempFile({ suffix: ".pdf" });
   try {
     await Deno.writeFile(file, bytes);
-    const shot = screenshotPath(`round3-${name}`);
+    const shot = screenshotPath(`floor-sizes-${name}`);
     if (shot) await Deno.copyFile(file, shot.replace(/\.png$/, ".pdf"));
     const out = await new Deno.Command("pdftotext", { args: [file, "-"] }).output();
     if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));

@@ -24,7 +24,7 @@ import { printPage, quoteId, quoteOf, shoot, useFloorApp } from "./floor_fixture
 
 useFloorApp();
 
-describe("round 3, the small ones (point 7)", () => {
+describe("focus rings, the client dialog, the way back from print and the CSP", () => {
   it("focus rings of inputs, checkboxes, radios and the orange banner reach 3:1 at every size", async () => {
     const sizes = await openForSizes();
     try {
@@ -186,7 +186,7 @@ describe("round 3, the small ones (point 7)", () => {
   });
 });
 
-describe("round 3, the internal copy staff order from (point 1)", () => {
+describe("the internal copy staff order from", () => {
   it("options at the schema's limits print every price line, one page each, free text cut with the mark", async () => {
     const { id } = await quoteOf(maximalOptions(3));
     for (const copy of ["internal", "client"]) {

@@ -194,7 +194,7 @@ describe("Hand to client: a quote", () => {
     await shoot(page, "notice-landscape");
 
     // The client copy of this quote prints; its only ways out are back, and the
-    // same copy of the client's chosen options alone (issue 36).
+    // same copy of the client's chosen options alone.
     await page.goto(`/quote/${quoteId}/client-print?noprint=1`);
     await hydrated(page);
     await page.getByRole("heading", { name: "Your Quote" }).waitFor();

@@ -1,4 +1,4 @@
-// Issue 33's done-when, in Chromium at a phone's size: the client opens the
+// Online acceptance end to end, in Chromium at a phone's size: the client opens the
 // link from the e-mail a loopback SMTP server received, picks an option,
 // signs with touch events on the pad, accepts, and the quote is FINALIZED
 // with the signature; the link is then spent (410 page). A keyboard-only

@@ -192,7 +192,7 @@ describe("quote management", () => {
   it("shows a search found in more quotes than it counted as a floor, and loads on while pages are full", async () => {
     const f = await insertFixtures();
     // 2,500 more of Dr. Lee's quotes, older than the fixtures: the search
-    // fills its page from the list's head and stops counting (issue 35).
+    // fills its page from the list's head and stops counting.
     await sql`insert into quotes (client_id, optician_name, status, created_at)
       select ${f.ann}, 'Dr. Lee', 'DRAFT', now() - make_interval(days => g)
       from generate_series(1, 2500) g`.execute(app.db);

@@ -327,7 +327,7 @@ async function paperOf(bytes: Uint8Array) {
   };
 }
 
-describe("the work order the lab can trust (floor round 4)", () => {
+describe("the work order the lab can trust", () => {
   it("prints only the jobs the lab must make, every note whole, on one page each, alike on paper and in the PDF", async () => {
     const floor = await floorOrder();
     const [a, b, c, d] = floor.jobs;

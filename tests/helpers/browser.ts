@@ -23,7 +23,7 @@ export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 /** The store's desk screen. */
 export const WIDE = { width: 1440, height: 900 };
-/** The four sizes the store floor is measured at (issue 36): desk, tablet both ways, phone. */
+/** The four sizes the store floor is measured at: desk, tablet both ways, phone. */
 export const FLOOR_SIZES = [WIDE, TABLET_LANDSCAPE, TABLET_PORTRAIT, PHONE];
 /** "1440x900": a size as test names and screenshots say it. */
 export const sizeName = (v: { width: number; height: number }) => `${v.width}x${v.height}`;

@@ -12,7 +12,7 @@ export const ON_SERVER = Boolean(Deno.env.get("TEST_DATABASE_URL"));
 /**
  * The `skip` of a file whose subject does not change with the engine (the PDF
  * pool's limits, the bench's quick run): it runs once, in CI's server run, not
- * again on PGlite, to keep CI within its 20 minutes (issue 31). Locally, set
+ * again on PGlite, to keep CI within its 20 minutes. Locally, set
  * TEST_DATABASE_URL to run it.
  */
 export const ONCE_ON_SERVER: false | string = ON_SERVER

@@ -7,7 +7,7 @@
 // Callers are columns: to add one, add it to CALLERS, say in `expectedFor`
 // what each access level means for it, and give the few routes it may use an
 // `overrides` entry. The two kiosk columns are a tablet handed to a client for
-// an intake and for one quote's options (issue 9): outside their allow-list
+// an intake and for one quote's options: outside their allow-list
 // every route must refuse them, whatever its access.
 import type { TestApp } from "./test_app.ts";
 import type { RouteEntry } from "./route_table/expectations.ts";

@@ -40,7 +40,7 @@ const KNOWN_SECONDS: Record<Engine, Record<string, number>> = {
     "tests/e2e/a11y_test.ts": 66,
     "tests/e2e/print_pages_test.ts": 66,
     "tests/e2e/floor_layout_test.ts": 50,
-    "tests/e2e/floor_round3_logos_test.ts": 45,
+    "tests/e2e/floor_wide_logo_test.ts": 45,
     "tests/e2e/offline_test.ts": 37,
     "tests/e2e/admin_settings_test.ts": 37,
     "tests/e2e/kiosk_test.ts": 35,

@@ -143,7 +143,7 @@ describe("JavaScript per page, gzip-compressed as served", () => {
       "intake, kiosk": await html("/intake", intakeKiosk),
       "tablet, signed in": await html(`/tablet/${quoteId}`, staffCookie),
       "tablet, kiosk": await html(`/tablet/${quoteId}`, quoteKiosk),
-      // What the service worker keeps to show the selection offline (issue 34).
+      // What the service worker keeps to show the selection offline.
       "tablet, offline shell": await html(`/tablet/${quoteId}?shell=1`, quoteKiosk),
     };
     for (const [name, text] of Object.entries(pages)) {

@@ -1,9 +1,9 @@
-// The store floor, round 3 (issue 36), point 5: the quotes list at the four
-// sizes the store uses (1440×900 desk, 1024×768 and 768×1024 tablet, 390×844
-// phone). It cut its Actions column at 1024 and showed four rows a screen at
-// 1440 (two lines of six buttons a row); now each quote is one row of at most
-// two lines, the less common actions in the row's menu, every action still
-// reachable, the menu worked from the keyboard and clean for axe while open.
+// The quotes list at the four sizes the store uses (1440×900 desk, 1024×768
+// and 768×1024 tablet, 390×844 phone): each quote one row of at most two
+// lines, the Actions column whole at 1024 (six buttons a row would cut it and
+// fit four rows a screen at 1440), the less common actions in the row's menu,
+// every action still reachable, the menu worked from the keyboard and clean
+// for axe while open.
 import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Locator, Page } from "playwright-core";
@@ -142,11 +142,11 @@ async function reachableActions(page: Page, quoteNumber: string) {
 }
 
 async function shoot(page: Page, name: string) {
-  const path = screenshotPath(`round3-quotes-${name}`);
+  const path = screenshotPath(`quotes-list-rows-${name}`);
   if (path) await page.screenshot({ path, fullPage: true });
 }
 
-describe("round 3, the quotes list at tablet width (point 5)", () => {
+describe("the quotes list at tablet width", () => {
   for (const viewport of FLOOR_SIZES) {
     const size = sizeName(viewport);
     it(`at ${size}: one row a quote, Actions whole, every action reachable, the menu by keyboard`, async () => {

@@ -1,8 +1,8 @@
-// The store floor, round 3 (issue 36), point 6: a wide logo keeps its aspect
-// ratio in a bounded box wherever it shows, the same on screen, on paper and
-// in the PDF, at the four sizes the store uses. A 360 × 100 PNG wordmark was
-// drawn 32 × 9 px in the staff bar's 32 px square and small on paper, while
-// the PDF drew it large; the kiosk intake did not show it at all.
+// A wide logo keeps its aspect ratio in a bounded box wherever it shows, the
+// same on screen, on paper and in the PDF, at the four sizes the store uses.
+// Fitted into the staff bar's 32 px square, a 360 × 100 PNG wordmark would be
+// drawn 32 × 9 px; paper and the PDF must agree on its size, and the kiosk
+// intake shows it too.
 import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
@@ -136,7 +136,7 @@ function expectFitted(where: string, box: { width: number; height: number }, pla
 }
 
 async function shoot(page: Page, name: string) {
-  const path = screenshotPath(`round3-logo-${name}`);
+  const path = screenshotPath(`wide-logo-${name}`);
   if (path) await page.screenshot({ path, fullPage: true });
 }
 
@@ -152,7 +152,7 @@ async function drawnInPdf(bytes: Uint8Array) {
   }));
 }
 
-describe("round 3, a wide logo in a bounded box (point 6)", () => {
+describe("a wide logo in a bounded box", () => {
   // Where each logo is, whose page shows it, and the box it must fit (one row a place).
   const rows: [string, () => string, Holder, string, LogoPlace][] = [
     ["staff bar", () => "/dashboard", "staff", "img.brand-logo", "staffBar"],

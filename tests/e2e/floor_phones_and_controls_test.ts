@@ -1,5 +1,5 @@
-// The store floor, round 4, in a real browser at the four sizes the store
-// uses (1440×900 desk, 1024×768 and 768×1024 tablet, 390×844 phone), with
+// The store floor in a real browser at the four sizes the store uses
+// (1440×900 desk, 1024×768 and 768×1024 tablet, 390×844 phone), with
 // axe's WCAG 2.2 A and AA rules (target-size among them) on every screen:
 // - phones and tablets: no sideways scroll on the dashboard (its order cards
 //   with a long name), /orders, an order, the quotes list, the tablet's
@@ -134,7 +134,7 @@ async function staffPage() {
 }
 
 async function shoot(page: Page, name: string) {
-  const path = screenshotPath(`round4-${name}`);
+  const path = screenshotPath(`phones-and-controls-${name}`);
   if (path) await page.screenshot({ path, fullPage: true });
 }
 
@@ -158,7 +158,7 @@ async function axe(page: Page, what: string) {
   });
 }
 
-describe("round 4, phones and tablets", () => {
+describe("phones and tablets", () => {
   it("dashboard, orders, an order, quotes, tablet thanks and settings: no sideways scroll, axe WCAG 2.2 clean", async () => {
     const staff = await staffPage();
     try {
@@ -272,7 +272,7 @@ describe("round 4, phones and tablets", () => {
   });
 });
 
-describe("round 4, one look for every control", () => {
+describe("one look for every control", () => {
   it("every checkbox is the same 24×24 box in a label at least 44 px high", async () => {
     const staff = await staffPage();
     try {

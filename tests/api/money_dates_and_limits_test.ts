@@ -1,5 +1,6 @@
-// Security round 4 over HTTP on a real database: money written once however
-// often it is sent, a key that names its route, dates that exist.
+// Over HTTP on a real database: money written once however often it is sent,
+// a key that names its route, dates that exist, the signed-out limits, the
+// tables anonymous traffic fills and a typed-name signature that shows.
 import { describe, it } from "node:test";
 import { expect } from "expect";
 import { call, createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
