@@ -158,14 +158,16 @@ describe(`deno task backup / restore (${ON_SERVER ? "server" : "PGlite"})`, () =
     },
   );
 
-  it("backs up a store with e-mailed quotes 20 times in a row, every file whole", async () => {
+  it("backs up a store with e-mailed quotes 5 times in a row, every file whole", async () => {
     // In this process, through the function the CLI and the nightly job run
-    // (runBackup): the hang was postgres.js's, not the CLI's, and 20 CLI
-    // starts would spend most of their time starting.
+    // (runBackup), one connection after another: large outbox rows once hung
+    // a driver's stream mid-backup; on a server each backup after the first
+    // also starts from the process's kept migrated scratch copy.
+    const RUNS = 5;
     const config = await loadConfig({ ...source.env, BACKUP_TIMEOUT_MS: "60000" });
     const failures: string[] = [];
     let good = 0;
-    for (let run = 1; run <= 20 && failures.length < 3; run++) {
+    for (let run = 1; run <= RUNS && failures.length < 3; run++) {
       const out = join(source.env.DATA_DIR, `run-${run}.sql`);
       const result = await runBackup(config, { file: out, nightly: false });
       if (!result.ok) failures.push(`run ${run}: ${result.error}`);
@@ -174,7 +176,7 @@ describe(`deno task backup / restore (${ON_SERVER ? "server" : "PGlite"})`, () =
       await Deno.remove(out).catch(() => {});
     }
     expect(failures).toEqual([]);
-    expect(good).toBe(20);
+    expect(good).toBe(RUNS);
   });
 
   it("gives up at BACKUP_TIMEOUT_MS with one line and exit 1, writing nothing, and says so on /readyz, /metrics and --check", async () => {
