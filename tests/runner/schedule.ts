@@ -15,37 +15,39 @@ export type Engine = "embedded" | "server";
 /**
  * Seconds the slowest files took, each in its own process beside another, on
  * a 2-core machine shared with other work (durations-<engine>.json); refresh
- * when a file's time changes much. The container tests were not measured:
- * both together take 1.5 to 4 min (docs/development.md), and they start first.
+ * when a file's time changes much. The container tests take 30 s with podman's
+ * layers cached and minutes without: they are set to start first.
  */
 const KNOWN_SECONDS: Record<Engine, Record<string, number>> = {
   embedded: {
     "tests/container/image_test.ts": 150,
     "tests/container/compose_test.ts": 150,
-    "tests/api/backup_restore_checks_test.ts": 110,
-    "tests/api/backup_test.ts": 90,
-    "tests/api/search_plan_test.ts": 88,
-    "tests/api/route_table_test.ts": 48,
-    "tests/api/quote_expiry_counts_test.ts": 40,
-    "tests/api/process_test.ts": 38,
-    "tests/api/fuzz_test.ts": 30,
-    "tests/api/hot_plan_test.ts": 28,
-    "tests/api/email_test.ts": 27,
+    "tests/api/backup_restore_checks_test.ts": 94,
+    "tests/api/search_plan_test.ts": 70,
+    "tests/faults/embedded_faults_test.ts": 52,
+    "tests/api/backup_test.ts": 47,
+    "tests/api/route_table_test.ts": 29,
+    "tests/api/first_start_test.ts": 28,
+    "tests/api/hot_plan_test.ts": 25,
+    "tests/api/quote_expiry_counts_test.ts": 24,
+    "tests/api/fuzz_test.ts": 22,
+    "tests/api/process_test.ts": 21,
   },
   server: {
-    "tests/api/backup_restore_checks_test.ts": 70,
-    "tests/api/backup_test.ts": 60,
-    "tests/e2e/screenshots_test.ts": 50,
-    "tests/api/bench_quick_test.ts": 67,
-    "tests/e2e/a11y_test.ts": 66,
-    "tests/e2e/print_pages_test.ts": 66,
-    "tests/e2e/floor_layout_test.ts": 50,
-    "tests/e2e/floor_wide_logo_test.ts": 45,
-    "tests/e2e/offline_test.ts": 37,
-    "tests/e2e/admin_settings_test.ts": 37,
-    "tests/e2e/kiosk_test.ts": 35,
-    "tests/api/process_test.ts": 34,
-    "tests/api/search_plan_test.ts": 33,
+    "tests/api/backup_test.ts": 125,
+    "tests/e2e/a11y_test.ts": 97,
+    "tests/api/bench_quick_test.ts": 68,
+    "tests/e2e/floor_phones_and_controls_test.ts": 65,
+    "tests/e2e/print_pages_test.ts": 63,
+    "tests/api/backup_restore_checks_test.ts": 46,
+    "tests/e2e/floor_wide_logo_test.ts": 44,
+    "tests/e2e/orders_test.ts": 44,
+    "tests/e2e/floor_layout_test.ts": 40,
+    "tests/e2e/admin_settings_test.ts": 40,
+    "tests/e2e/client_details_test.ts": 39,
+    "tests/e2e/quote_builder_actions_test.ts": 38,
+    "tests/e2e/floor_focus_and_print_test.ts": 37,
+    "tests/e2e/quote_manager_test.ts": 36,
   },
 };
 
