@@ -177,6 +177,18 @@ function rememberOutlines(font: GlyphSource) {
   };
 }
 
+/** A PDF's model (quote, work order) with every string made printable in the PDF's typeface; numbers (cents) untouched. */
+export function printable<T>(value: T, clean: (text: string) => string): T {
+  if (typeof value === "string") return clean(value) as T;
+  if (Array.isArray(value)) return value.map((v) => printable(v, clean)) as T;
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, printable(v, clean)]),
+    ) as T;
+  }
+  return value;
+}
+
 /**
  * A function that makes any text printable in the PDF's typeface: composed
  * (NFC), line breaks kept, other white space made plain spaces, invisible

@@ -23,7 +23,7 @@ const DEPTHS: Record<number, number[]> = {
   6: [8, 16],
 };
 /** Adam7's passes: first column, first row, column step, row step. */
-const ADAM7 = [
+export const ADAM7 = [
   [0, 0, 8, 8],
   [4, 0, 8, 8],
   [0, 4, 4, 8],

@@ -11,7 +11,7 @@ import {
   priceTableNote,
   type SignatureBlock,
 } from "../print/print_model.ts";
-import { FONT_FAMILY, textSanitizer, widthLowerBound } from "./fonts.ts";
+import { FONT_FAMILY, printable, textSanitizer, widthLowerBound } from "./fonts.ts";
 import type { PdfImage } from "./logo_image.ts";
 import {
   BOTTOM_BOX,
@@ -30,18 +30,6 @@ import { reusePdfkitWork } from "./pdfkit_reuse.ts";
 reusePdfkitWork();
 
 // ---- Text ----
-
-/** The model with every string made printable in the PDF's typeface; numbers (cents) untouched. */
-function printable<T>(value: T, clean: (text: string) => string): T {
-  if (typeof value === "string") return clean(value) as T;
-  if (Array.isArray(value)) return value.map((v) => printable(v, clean)) as T;
-  if (value !== null && typeof value === "object") {
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, printable(v, clean)]),
-    ) as T;
-  }
-  return value;
-}
 
 /** How one sheet is laid out: its density, and on the last level how many lines it shows. */
 interface SheetLayout {

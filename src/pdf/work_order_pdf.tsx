@@ -17,7 +17,7 @@ import {
   type WorkOrderSheet,
 } from "../orders/work_order.ts";
 import { WORK_ORDER_DENSITIES, WORK_ORDER_LAST } from "../orders/work_order_density.ts";
-import { FONT_FAMILY, textSanitizer } from "./fonts.ts";
+import { FONT_FAMILY, printable, textSanitizer } from "./fonts.ts";
 import type { PdfImage } from "./logo_image.ts";
 import { FittedLogo } from "./pdf_parts.tsx";
 import { LOGO_BOXES } from "../print/logo_box.ts";
@@ -335,18 +335,6 @@ function WorkOrderDocument(
       ))}
     </Document>
   );
-}
-
-/** The model with every string made printable in the PDF's typeface; numbers untouched. */
-function printable<T>(value: T, clean: (text: string) => string): T {
-  if (typeof value === "string") return clean(value) as T;
-  if (Array.isArray(value)) return value.map((v) => printable(v, clean)) as T;
-  if (value !== null && typeof value === "object") {
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, printable(v, clean)]),
-    ) as T;
-  }
-  return value;
 }
 
 /**

@@ -3,6 +3,7 @@
 import { decodeBase64 } from "@oslojs/encoding";
 import { crc32, deflateSync } from "node:zlib";
 import { call, type TestApp } from "./test_app.ts";
+import { ADAM7 } from "../../src/pdf/image_check.ts";
 
 /** A 1×1 PNG. */
 export const PNG = decodeBase64(
@@ -200,17 +201,6 @@ export function pngHeader(
 }
 
 export const PNG_END = pngChunk("IEND", new Uint8Array());
-
-/** The Adam7 passes: first column, first row, column step, row step. */
-const ADAM7 = [
-  [0, 0, 8, 8],
-  [4, 0, 8, 8],
-  [0, 4, 4, 8],
-  [2, 0, 4, 4],
-  [0, 2, 2, 4],
-  [1, 0, 2, 2],
-  [0, 1, 1, 2],
-];
 
 /**
  * A signature as a pad draws it: RGBA (8 bits a sample unless `depth` says
