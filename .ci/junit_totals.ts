@@ -25,8 +25,13 @@ for (const c of cases) {
 }
 const byFolder = new Map<string, number>();
 for (const [file, seconds] of byFile) {
-  const folder = file.replace(/^\.\//, "").split("/").slice(0, 2).join("/");
-  const key = folder.startsWith("src/") || folder.startsWith("src") ? "src (unit)" : folder;
+  // "./tests/api/x_test.ts [PGlite]": a file run on both engines is named with its engine.
+  const engine = / \[[^\]]+\]$/.exec(file)?.[0] ?? "";
+  const folder = file.replace(/^\.\//, "").split("/").slice(0, 2).join("/").replace(
+    / \[[^\]]+\]$/,
+    "",
+  );
+  const key = (folder.startsWith("src") ? "src (unit)" : folder) + engine;
   byFolder.set(key, (byFolder.get(key) ?? 0) + seconds);
 }
 const s = (n: number) => `${Math.round(n)} s`;

@@ -39,3 +39,20 @@ export function describeLastTest(last: LastTest | undefined): string {
   if (!last) return "none (it hung before its first test)";
   return `"${last.name}" (${last.running ? "still running" : "had finished"})`;
 }
+
+/**
+ * What a failing file said of its failure: deno's ERRORS section (each
+ * failed test with its error and stack) to the end, else (a crash, a
+ * timeout) the output's last lines; at most `lines` lines, colours dropped.
+ */
+export function failureSection(output: string, lines: number): string {
+  const all = output.replace(ANSI, "").trimEnd().split("\n");
+  const heading = all.findLastIndex((line) => /^ ERRORS $/.test(line));
+  if (heading < 0) return all.slice(-lines).join("\n");
+  const section = all.slice(heading);
+  if (section.length <= lines) return section.join("\n");
+  return [
+    ...section.slice(0, lines),
+    `… ${section.length - lines} more lines in the file's output above`,
+  ].join("\n");
+}

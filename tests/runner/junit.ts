@@ -73,3 +73,17 @@ export function mergeReports(reports: FileReport[], seconds: number): string {
 ${reports.map((r) => r.suites).join("")}</testsuites>
 `;
 }
+
+/**
+ * The report of a file run under another name (the file and its engine, when
+ * a run covers both): its suites and cases' classname, "./file", renamed.
+ */
+export function renameFile(report: FileReport, file: string, name: string): FileReport {
+  if (name === file) return report;
+  const from = escapeXml(`./${file}`);
+  const to = escapeXml(`./${name}`);
+  const suites = report.suites
+    .replaceAll(`<testsuite name="${from}"`, `<testsuite name="${to}"`)
+    .replaceAll(`classname="${from}"`, `classname="${to}"`);
+  return { ...report, suites };
+}

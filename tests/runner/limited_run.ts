@@ -1,7 +1,7 @@
 // One command run to its end or to its time limit, whichever comes first,
 // with its output kept for printing in one piece. Every wait here is bounded,
 // so a process that will not end cannot hold the runner.
-import { killTree, spawnInNewSession } from "./process_tree.ts";
+import { killTree, spawnInNewSession, type SpawnOptions } from "./process_tree.ts";
 
 /** After the kill, how long the process gets to be reaped before the runner moves on. */
 const EXIT_AFTER_KILL_MS = 10_000;
@@ -60,7 +60,7 @@ export async function runLimited(
   command: string,
   args: string[],
   limitMs: number,
-  options: { env?: Record<string, string>; cwd?: string } = {},
+  options: SpawnOptions = {},
 ): Promise<LimitedRun> {
   const started = performance.now();
   const child = spawnInNewSession(command, args, options);

@@ -10,16 +10,24 @@
 // the test's process is still alive to be their parent.
 
 /** A command started in a session of its own (pid = its session and group id). */
+export interface SpawnOptions {
+  env?: Record<string, string>;
+  /** Whether `env` is the whole environment (else it is added to this process's). */
+  clearEnv?: boolean;
+  cwd?: string;
+}
+
 export function spawnInNewSession(
   command: string,
   args: string[],
-  options: { env?: Record<string, string>; cwd?: string } = {},
+  options: SpawnOptions = {},
 ): Deno.ChildProcess {
   // Deno does not start a child as a group leader, so setsid(1) calls
   // setsid() and execs the command in place: the pid we get is the command's.
   return new Deno.Command("setsid", {
     args: [command, ...args],
     env: options.env,
+    clearEnv: options.clearEnv,
     cwd: options.cwd,
     stdin: "null",
     stdout: "piped",

@@ -3,7 +3,7 @@
 // case named after the file when deno left none to count) and a verdict.
 import { runLimited } from "./limited_run.ts";
 import { describeLastTest, lastStartedTest } from "./deno_output.ts";
-import { failureReport, type FileReport, parseReport } from "./junit.ts";
+import { failureReport, type FileReport, parseReport, renameFile } from "./junit.ts";
 
 export type Verdict = "ok" | "failed" | "timeout" | "crashed";
 
@@ -36,20 +36,34 @@ function readReport(path: string): FileReport | undefined {
   }
 }
 
+export interface RunOptions {
+  /** The file's name in the log and the report (else the file). */
+  name?: string;
+  /** The whole environment of its process (else this one's). */
+  env?: Record<string, string>;
+}
+
 export async function runTestFile(
   file: string,
   junitPath: string,
   limitSeconds: number,
+  options: RunOptions = {},
 ): Promise<FileResult> {
-  // Type-checked once for all files before any runs (runner.ts), hence --no-check.
-  const run = await runLimited(Deno.execPath(), [
-    "test",
-    "--allow-all",
-    "--no-prompt",
-    "--no-check",
-    `--junit-path=${junitPath}`,
-    file,
-  ], limitSeconds * 1000);
+  const name = options.name ?? file;
+  // Type-checked by the runner's one `deno check` of every file, hence --no-check.
+  const run = await runLimited(
+    Deno.execPath(),
+    [
+      "test",
+      "--allow-all",
+      "--no-prompt",
+      "--no-check",
+      `--junit-path=${junitPath}`,
+      file,
+    ],
+    limitSeconds * 1000,
+    { env: options.env, clearEnv: options.env !== undefined },
+  );
   const took = formatSeconds(run.seconds);
 
   if (run.timedOut) {
@@ -62,12 +76,13 @@ export async function runTestFile(
       verdict: "timeout",
       seconds: run.seconds,
       output: run.output,
-      report: failureReport(file, why, run.seconds, tail(run.output)),
-      line: `TIMEOUT ${file}: ${why}`,
+      report: failureReport(name, why, run.seconds, tail(run.output)),
+      line: `TIMEOUT ${name}: ${why}`,
     };
   }
 
-  const report = readReport(junitPath);
+  const written = readReport(junitPath);
+  const report = written && renameFile(written, file, name);
   if (run.code === 0 && report) {
     return {
       file,
@@ -75,12 +90,12 @@ export async function runTestFile(
       seconds: run.seconds,
       output: run.output,
       report,
-      line: `ok ${file} (${took})`,
+      line: `ok ${name} (${took})`,
     };
   }
   if (report && report.failures + report.errors > 0) {
     // How many failed is in deno's own summary line, just above.
-    const line = `FAILED ${file} (${took})`;
+    const line = `FAILED ${name} (${took})`;
     return { file, verdict: "failed", seconds: run.seconds, output: run.output, report, line };
   }
   // A failure deno's report does not hold (an error outside any test, a
@@ -88,7 +103,7 @@ export async function runTestFile(
   const why = `exited with code ${run.code} ` +
     (report ? "with no failing test in its report" : "without a report") +
     " (an error outside any test, or a crash; see its output)";
-  const crash = failureReport(file, why, run.seconds, tail(run.output));
+  const crash = failureReport(name, why, run.seconds, tail(run.output));
   return {
     file,
     verdict: "crashed",
@@ -97,6 +112,6 @@ export async function runTestFile(
     report: report
       ? { ...crash, suites: report.suites + crash.suites, tests: report.tests + 1 }
       : crash,
-    line: `CRASHED ${file} (${took}) ${why}`,
+    line: `CRASHED ${name} (${took}) ${why}`,
   };
 }

@@ -12,6 +12,15 @@
 /** The database the files run on, which changes their times: TEST_DATABASE_URL's server, else PGlite. */
 export type Engine = "embedded" | "server";
 
+/** The engines' names in the log. */
+export const ENGINE_NAMES: Record<Engine, string> = { embedded: "PGlite", server: "server" };
+
+/** One test file on one engine. */
+export interface TestRun {
+  file: string;
+  engine: Engine;
+}
+
 /**
  * Seconds the slowest files took, each in its own process beside another, on
  * a 2-core machine shared with other work (durations-<engine>.json); refresh
@@ -80,10 +89,15 @@ export function expectedSeconds(file: string, durations: Durations, engine: Engi
   return durations[file] ?? KNOWN_SECONDS[engine][file] ?? guess(file);
 }
 
-/** Longest expected first; equal ones in name order. */
-export function longestFirst(files: string[], durations: Durations, engine: Engine): string[] {
-  const expected = (file: string) => expectedSeconds(file, durations, engine);
-  return [...files].sort((a, b) => expected(b) - expected(a) || a.localeCompare(b));
+/** Longest expected first (each on its engine's times); equal ones in name order. */
+export function longestFirst(
+  runs: TestRun[],
+  durations: Record<Engine, Durations>,
+): TestRun[] {
+  const expected = (r: TestRun) => expectedSeconds(r.file, durations[r.engine], r.engine);
+  return [...runs].sort((a, b) =>
+    expected(b) - expected(a) || a.file.localeCompare(b.file) || a.engine.localeCompare(b.engine)
+  );
 }
 
 /** Runs `work` on every item, at most `jobs` at once, taking them in order. */

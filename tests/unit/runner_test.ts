@@ -38,6 +38,8 @@ describe("the test runner", () => {
           cwd: projectRoot,
           env: {
             LENSDESK_TEST_TIMEOUT_S: String(LIMIT_S),
+            // Only the fixtures: not the files of a run this test is part of.
+            LENSDESK_TEST_EMBEDDED_PATHS: "",
             LENSDESK_TEST_JOBS: "4",
             LENSDESK_TEST_RESULTS: results,
             RUNNER_FIXTURE_PIDS: pidFile,
@@ -65,6 +67,11 @@ describe("the test runner", () => {
       expect(run.output).toMatch(/adds \.\.\. .*ok/);
       expect(run.output).toMatch(/fails on purpose \.\.\. .*FAILED/);
       expect(run.output).toContain(`=== CRASHED ${fixture("crashing")} `);
+      // What failed is said again at the end, where a log's tail shows it.
+      const said = `=== what ${fixture("failing")} said of its failure:\n`;
+      const end = run.output.slice(run.output.indexOf(said));
+      expect(end.startsWith(`${said} ERRORS`)).toBe(true);
+      expect(end).toContain("error: Error: expected failure of the failing fixture");
       expect(run.output).toContain("1 passed, 1 failed, 1 timed out, 1 crashed");
 
       // Its child processes, in its group and in a session of their own, are gone.
@@ -95,6 +102,43 @@ describe("the test runner", () => {
     }
   });
 
+  it("runs files on both engines in one run: the server's with its URL, PGlite's without", async () => {
+    const results = await Deno.makeTempDir({ prefix: "lensdesk-runner-test-" });
+    try {
+      const run = await runLimited(
+        Deno.execPath(),
+        ["run", "--allow-all", "tests/runner.ts", fixture("engine")],
+        60_000,
+        {
+          cwd: projectRoot,
+          env: {
+            TEST_DATABASE_URL: "postgres://nobody@127.0.0.1:1/none",
+            LENSDESK_TEST_EMBEDDED_PATHS: `${fixture("engine")} ${fixture("passing")}`,
+            LENSDESK_TEST_JOBS: "2",
+            LENSDESK_TEST_RESULTS: results,
+          },
+        },
+      );
+      expect(run.code).toBe(0);
+      expect(run.output).toContain("=== 3 test file runs (2 files)");
+      expect(run.output).toContain("engine: server postgres://nobody@127.0.0.1:1/none");
+      expect(run.output).toContain("engine: PGlite");
+      expect(run.output).toContain(`=== ok ${fixture("engine")} [server]`);
+      expect(run.output).toContain(`=== ok ${fixture("engine")} [PGlite]`);
+      expect(run.output).toContain(`=== ok ${fixture("passing")} [PGlite]`);
+      // The report names each run with its engine; each engine keeps its own times.
+      const junit = await Deno.readTextFile(join(results, "junit.xml"));
+      expect(junit).toContain(`classname="./${fixture("engine")} [server]"`);
+      expect(junit).toContain(`classname="./${fixture("engine")} [PGlite]"`);
+      const times = (engine: string) =>
+        Object.keys(JSON.parse(Deno.readTextFileSync(join(results, `durations-${engine}.json`))));
+      expect(times("server")).toEqual([fixture("engine")]);
+      expect(times("embedded")).toEqual([fixture("engine"), fixture("passing")]);
+    } finally {
+      await Deno.remove(results, { recursive: true });
+    }
+  });
+
   it("names the innermost test still running, or the last one that finished", () => {
     const out = "running 2 tests from ./a_test.ts\n" +
       "first ... \x1b[32mok\x1b[0m (1ms)\ngroup ...\n  inner one ... ok (0ms)\n  inner two ...";
@@ -111,8 +155,23 @@ describe("the test runner", () => {
     for (const name of ["a.fixture.ts", "latest.ts", "a_test.d", "a_tests.ts"]) {
       expect(isTestFileName(name)).toBe(false);
     }
-    expect(longestFirst(["src/x_test.ts", "tests/e2e/y_test.ts", "tests/z_test.ts"], {
-      "tests/z_test.ts": 90,
-    }, "embedded")).toEqual(["tests/z_test.ts", "tests/e2e/y_test.ts", "src/x_test.ts"]);
+    const embedded = (file: string) => ({ file, engine: "embedded" as const });
+    const server = (file: string) => ({ file, engine: "server" as const });
+    expect(longestFirst(
+      [embedded("src/x_test.ts"), embedded("tests/e2e/y_test.ts"), embedded("tests/z_test.ts")],
+      { embedded: { "tests/z_test.ts": 90 }, server: {} },
+    )).toEqual([
+      embedded("tests/z_test.ts"),
+      embedded("tests/e2e/y_test.ts"),
+      embedded("src/x_test.ts"),
+    ]);
+    // Each engine's own times: the same file may be long on one and short on the other.
+    expect(longestFirst(
+      [embedded("tests/a_test.ts"), server("tests/a_test.ts"), server("tests/b_test.ts")],
+      {
+        embedded: { "tests/a_test.ts": 5 },
+        server: { "tests/a_test.ts": 50, "tests/b_test.ts": 20 },
+      },
+    )).toEqual([server("tests/a_test.ts"), server("tests/b_test.ts"), embedded("tests/a_test.ts")]);
   });
 });
