@@ -27,7 +27,7 @@ import {
   sizeName,
   WIDE,
 } from "../helpers/browser.ts";
-import { seriousA11yViolations } from "../helpers/axe.ts";
+import { animationsSettled, seriousA11yViolations } from "../helpers/axe.ts";
 import { insertSavedQuote } from "../helpers/quote_fixture.ts";
 import { createQuoteLink } from "../../src/quotes/online_links.ts";
 import type { OrderBundle } from "../../src/orders/views.ts";
@@ -193,8 +193,16 @@ describe("phones and tablets", () => {
         await tablet.locator(".tablet-card").filter({ hasText: "Sport Pair" }).click();
         await tablet.getByRole("button", { name: "Confirm Selection(s)" }).click();
         await tablet.getByRole("heading", { name: "Thank You!" }).waitFor();
+        // Measured once the toast has slid in: mid-animation its box is still moving.
+        await tablet.locator(".toast-close").waitFor();
+        await animationsSettled(tablet);
         const close = (await tablet.locator(".toast-close").boundingBox())!;
-        expect([size, close.width >= 44, close.height >= 44]).toEqual([size, true, true]);
+        expect([size, close, close.width >= 44, close.height >= 44]).toEqual([
+          size,
+          close,
+          true,
+          true,
+        ]);
         const what = `tablet thank-you at ${size}`;
         expect({ what, sideways: await sideways(tablet) }).toEqual({ what, sideways: 0 });
         await axe(tablet, what);

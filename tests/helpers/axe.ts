@@ -19,10 +19,29 @@ export const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
  * skips cross-origin frames only, and no page of the app has a frame.
  */
 export async function seriousA11yViolations(page: Page, include?: string): Promise<string[]> {
+  await animationsSettled(page);
   let builder = new AxeBuilder({ page }).withTags(AXE_TAGS).setLegacyMode();
   if (include) builder = builder.include(include);
   const { violations } = await builder.analyze();
   return violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")} (${v.help})`));
+}
+
+/**
+ * Waits for the page's finite CSS animations and transitions to end (a toast
+ * fading in, a dialog sliding up): scanned halfway, a half-transparent text
+ * fails colour contrast, and on a busy machine halfway lasts longer. Endless
+ * ones (a spinner) are not waited for; the wait is bounded all the same.
+ */
+export async function animationsSettled(page: Page, limitMs = 5_000): Promise<void> {
+  await page.evaluate((limit) =>
+    Promise.race([
+      Promise.all(
+        document.getAnimations()
+          .filter((a) => a.effect?.getComputedTiming().iterations !== Infinity)
+          .map((a) => a.finished.catch(() => undefined)),
+      ),
+      new Promise((resolve) => setTimeout(resolve, limit)),
+    ]), limitMs);
 }
