@@ -6,8 +6,7 @@ import { sql } from "kysely";
 import { PDFDocument } from "pdf-lib";
 import { call, signedInUser, type TestApp } from "../helpers/test_app.ts";
 import { DESKTOP, screenshotPath } from "../helpers/browser.ts";
-import type { ItemKind } from "../../db/schema.ts";
-import { subtotalDecimal } from "../../src/quotes/rules.ts";
+import { insertOptions, type OptionInit } from "../helpers/quote_fixture.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
 
 export let app: TestApp, browser: Browser, cookie: string;
@@ -25,17 +24,6 @@ export const PD_DISTANCE = "63.5";
 export const EXTRA = ["Vertex distance", "12 mm"] as const;
 
 export const FOOTER_MESSAGE = "Thank you for choosing Northside. Prices are valid for 30 days.";
-
-export interface OptionInit {
-  label: string;
-  isChosen: boolean;
-  segOc?: string;
-  notes?: string;
-  shipping?: string;
-  adjustmentAmount?: string;
-  adjustmentReason?: string;
-  items: Array<{ kind: ItemKind; name: string; sku?: string; unitPrice: string; qty?: number }>;
-}
 
 /** Three options, the first and the third chosen. */
 export const THREE_OPTIONS: OptionInit[] = [
@@ -108,38 +96,7 @@ export async function insertQuote(options: OptionInit[] = THREE_OPTIONS) {
     internalNotes: INTERNAL_NOTE,
     footerMessage: FOOTER_MESSAGE,
   }).returning(["id", "quoteNumber"]).executeTakeFirstOrThrow();
-  for (const [position, option] of options.entries()) {
-    const items = option.items.map((item) => ({ ...item, qty: item.qty ?? 1 }));
-    const row = await app.db.insertInto("quoteOptions").values({
-      quoteId: quote.id,
-      position,
-      label: option.label,
-      notes: option.notes ?? "",
-      isChosen: option.isChosen,
-      shipping: option.shipping ?? "0",
-      adjustmentAmount: option.adjustmentAmount ?? "0",
-      adjustmentReason: option.adjustmentReason ?? "",
-      subtotal: subtotalDecimal(items),
-    }).returning("id").executeTakeFirstOrThrow();
-    await app.db.insertInto("optionItems").values(items.map((item, i) => ({
-      optionId: row.id,
-      position: i,
-      kind: item.kind,
-      name: item.name,
-      sku: item.kind === "FRAME" ? item.sku ?? "" : null,
-      unitPrice: item.unitPrice,
-      qty: item.qty,
-      notes: "",
-      catalogId: null,
-    }))).execute();
-    if (option.segOc) {
-      await app.db.insertInto("optionFrameMeasurements").values({
-        optionId: row.id,
-        segOc: option.segOc,
-        updatedAt: new Date(),
-      }).execute();
-    }
-  }
+  await insertOptions(app.db, quote.id, options);
   return { quoteId: quote.id, quoteNumber: quote.quoteNumber };
 }
 

@@ -10,8 +10,8 @@ import {
   TABLET_LANDSCAPE,
   TABLET_PORTRAIT,
 } from "../helpers/browser.ts";
-import type { ItemKind, QuoteStatus } from "../../db/schema.ts";
-import { subtotalDecimal } from "../../src/quotes/rules.ts";
+import type { QuoteStatus } from "../../db/schema.ts";
+import { insertSavedQuote, type OptionInit, STAFF_ONLY } from "../helpers/quote_fixture.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
 
 let app: TestApp, browser: Browser, staff: TestUser;
@@ -25,32 +25,10 @@ useBrowserApp(async (started) => {
 // Fixtures, written straight to the database
 
 // Staff-only words: none of them may reach the page the client holds.
-const INTERNAL_NOTE = "ZEBRA-7731 client haggles, do not go below cost";
+const { internalNotes: INTERNAL_NOTE, optionNotes: OPTION_NOTE, opticianName: OPTICIAN } =
+  STAFF_ONLY;
+const { clientEmail: CLIENT_EMAIL, clientPhone: CLIENT_PHONE } = STAFF_ONLY;
 const ITEM_NOTE = "QUOKKA-4410 supplier backorder";
-const OPTION_NOTE = "WOMBAT-2290 margin is thin";
-const OPTICIAN = "Dr. Hidden Opticianson";
-const CLIENT_EMAIL = "jane.private@example.com";
-const CLIENT_PHONE = "555-321-9876";
-
-interface ItemInit {
-  kind: ItemKind;
-  name: string;
-  sku?: string;
-  unitPrice: string;
-  qty?: number;
-  notes?: string;
-  catalogId?: string | null;
-}
-
-interface OptionInit {
-  label: string;
-  isChosen?: boolean;
-  shipping?: string;
-  adjustmentAmount?: string;
-  adjustmentReason?: string;
-  notes?: string;
-  items: ItemInit[];
-}
 
 /** Three options the way the builder would have saved them. */
 const THREE_OPTIONS: OptionInit[] = [
@@ -94,51 +72,12 @@ const THREE_OPTIONS: OptionInit[] = [
   },
 ];
 
-async function insertQuote(
-  init: { status?: QuoteStatus; options?: OptionInit[] } = {},
-): Promise<{ quoteId: string; optionIds: string[] }> {
-  const client = await app.db.insertInto("clients").values({
-    firstName: "Jane",
-    lastName: "Doe",
-    email: CLIENT_EMAIL,
-    mobilePhone: CLIENT_PHONE,
-  }).returning("id").executeTakeFirstOrThrow();
-  const status = init.status ?? "ACTIVE";
-  const quote = await app.db.insertInto("quotes").values({
-    clientId: client.id,
-    status,
-    opticianName: OPTICIAN,
-    internalNotes: INTERNAL_NOTE,
-    closureReason: status === "CLOSED" ? "Client went elsewhere" : null,
-  }).returning("id").executeTakeFirstOrThrow();
-  const optionIds: string[] = [];
-  for (const [position, option] of (init.options ?? THREE_OPTIONS).entries()) {
-    const items = option.items.map((item) => ({ ...item, qty: item.qty ?? 1 }));
-    const row = await app.db.insertInto("quoteOptions").values({
-      quoteId: quote.id,
-      position,
-      label: option.label,
-      notes: option.notes ?? "",
-      isChosen: option.isChosen ?? false,
-      shipping: option.shipping ?? "0",
-      adjustmentAmount: option.adjustmentAmount ?? "0",
-      adjustmentReason: option.adjustmentReason ?? "",
-      subtotal: subtotalDecimal(items),
-    }).returning("id").executeTakeFirstOrThrow();
-    optionIds.push(row.id);
-    await app.db.insertInto("optionItems").values(items.map((item, i) => ({
-      optionId: row.id,
-      position: i,
-      kind: item.kind,
-      name: item.name,
-      sku: item.kind === "FRAME" ? item.sku ?? "" : null,
-      unitPrice: item.unitPrice,
-      qty: item.qty,
-      notes: item.notes ?? "",
-      catalogId: item.catalogId ?? null,
-    }))).execute();
-  }
-  return { quoteId: quote.id, optionIds };
+/** A client and a saved quote of THREE_OPTIONS (or `options`), with the staff-only words. */
+function insertQuote(init: { status?: QuoteStatus; options?: OptionInit[] } = {}) {
+  return insertSavedQuote(app.db, {
+    status: init.status,
+    fullOptions: init.options ?? THREE_OPTIONS,
+  });
 }
 
 async function quoteState(quoteId: string) {

@@ -4,7 +4,7 @@
 // - quotes at the largest size the API accepts, saved through the API or built
 //   without a database (maximalClient, maximalOptions, bundleFrom).
 import type { DB } from "../../src/db/database.ts";
-import type { QuoteStatus } from "../../db/schema.ts";
+import type { ItemKind, QuoteStatus } from "../../db/schema.ts";
 import { MAX_AMOUNT_CENTS, subtotalDecimal } from "../../src/quotes/rules.ts";
 import type { QuoteBundle, QuoteItemView, QuoteOptionView } from "../../src/quotes/views.ts";
 import type { OptionInput } from "../../src/schemas/quote.ts";
@@ -25,9 +25,76 @@ export const STAFF_ONLY = {
   clientPhone: "555-321-9876",
 };
 
+/** An item of a quote option as the builder saves it. */
+export interface ItemInit {
+  kind: ItemKind;
+  name: string;
+  sku?: string;
+  unitPrice: string;
+  qty?: number;
+  notes?: string;
+  catalogId?: string | null;
+}
+
+/** A quote option with its items, and its seg/OC when the test needs one. */
+export interface OptionInit {
+  label: string;
+  isChosen?: boolean;
+  segOc?: string;
+  notes?: string;
+  shipping?: string;
+  adjustmentAmount?: string;
+  adjustmentReason?: string;
+  items: ItemInit[];
+}
+
+/** A quote's options and their items, written the way the builder would have saved them. */
+export async function insertOptions(
+  db: DB,
+  quoteId: string,
+  options: OptionInit[],
+): Promise<string[]> {
+  const optionIds: string[] = [];
+  for (const [position, option] of options.entries()) {
+    const items = option.items.map((item) => ({ ...item, qty: item.qty ?? 1 }));
+    const row = await db.insertInto("quoteOptions").values({
+      quoteId,
+      position,
+      label: option.label,
+      notes: option.notes ?? "",
+      isChosen: option.isChosen ?? false,
+      shipping: option.shipping ?? "0",
+      adjustmentAmount: option.adjustmentAmount ?? "0",
+      adjustmentReason: option.adjustmentReason ?? "",
+      subtotal: subtotalDecimal(items),
+    }).returning("id").executeTakeFirstOrThrow();
+    optionIds.push(row.id);
+    await db.insertInto("optionItems").values(items.map((item, i) => ({
+      optionId: row.id,
+      position: i,
+      kind: item.kind,
+      name: item.name,
+      sku: item.kind === "FRAME" ? item.sku ?? "" : null,
+      unitPrice: item.unitPrice,
+      qty: item.qty,
+      notes: item.notes ?? "",
+      catalogId: item.catalogId ?? null,
+    }))).execute();
+    if (option.segOc) {
+      await db.insertInto("optionFrameMeasurements").values({
+        optionId: row.id,
+        segOc: option.segOc,
+        updatedAt: new Date(),
+      }).execute();
+    }
+  }
+  return optionIds;
+}
+
 /**
- * A client and a saved quote with frame-only options, written straight to
- * the database the way the builder would have saved them.
+ * A client and a saved quote, written straight to the database the way the
+ * builder would have saved them: frame-only options by default (`options`),
+ * or any (`fullOptions`).
  */
 export async function insertSavedQuote(
   db: DB,
@@ -35,6 +102,7 @@ export async function insertSavedQuote(
     status?: QuoteStatus;
     expiresAt?: Date | null;
     options?: { label: string; sku: string; price: string }[];
+    fullOptions?: OptionInit[];
     firstName?: string;
   } = {},
 ): Promise<{ quoteId: string; clientId: string; optionIds: string[] }> {
@@ -52,30 +120,16 @@ export async function insertSavedQuote(
     expiresAt: init.expiresAt ?? null,
     closureReason: init.status === "CLOSED" ? "Client went elsewhere" : null,
   }).returning("id").executeTakeFirstOrThrow();
-  const options = init.options ?? [
+  const frames = init.options ?? [
     { label: "Everyday", sku: "RB5154-2000", price: "189.00" },
     { label: "Sport Pair", sku: "OK-9102", price: "150.00" },
   ];
-  const optionIds: string[] = [];
-  for (const [position, option] of options.entries()) {
-    const item = {
-      kind: "FRAME" as const,
-      name: "Ray-Ban",
-      sku: option.sku,
-      unitPrice: option.price,
-      qty: 1,
-    };
-    const row = await db.insertInto("quoteOptions").values({
-      quoteId: quote.id,
-      position,
-      label: option.label,
-      notes: STAFF_ONLY.optionNotes,
-      subtotal: subtotalDecimal([item]),
-    }).returning("id").executeTakeFirstOrThrow();
-    optionIds.push(row.id);
-    await db.insertInto("optionItems").values({ optionId: row.id, position: 0, ...item })
-      .execute();
-  }
+  const options = init.fullOptions ?? frames.map((option) => ({
+    label: option.label,
+    notes: STAFF_ONLY.optionNotes,
+    items: [{ kind: "FRAME" as const, name: "Ray-Ban", sku: option.sku, unitPrice: option.price }],
+  }));
+  const optionIds = await insertOptions(db, quote.id, options);
   return { quoteId: quote.id, clientId: client.id, optionIds };
 }
 
