@@ -1,3 +1,4 @@
+// One engine: bad input is refused by the schemas before any statement runs.
 import { describe, it } from "node:test";
 import { expect } from "expect";
 import { type TestApp } from "../helpers/test_app.ts";

@@ -1,3 +1,4 @@
+// One engine: input checks answer before any statement runs.
 import { describe, it } from "node:test";
 import { expect } from "expect";
 import { call, createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";

@@ -1,3 +1,4 @@
+// One engine: the app's own heap and /metrics, not the database's.
 import { describe, it } from "node:test";
 import { expect } from "expect";
 import { projectRoot } from "../helpers/process.ts";

@@ -1,3 +1,4 @@
+// One engine: the service worker and what it may keep, decided by headers.
 import { describe, it } from "node:test";
 import { expect } from "expect";
 import {

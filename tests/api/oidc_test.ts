@@ -1,3 +1,4 @@
+// One engine: the OpenID Connect exchange with the provider.
 import { after, before, describe, it } from "node:test";
 import { expect } from "expect";
 import { Events, OAuth2Server } from "oauth2-mock-server";

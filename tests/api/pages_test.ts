@@ -1,3 +1,4 @@
+// One engine: routing and the HTML of the pages, the same on either database.
 import { describe, it } from "node:test";
 import { expect } from "expect";
 import { call, createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";

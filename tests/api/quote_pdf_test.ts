@@ -1,3 +1,4 @@
+// One engine: the PDF renderer's output; the quote it reads is read alike on either database.
 import { describe, it } from "node:test";
 import { expect } from "expect";
 import { PDFDict, PDFDocument, PDFName } from "pdf-lib";

@@ -1,3 +1,4 @@
+// One engine: who may call each route is decided above the database.
 import { describe, it } from "node:test";
 import { expect } from "expect";
 import { call, type TestApp } from "../helpers/test_app.ts";

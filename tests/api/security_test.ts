@@ -1,3 +1,5 @@
+// One engine: headers, CSP, origins and body limits are the HTTP layer's, whatever database is
+// under it.
 import { describe, it } from "node:test";
 import { expect } from "expect";
 import { call, createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";

@@ -1,3 +1,5 @@
+// One engine: the one-time codes and their checks; the counters are plain updates, tested on both
+// engines with the password checks.
 import { describe, it } from "node:test";
 import { expect } from "expect";
 import { generateHOTP } from "@oslojs/otp";

@@ -1,3 +1,4 @@
+// One engine: files on disk and their checks by bytes; the database holds only their names.
 import { describe, it } from "node:test";
 import { expect } from "expect";
 import { call, createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";

@@ -58,3 +58,14 @@ export function findTestFiles(paths: string[], root: string): string[] {
   }
   return [...found].sort();
 }
+
+/**
+ * Whether a test file says its subject does not change with the database
+ * under it (HTTP headers, input checks, the mail server): a line starting
+ * "// One engine:" (and why) among its first lines. A run of both engines
+ * runs such a file once, on the server.
+ */
+export function oneEngine(file: string, root = Deno.cwd()): boolean {
+  const head = Deno.readTextFileSync(join(root, file)).slice(0, 4000);
+  return /^\/\/ One engine: /m.test(head);
+}

@@ -102,25 +102,29 @@ describe("the test runner", () => {
     }
   });
 
-  it("runs files on both engines in one run: the server's with its URL, PGlite's without", async () => {
+  it("runs files on both engines in one run: the server's with its URL, PGlite's without, a one-engine file once", async () => {
     const results = await Deno.makeTempDir({ prefix: "lensdesk-runner-test-" });
     try {
       const run = await runLimited(
         Deno.execPath(),
-        ["run", "--allow-all", "tests/runner.ts", fixture("engine")],
+        ["run", "--allow-all", "tests/runner.ts", fixture("engine"), fixture("once")],
         60_000,
         {
           cwd: projectRoot,
           env: {
             TEST_DATABASE_URL: "postgres://nobody@127.0.0.1:1/none",
-            LENSDESK_TEST_EMBEDDED_PATHS: `${fixture("engine")} ${fixture("passing")}`,
+            LENSDESK_TEST_EMBEDDED_PATHS: [fixture("engine"), fixture("once"), fixture("passing")]
+              .join(" "),
             LENSDESK_TEST_JOBS: "2",
             LENSDESK_TEST_RESULTS: results,
           },
         },
       );
       expect(run.code).toBe(0);
-      expect(run.output).toContain("=== 3 test file runs (2 files)");
+      // The file that says "One engine:" runs once, on the server.
+      expect(run.output).toContain("=== 4 test file runs (3 files)");
+      expect(run.output).toContain(`=== ok ${fixture("once")} [server]`);
+      expect(run.output).not.toContain(`${fixture("once")} [PGlite]`);
       expect(run.output).toContain("engine: server postgres://nobody@127.0.0.1:1/none");
       expect(run.output).toContain("engine: PGlite");
       expect(run.output).toContain(`=== ok ${fixture("engine")} [server]`);
@@ -132,7 +136,7 @@ describe("the test runner", () => {
       expect(junit).toContain(`classname="./${fixture("engine")} [PGlite]"`);
       const times = (engine: string) =>
         Object.keys(JSON.parse(Deno.readTextFileSync(join(results, `durations-${engine}.json`))));
-      expect(times("server")).toEqual([fixture("engine")]);
+      expect(times("server")).toEqual([fixture("engine"), fixture("once")]);
       expect(times("embedded")).toEqual([fixture("engine"), fixture("passing")]);
     } finally {
       await Deno.remove(results, { recursive: true });
