@@ -5,7 +5,7 @@ import { sql } from "kysely";
 import type { DB } from "../db/database.ts";
 import { isUuid } from "../db/ids.ts";
 import { inTransaction } from "../db/transaction.ts";
-import type { SaveQuoteInput, SelectionInput } from "../schemas/quote.ts";
+import type { ItemInput, SaveQuoteInput, SelectionInput } from "../schemas/quote.ts";
 import {
   editBlocker,
   expiredBlocker,
@@ -132,21 +132,7 @@ export async function saveQuote(
         optionId = inserted.id;
         idMap[option.id] = optionId;
       }
-      if (option.items.length) {
-        await trx.insertInto("optionItems").values(
-          option.items.map((item, i) => ({
-            optionId,
-            position: i,
-            kind: item.kind,
-            name: item.name,
-            sku: item.kind === "FRAME" ? item.sku ?? "" : null,
-            unitPrice: item.unitPrice,
-            qty: item.qty,
-            notes: item.notes,
-            catalogId: item.catalogId,
-          })),
-        ).execute();
-      }
+      await insertOptionItems(trx, optionId, option.items);
       if (option.segOc !== undefined) {
         await upsertSegOc(trx, optionId, option.segOc);
       }
@@ -184,7 +170,25 @@ export async function saveQuote(
   });
 }
 
-async function upsertSegOc(db: DB, optionId: string, segOc: string) {
+/** An option's items, in their order. */
+export async function insertOptionItems(db: DB, optionId: string, items: readonly ItemInput[]) {
+  if (!items.length) return;
+  await db.insertInto("optionItems").values(
+    items.map((item, i) => ({
+      optionId,
+      position: i,
+      kind: item.kind,
+      name: item.name,
+      sku: item.kind === "FRAME" ? item.sku ?? "" : null,
+      unitPrice: item.unitPrice,
+      qty: item.qty,
+      notes: item.notes,
+      catalogId: item.catalogId,
+    })),
+  ).execute();
+}
+
+export async function upsertSegOc(db: DB, optionId: string, segOc: string) {
   const now = new Date();
   await db.insertInto("optionFrameMeasurements").values({ optionId, segOc, updatedAt: now })
     .onConflict((oc) => oc.column("optionId").doUpdateSet({ segOc, updatedAt: now })).execute();

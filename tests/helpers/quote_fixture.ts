@@ -11,6 +11,7 @@ import type { OptionInput } from "../../src/schemas/quote.ts";
 import type { CreateClientInput } from "../../src/schemas/client.ts";
 import { call, type TestApp } from "./test_app.ts";
 import { formatMoney } from "../../src/quotes/money.ts";
+import { insertOptionItems, upsertSegOc } from "../../src/quotes/quote_store.ts";
 
 /**
  * Words a quote fixture carries that the tablet never shows. The internal
@@ -48,7 +49,7 @@ export interface OptionInit {
   items: ItemInit[];
 }
 
-/** A quote's options and their items, written the way the builder would have saved them. */
+/** A quote's options and their items, the items and seg/OC written as the builder's save writes them. */
 export async function insertOptions(
   db: DB,
   quoteId: string,
@@ -69,24 +70,17 @@ export async function insertOptions(
       subtotal: subtotalDecimal(items),
     }).returning("id").executeTakeFirstOrThrow();
     optionIds.push(row.id);
-    await db.insertInto("optionItems").values(items.map((item, i) => ({
-      optionId: row.id,
-      position: i,
-      kind: item.kind,
-      name: item.name,
-      sku: item.kind === "FRAME" ? item.sku ?? "" : null,
-      unitPrice: item.unitPrice,
-      qty: item.qty,
-      notes: item.notes ?? "",
-      catalogId: item.catalogId ?? null,
-    }))).execute();
-    if (option.segOc) {
-      await db.insertInto("optionFrameMeasurements").values({
-        optionId: row.id,
-        segOc: option.segOc,
-        updatedAt: new Date(),
-      }).execute();
-    }
+    await insertOptionItems(
+      db,
+      row.id,
+      items.map((item) => ({
+        ...item,
+        sku: item.sku ?? null,
+        notes: item.notes ?? "",
+        catalogId: item.catalogId ?? null,
+      })),
+    );
+    if (option.segOc) await upsertSegOc(db, row.id, option.segOc);
   }
   return optionIds;
 }
