@@ -99,17 +99,21 @@ await Deno.mkdir(perFile, { recursive: true });
 
 // The engine of the given paths: TEST_DATABASE_URL's server, else PGlite.
 const mainEngine: Engine = env("TEST_DATABASE_URL") ? "server" : "embedded";
+const mainFiles = findTestFiles(paths, root);
+const serverFiles = new Set(mainEngine === "server" ? mainFiles : []);
+const seen = new Set<string>();
 const runs: TestRun[] = [
-  ...findTestFiles(paths, root).map((file) => ({ file, engine: mainEngine })),
+  ...mainFiles.map((file) => ({ file, engine: mainEngine })),
   ...(embeddedPaths.length ? findTestFiles(embeddedPaths, root) : [])
     .map((file) => ({ file, engine: "embedded" as const })),
-].filter((run, i, all) =>
-  all.findIndex((r) => r.file === run.file && r.engine === run.engine) === i &&
+].filter((run) => {
+  const key = `${run.engine} ${run.file}`;
+  if (seen.has(key)) return false;
+  seen.add(key);
   // A file whose subject does not change with the engine runs once, on the
   // server, when the run has both (alone on PGlite, it runs there).
-  !(run.engine === "embedded" && all.some((r) => r.file === run.file && r.engine === "server") &&
-    oneEngine(run.file))
-);
+  return !(run.engine === "embedded" && serverFiles.has(run.file) && oneEngine(run.file));
+});
 if (runs.length === 0) {
   console.log(`=== no test files under ${[...paths, ...embeddedPaths].join(" ")}`);
   Deno.exit(1);
