@@ -3,7 +3,7 @@ import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from "@oslojs/enco
 import type { Context } from "hono";
 import { appCookie } from "../http/app_cookie.ts";
 import type { CompiledQuery } from "kysely";
-import type { DB } from "../db/database.ts";
+import { type DB, preparedOnServer } from "../db/database.ts";
 import type { Role } from "../../db/schema.ts";
 
 /** Idle expiry: a session unused for this long is gone. */
@@ -90,7 +90,9 @@ const compiledLookups = new WeakMap<DB, CompiledQuery<LookupRow>>();
 
 /**
  * The lookup runs on every signed-in request and only its parameter changes:
- * it is built and compiled once per database handle, not per request.
+ * it is built and compiled once per database handle, not per request, and a
+ * server prepares it once per connection (a lookup by the primary key has
+ * one plan for every session).
  */
 function compiledLookup(db: DB, sessionId: string): CompiledQuery<LookupRow> {
   let compiled = compiledLookups.get(db);
@@ -99,7 +101,7 @@ function compiledLookup(db: DB, sessionId: string): CompiledQuery<LookupRow> {
     if (compiled.parameters.length !== 1) {
       throw new Error("The session lookup takes one parameter.");
     }
-    compiledLookups.set(db, compiled);
+    compiledLookups.set(db, preparedOnServer(compiled));
   }
   return { ...compiled, parameters: [sessionId] };
 }

@@ -9,7 +9,7 @@ export type { DB, PoolStats } from "./watched.ts";
 export type { DatabaseHandle, RawClient } from "./handle.ts";
 export { tableWritesOf } from "./watched.ts";
 export { pgliteExtensions } from "./embedded.ts";
-export { genericPlans, type StatementLimits } from "./server.ts";
+export { genericPlans, preparedOnServer, type StatementLimits } from "./server.ts";
 
 export interface OpenOptions {
   /** memory:// only: start from this data directory (PGlite's dumpDataDir) instead of an empty one. */

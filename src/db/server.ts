@@ -119,14 +119,32 @@ function isStalePlan(err: unknown): boolean {
 }
 
 /**
- * `pool` for Kysely, every single statement prepared once per connection
- * under a name made from its text (a script of several stays unnamed: the
- * extended protocol takes one statement).
+ * Statement texts the app's own pool prepares once per connection: fixed
+ * lookups by a key, run on nearly every request (the session's), whose one
+ * plan is right for every value. Unnamed, each would be parsed and planned
+ * again per request, and node-postgres writes its Parse and Describe too.
  */
-function preparingPool(pool: pg.Pool): PostgresPool {
+const preparedTexts = new Set<string>();
+
+/**
+ * Marks a compiled statement to be prepared on a server's main pool (PGlite
+ * runs it as it is). Only for a lookup whose plan does not depend on its
+ * values: a prepared statement may fall back to one generic plan.
+ */
+export function preparedOnServer<T extends { sql: string }>(compiled: T): T {
+  preparedTexts.add(compiled.sql);
+  return compiled;
+}
+
+/**
+ * `pool` for Kysely, each single statement that `prepare` picks prepared once
+ * per connection under a name made from its text (a script of several stays
+ * unnamed: the extended protocol takes one statement).
+ */
+function preparingPool(pool: pg.Pool, prepare: (text: string) => boolean): PostgresPool {
   const wrapped = new WeakMap<pg.PoolClient, PostgresPoolClient>();
   const query = async (client: pg.PoolClient, text: string, values: readonly unknown[]) => {
-    if (text.includes(";")) return await client.query(text, values as unknown[]);
+    if (text.includes(";") || !prepare(text)) return await client.query(text, values as unknown[]);
     const name = statementName(text);
     try {
       return await client.query({ name, text, values: values as unknown[] });
@@ -176,7 +194,10 @@ export function openServer(
     statementTimeoutMs: limits.ordinaryMs,
   });
   const stats: PoolStats = { inUse: 0, waiting: 0, max: POOL_MAX };
-  const { db, writes } = watchedKysely(new PostgresDialect({ pool }), stats);
+  const { db, writes } = watchedKysely(
+    new PostgresDialect({ pool: preparingPool(pool, (text) => preparedTexts.has(text)) }),
+    stats,
+  );
   const stopListening = listenForWrites(databaseUrl, applicationName, writes);
   // Reads only; its connections are not in `stats`, which counts the app's own.
   const genericPool = newPool(databaseUrl, {
@@ -186,7 +207,7 @@ export function openServer(
     planCacheMode: "force_generic_plan",
   });
   const generic = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: preparingPool(genericPool) }),
+    dialect: new PostgresDialect({ pool: preparingPool(genericPool, () => true) }),
     plugins: [new CamelCasePlugin()],
   });
   genericPlansOf.set(db, generic);

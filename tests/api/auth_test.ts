@@ -5,6 +5,8 @@ import { call, createTestUser, sessionCookieFor, startTestApp } from "../helpers
 import { hashToken } from "../../src/auth/session.ts";
 import { hasControlChar, HOSTILE_RETURN_TO } from "../helpers/hostile_return_to.ts";
 import { useTestApp } from "../helpers/suite.ts";
+import { ON_SERVER } from "../helpers/database.ts";
+import { sql } from "kysely";
 
 let app: TestApp, maria: TestUser;
 
@@ -154,6 +156,26 @@ describe("GET /api/auth/user", () => {
     const res = await call(app, "GET", "/api/auth/user", { cookie: "lensdesk_session=forged" });
     expect(res.status).toBe(401);
     expect(res.headers.get("set-cookie")).toMatch(/lensdesk_session=;/);
+  });
+});
+
+describe("the session lookup", () => {
+  it("is prepared once per connection on a server, while ordinary statements stay unnamed", async () => {
+    const cookie = await sessionCookieFor(app.db, maria.id);
+    for (let i = 0; i < 3; i++) {
+      expect((await call(app, "GET", "/api/auth/user", { cookie })).status).toBe(200);
+    }
+    // One request at a time: the pool hands back the connection it took last.
+    const prepared = await sql<{ statement: string }>`select statement from pg_prepared_statements`
+      .execute(app.db);
+    const statements = prepared.rows.map((r) => r.statement);
+    if (ON_SERVER) {
+      expect(statements.filter((s) => s.includes('from "sessions"'))).toHaveLength(1);
+      expect(statements.some((s) => s.includes("pg_prepared_statements"))).toBe(false);
+    } else {
+      // PGlite runs every statement as it comes.
+      expect(statements).toEqual([]);
+    }
   });
 });
 
