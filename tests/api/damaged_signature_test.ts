@@ -1,4 +1,3 @@
-// One engine: what the PDF renderer can draw.
 // A signature image the signed copy's PDF cannot draw (security review): the
 // online acceptance refuses it before anything is written, and one kept
 // before that check (old data) makes the staff's download a 422 that says

@@ -1,4 +1,3 @@
-// One engine: what the server asks of a browser in its headers.
 // What the server asks of a browser when a staff or kiosk session ends
 // (Clear-Site-Data, and the cookie that makes the next page clear the app's
 // stores), and that the pages the tablets' service worker may keep offline
