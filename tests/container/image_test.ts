@@ -241,10 +241,15 @@ describe("the container image", { skip: containerTestsSkipped }, () => {
     });
     // Awaited below; when a step before that fails, its failure is not the next test's.
     response.catch(() => {});
+    // Stopped only once it runs the renderer: between its fork and its exec
+    // the child is still a copy of the server, whose spawn waits for that exec
+    // (a child stopped there froze the server, SIGTERM and all, on a busy machine).
     let renderer = 0;
     await waitUntil(async () => {
       [renderer] = await childPidsOf(server);
-      return renderer !== undefined;
+      if (renderer === undefined) return false;
+      const cmdline = await Deno.readTextFile(`/proc/${renderer}/cmdline`).catch(() => "");
+      return cmdline.includes("pdf_renderer.ts");
     }, "a renderer started for the PDF");
     Deno.kill(renderer, "SIGSTOP");
     try {
