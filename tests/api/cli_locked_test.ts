@@ -1,3 +1,4 @@
+// One engine: the lock is PGlite's, on a DATA_DIR of its own whichever engine the run is on.
 // The `deno task` commands that open the database, run while the app holds
 // the embedded one (PGlite belongs to one process at a time): one line that
 // says so and what to do, exit 1, never a stack trace. The embedded engine

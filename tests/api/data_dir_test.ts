@@ -1,3 +1,4 @@
+// One engine: always PGlite on disk in a DATA_DIR of its own, whichever engine the run is on.
 import { after, before, describe, it } from "node:test";
 import { expect } from "expect";
 import { join } from "node:path";

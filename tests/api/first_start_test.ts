@@ -1,3 +1,5 @@
+// One engine: `deno task start` runs the app on PGlite (DATABASE_URL=memory://) whichever
+// engine the run is on, so a second run would repeat the same start.
 // `deno task start` as a store's first start: it installs the npm packages the
 // app runs and none of the test-only ones, says what it is doing while it
 // builds the bundle and makes the database, and once it listens says where to

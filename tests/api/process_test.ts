@@ -1,3 +1,5 @@
+// One engine: main.ts is started on PGlite (memory://) or on addresses of its own whichever
+// engine the run is on, so a second run would repeat the same processes.
 import { describe, it } from "node:test";
 import { expect } from "expect";
 import { type AppProcess, projectRoot, startAppProcess } from "../helpers/process.ts";
