@@ -141,10 +141,15 @@ export async function createPersistentTestDatabase(
  */
 const root = new URL("../../", import.meta.url).pathname;
 const SNAPSHOT_PREFIX = "lensdesk-test-pglite-";
+/** The test databases' shared_buffers (part of the snapshot's name: a change makes a new one). */
+const TEST_SHARED_BUFFERS = "16MB";
 
-/** A hash of the migrations and the lock file: what a kept migrated database was made from. */
+/** A hash of the migrations, the lock file and the test settings: what a kept migrated database was made from. */
 async function migrationsHash(): Promise<string> {
-  const parts: Uint8Array[] = [await Deno.readFile(join(root, "deno.lock"))];
+  const parts: Uint8Array[] = [
+    await Deno.readFile(join(root, "deno.lock")),
+    new TextEncoder().encode(TEST_SHARED_BUFFERS),
+  ];
   const dir = join(root, "db", "migrations");
   const names = [];
   for await (const entry of Deno.readDir(dir)) if (entry.isFile) names.push(entry.name);
@@ -241,6 +246,11 @@ async function openMigratedPglite(): Promise<DatabaseHandle> {
   const handle = await openDatabase("memory://", "/nonexistent");
   await migrateToLatest(handle.db);
   if (handle.raw.engine === "pglite") {
+    // Each start of a PGlite zeroes its shared memory: shared_buffers' 128 MB
+    // default was a third of a test database's start (0.5 s of CPU of ~1.6 s,
+    // and the PGlite run starts ~100). A test database holds a few hundred
+    // rows; the planner does not read shared_buffers, so the plan tests plan alike.
+    await handle.raw.pglite.exec(`ALTER SYSTEM SET shared_buffers = '${TEST_SHARED_BUFFERS}'`);
     const dump = new Uint8Array(await (await dataDirOf(handle.raw.pglite, "none")).arrayBuffer());
     // Written aside and renamed: test files starting at once never read half a file.
     const temp = `${path}.${crypto.randomUUID()}`;
