@@ -14,7 +14,7 @@ export const SMALL = Math.min(1_000, CLIENTS);
 export const DATABASE_URL = Deno.env.get("BENCH_DATABASE_URL");
 export const engine = DATABASE_URL ? "server" : "embedded";
 /** Seconds of load per throughput figure, and per search latency figure. */
-export const LOAD_SECONDS = QUICK ? 2 : 8;
+export const LOAD_SECONDS = QUICK ? 1 : 8;
 /** 36 searches (4 kinds × 9 query families) × 2 stores × SEARCH_ROUNDS windows: 7 minutes in all. */
 export const SEARCH_SECONDS = QUICK ? 1 : 2;
 /** Windows of SEARCH_SECONDS per search and store size (see timeSearches). */
