@@ -39,7 +39,6 @@ const KNOWN_SECONDS: Record<Engine, Record<string, number>> = {
     "tests/faults/server_faults_test.ts": 25,
     "src/pdf/pdf_pool_test.ts": 22,
     "tests/api/hot_plan_test.ts": 20,
-    "tests/api/email_test.ts": 20,
     "tests/e2e/journey_test.ts": 17,
   },
   server: {
