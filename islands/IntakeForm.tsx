@@ -136,10 +136,13 @@ export default function IntakeForm(
     if (restored && !done) void keep("draft", deviceId, values);
   }, [values, restored]);
 
+  // The outbox write of the last submit: "saved on this device" waits for its commit.
+  const keeping = useRef<Promise<unknown>>(Promise.resolve());
   useResend(queued !== null, async () => {
     if (!queued) return true;
     const result = await sendIntake(queued, (job) => keep("outbox", deviceId, job));
     if (!result.sent && result.again) {
+      await keeping.current;
       setWaiting(true);
       return false;
     }
@@ -193,7 +196,8 @@ export default function IntakeForm(
     const job = queueIntake(payload, consentCalls(data, texts));
     // Kept as it is sent: a tab that dies mid-request sends it again on load.
     setQueued(job);
-    await keep("outbox", deviceId, job);
+    keeping.current = keep("outbox", deviceId, job);
+    await keeping.current;
   }
 
   function refusedWith(error: ApiError) {

@@ -167,10 +167,13 @@ function TabletScreen(
     }
   }, [selected, restored, quote]);
 
+  // The outbox write of the last confirm: "saved on this device" waits for its commit.
+  const keeping = useRef<Promise<unknown>>(Promise.resolve());
   useResend(queued !== null, async () => {
     if (!queued) return true;
     const result = await sendKeyed<TabletQuote>(queued);
     if (!result.sent && result.again) {
+      await keeping.current;
       setWaiting(true);
       return false;
     }
@@ -245,7 +248,7 @@ function TabletScreen(
     const job = keyedRequest("PUT", kiosk ? quotePath : tabletPath, payload);
     // Kept as it is sent: a tab that dies mid-request sends it again on load.
     setQueued(job);
-    void keep("outbox", deviceId, job);
+    keeping.current = keep("outbox", deviceId, job);
   }
 
   return (

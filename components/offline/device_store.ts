@@ -40,8 +40,16 @@ async function quietly<T>(work: (db: IDBPDatabase<DeviceDb>) => Promise<T>) {
   }
 }
 
+/**
+ * Resolves once the write is committed, not only requested (idb's db.put
+ * resolves at the request): "saved on this device" is said after it, and a
+ * tab that died between the two lost the client's intake.
+ */
 export const keep = (shelf: Shelf, id: string, value: unknown, now = Date.now()) =>
-  quietly((db) => db.put("kept", { id: `${shelf}:${id}`, savedAt: now, value }));
+  quietly(async (db) => {
+    const tx = db.transaction("kept", "readwrite");
+    await Promise.all([tx.store.put({ id: `${shelf}:${id}`, savedAt: now, value }), tx.done]);
+  });
 
 /**
  * What a kept screen does as it opens: starts the service worker that keeps
