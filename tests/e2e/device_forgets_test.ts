@@ -113,6 +113,22 @@ function deviceContents(page: Page): Promise<DeviceContents> {
   });
 }
 
+/**
+ * Ends a tab that is offline with work queued as a tab that dies does: its
+ * renderer is crashed, then the page closed. A plain close lets the renderer
+ * run on for a moment once its DevTools session is gone, and with it the
+ * context's offline emulation: the page heard "online" and its resend reached
+ * the server (a navigation away does the same, every time).
+ */
+async function endOffline(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  const crashed = page.waitForEvent("crash");
+  // Never answered: the renderer that would answer is gone.
+  void cdp.send("Page.crash").catch(() => {});
+  await crashed;
+  await page.close();
+}
+
 const keptEntries = (contents: DeviceContents) => Object.values(contents.indexedDB).flat();
 const keptKeys = (contents: DeviceContents) => keptEntries(contents).map((e) => e.key).sort();
 const cachedPaths = (contents: DeviceContents) => Object.values(contents.caches).flat();
@@ -266,7 +282,7 @@ describe("sign-out", () => {
     await page.getByRole("status").filter({ hasText: SAVED_ON_DEVICE }).waitFor();
     // The tab is closed with the intake still queued; the Wi-Fi comes back
     // and the staff member signs out in another tab.
-    await page.close();
+    await endOffline(page);
     await context.setOffline(false);
     const other = await open(context, "/dashboard", problems);
     await signOutFromStaffBar(other);
@@ -386,7 +402,7 @@ describe("the hand-over and the end of a kiosk session", () => {
     await page.getByRole("status").filter({ hasText: SAVED_ON_DEVICE }).waitFor();
     // It can only be sent while the kiosk session lasts: no way to end it here.
     await expectNoStaffReturn(page);
-    await page.close();
+    await endOffline(page);
     // Nor on another page of the kiosk, back online: that page says why.
     await context.setOffline(false);
     const notice = await context.newPage();
