@@ -56,11 +56,22 @@ function response(status, headers, body)
 end
 `;
 
-let scriptDir: string | undefined;
-async function script(name: string, text: string) {
-  scriptDir ??= await Deno.makeTempDir({ prefix: "lensdesk-wrk-" });
-  const path = `${scriptDir}/${name}.lua`;
-  await Deno.writeTextFile(path, text);
+// Each script is written once and its path shared: runs started together
+// (bench --quick) would otherwise rewrite a file another wrk is reading, and
+// a wrk that read it truncated has no done hook and prints no figures.
+const scripts = new Map<string, Promise<string>>();
+let scriptDir: Promise<string> | undefined;
+function script(name: string, text: string): Promise<string> {
+  let path = scripts.get(name);
+  if (!path) {
+    scriptDir ??= Deno.makeTempDir({ prefix: "lensdesk-wrk-" });
+    path = scriptDir.then(async (dir) => {
+      const file = `${dir}/${name}.lua`;
+      await Deno.writeTextFile(file, text);
+      return file;
+    });
+    scripts.set(name, path);
+  }
   return path;
 }
 
@@ -109,5 +120,9 @@ export async function runWrk(
 }
 
 export async function removeWrkScripts() {
-  if (scriptDir) await Deno.remove(scriptDir, { recursive: true });
+  if (!scriptDir) return;
+  const dir = await scriptDir;
+  scriptDir = undefined;
+  scripts.clear();
+  await Deno.remove(dir, { recursive: true });
 }
