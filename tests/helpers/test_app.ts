@@ -101,6 +101,18 @@ export async function startReplica(of: TestApp): Promise<Pick<TestApp, "baseUrl"
 
 let userCounter = 0;
 
+/*
+ * One argon2id hash per password a process: a hash takes ~40 ms of CPU and
+ * the suite makes hundreds of staff users. Users sharing a hash
+ * changes nothing a test reads: each signs in with its own name.
+ */
+const hashes = new Map<string, Promise<string>>();
+function testHash(password: string): Promise<string> {
+  let hash = hashes.get(password);
+  if (!hash) hashes.set(password, hash = hashPassword(password));
+  return hash;
+}
+
 export interface TestUser {
   id: string;
   username: string;
@@ -128,7 +140,7 @@ export async function createTestUser(
     firstName: init.firstName ?? "",
     email: init.email ?? null,
     role,
-    passwordHash: init.external ? null : await hashPassword(password),
+    passwordHash: init.external ? null : await testHash(password),
     ...(init.external ? { isExternal: true, externalSubject: crypto.randomUUID() } : {}),
   });
   return { id: user.id, username, password, role };
