@@ -1,7 +1,7 @@
 import pg from "pg";
 import { type DatabaseHandle, openDatabase } from "../../src/db/database.ts";
 import { migrateToLatest } from "../../src/db/migrate.ts";
-import { dataDirOf } from "../../src/db/pglite_base.ts";
+import { dataDirOf, scratchPglite } from "../../src/db/pglite_base.ts";
 import { join } from "node:path";
 import { encodeHexLowerCase } from "@oslojs/encoding";
 import { waitUntil } from "./wait.ts";
@@ -116,6 +116,7 @@ export async function createPersistentTestDatabase(
 ): Promise<PersistentTestDatabase> {
   const dataDir = await Deno.makeTempDir({ prefix: "lensdesk-test-" });
   const server = engine === "server" ? await createTestDatabase() : undefined;
+  if (!server) await seedEmptyCluster(dataDir);
   // An empty DATABASE_URL is "unset" for loadConfig, whatever the parent had.
   const databaseUrl = server?.url ?? "";
   return {
@@ -231,6 +232,44 @@ async function makeServerTemplate(serverUrl: string, template: string): Promise<
         .catch(() => {});
     }
   });
+}
+
+/*
+ * A PGlite DATA_DIR starts as an empty cluster, as PGlite's initdb leaves it,
+ * unpacked from a copy kept beside the migrated snapshot: initdb is 4-5 s of
+ * CPU in each child process that finds an empty folder, and the backup tests
+ * hand a dozen such stores to `deno task restore`. Nothing is migrated (a
+ * restore, or a test's own migrations, do that); the real initdb of an empty
+ * folder stays covered by the tests that start from one (first_start,
+ * data_dir, the refused restore into a folder that did not exist).
+ */
+async function seedEmptyCluster(dataDir: string): Promise<void> {
+  const path = join(
+    Deno.env.get("TMPDIR") ?? "/tmp",
+    `lensdesk-test-cluster-${await migrationsHash()}.tar`,
+  );
+  if (!(await Deno.stat(path).then(() => true, () => false))) {
+    const pg = await scratchPglite();
+    try {
+      await pg.exec(`ALTER SYSTEM SET shared_buffers = '${TEST_SHARED_BUFFERS}'`);
+      const dump = new Uint8Array(await (await dataDirOf(pg, "none")).arrayBuffer());
+      const temp = `${path}.${crypto.randomUUID()}`;
+      await Deno.writeFile(temp, dump);
+      await Deno.rename(temp, path);
+    } finally {
+      await pg.close();
+    }
+  }
+  // Where openEmbedded keeps the cluster, 0700 as it makes it.
+  const pgdata = join(dataDir, "pgdata");
+  await Deno.mkdir(pgdata, { mode: 0o700 });
+  const untar = await new Deno.Command("tar", {
+    args: ["-xf", path, "-C", pgdata],
+    stderr: "piped",
+  }).output();
+  if (!untar.success) {
+    throw new Error(`tar could not unpack ${path}: ${new TextDecoder().decode(untar.stderr)}`);
+  }
 }
 
 async function openMigratedPglite(): Promise<DatabaseHandle> {
