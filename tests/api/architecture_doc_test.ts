@@ -1,3 +1,5 @@
+// One engine: plain reads and writes, the same statements on either engine; they run on the
+// server, and PGlite runs the files where the engines differ (docs/development.md).
 // docs/architecture.md draws the data model as a Mermaid erDiagram; this holds
 // it to the schema the migrations build, on the engine of the run: every table
 // is an entity, every column listed exists with that type and those keys,

@@ -1,3 +1,5 @@
+// One engine: plain reads and writes, the same statements on either engine; they run on the
+// server, and PGlite runs the files where the engines differ (docs/development.md).
 // Histories over HTTP: the entries of what a manager asks about, each change named with
 // its old and new value.
 import { describe, it } from "node:test";

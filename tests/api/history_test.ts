@@ -1,3 +1,5 @@
+// One engine: plain reads and writes, the same statements on either engine; they run on the
+// server, and PGlite runs the files where the engines differ (docs/development.md).
 // Histories over HTTP: a client's and a quote's history, what it shows every optician,
 // and the audit log API (owner only).
 import { describe, it } from "node:test";

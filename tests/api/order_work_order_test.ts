@@ -1,3 +1,5 @@
+// One engine: plain reads and writes, the same statements on either engine; they run on the
+// server, and PGlite runs the files where the engines differ (docs/development.md).
 // Orders over HTTP: the lab's work order, printed one page per job and e-mailed to the
 // lab, only the jobs the lab must make, and queued while the mail server is down.
 import { describe, it } from "node:test";

@@ -1,3 +1,5 @@
+// One engine: plain reads and writes, the same statements on either engine; they run on the
+// server, and PGlite runs the files where the engines differ (docs/development.md).
 // No N+1 on the hot pages: the SQL statements each request runs are counted
 // (a Kysely plugin on the app's database sees every one executed, in
 // transactions too) on a small store and again after it grew, so a query per

@@ -1,3 +1,5 @@
+// One engine: plain reads and writes, the same statements on either engine; they run on the
+// server, and PGlite runs the files where the engines differ (docs/development.md).
 // The dashboard's two counts come from per-day counts kept by triggers
 // (migration 0016). Whatever happens to quotes, they must answer exactly what
 // counting the quotes themselves answers, at any moment of the day.

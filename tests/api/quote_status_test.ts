@@ -1,3 +1,5 @@
+// One engine: plain reads and writes, the same statements on either engine; they run on the
+// server, and PGlite runs the files where the engines differ (docs/development.md).
 // The quote API: status changes, what finalizing freezes, the tablet's selection,
 // option measurements and the dashboard's calls.
 import { describe, it } from "node:test";

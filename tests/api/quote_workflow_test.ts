@@ -1,3 +1,5 @@
+// One engine: plain reads and writes, the same statements on either engine; they run on the
+// server, and PGlite runs the files where the engines differ (docs/development.md).
 // The quote workflow's rules that protect what a client receives: the store's
 // contact line and the validity date on every copy, no e-mail or tablet
 // confirmation of an expired quote, no complete measurements without a
