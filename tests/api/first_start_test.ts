@@ -1,5 +1,5 @@
-// One engine: `deno task start` runs the app on PGlite (DATABASE_URL=memory://) whichever
-// engine the run is on, so a second run would repeat the same start.
+// One engine: `deno task start` runs on PGlite in a DATA_DIR of its own, main.ts on a database
+// of its own, whichever engine the run is on: a second run would repeat the same starts.
 // `deno task start` as a store's first start: it installs the npm packages the
 // app runs and none of the test-only ones, says what it is doing while it
 // builds the bundle and makes the database, and once it listens says where to
@@ -9,6 +9,7 @@ import { describe, it } from "node:test";
 import { expect } from "expect";
 import { join } from "node:path";
 import { type AppProcess, projectRoot, startAppProcess } from "../helpers/process.ts";
+import { createMigratedTestDatabase } from "../helpers/database.ts";
 import { BROWSER_ENTRIES, SERVER_ENTRIES } from "../../src/assets/entry_points.ts";
 import { childPidsOf } from "../../bench/proc.ts";
 
@@ -66,28 +67,35 @@ async function readyLine(app: AppProcess): Promise<string> {
 
 describe("the first start", () => {
   it("once listening, prints one line with the address to sign in at", async () => {
-    const app = await startAppProcess({ DATABASE_URL: "memory://" });
+    // A database of its own (the run's server's template, else PGlite in memory): what is
+    // printed once listening does not change with the engine.
+    const database = await createMigratedTestDatabase();
     try {
-      const line = await readyLine(app);
-      const port = new URL(app.baseUrl).port;
-      expect(line).toBe(`Lensdesk is ready: sign in at http://localhost:${port}/staff`);
-      const page = await fetch(`${app.baseUrl}/staff`);
-      expect(page.status).toBe(200);
-      expect(await page.text()).toContain("Staff Portal");
+      const app = await startAppProcess({ DATABASE_URL: database.url });
+      try {
+        const line = await readyLine(app);
+        const port = new URL(app.baseUrl).port;
+        expect(line).toBe(`Lensdesk is ready: sign in at http://localhost:${port}/staff`);
+        const page = await fetch(`${app.baseUrl}/staff`);
+        expect(page.status).toBe(200);
+        expect(await page.text()).toContain("Staff Portal");
+      } finally {
+        await app.kill();
+      }
+      // Behind a proxy, at the address people use.
+      const proxied = await startAppProcess({
+        DATABASE_URL: database.url,
+        APP_URL: "https://optics.example.com",
+      });
+      try {
+        expect(await readyLine(proxied)).toBe(
+          "Lensdesk is ready: sign in at https://optics.example.com/staff",
+        );
+      } finally {
+        await proxied.kill();
+      }
     } finally {
-      await app.kill();
-    }
-    // Behind a proxy, at the address people use.
-    const proxied = await startAppProcess({
-      DATABASE_URL: "memory://",
-      APP_URL: "https://optics.example.com",
-    });
-    try {
-      expect(await readyLine(proxied)).toBe(
-        "Lensdesk is ready: sign in at https://optics.example.com/staff",
-      );
-    } finally {
-      await proxied.kill();
+      await database.drop();
     }
   });
 

@@ -1,6 +1,7 @@
-// The hot pages read through indexes, on both engines: the parts of the
-// dashboard's one statement and the clients page's first page, planned on a store with the history of an older store
-// (most quotes expired and closed) so the planner picks by its own costs.
+// One engine: the planner's choices, checked on the server, the engine a store runs.
+// The hot pages read through indexes: the parts of the dashboard's one statement and the
+// clients page's first page, planned on a store with the history of an older store (most
+// quotes expired and closed) so the planner picks by its own costs.
 // Search plans are checked in search_plan_test.ts.
 import { after, before, describe, it } from "node:test";
 import { expect } from "expect";

@@ -1,10 +1,12 @@
-// One engine: main.ts is started on PGlite (memory://) or on addresses of its own whichever
-// engine the run is on, so a second run would repeat the same processes.
+// One engine: main.ts as a process, on a database of its own (a copy of the run's server's
+// template, else PGlite in memory) or on addresses of its own: a second run would repeat the
+// same processes.
 import { describe, it } from "node:test";
 import { expect } from "expect";
 import { type AppProcess, projectRoot, startAppProcess } from "../helpers/process.ts";
 import { childPidsOf, isAlive } from "../../bench/proc.ts";
 import { waitUntil } from "../helpers/wait.ts";
+import { createMigratedTestDatabase } from "../helpers/database.ts";
 
 /** Signs in as the owner and makes one quote PDF, which starts a renderer process. */
 async function makeQuotePdf(app: AppProcess) {
@@ -30,17 +32,27 @@ async function makeQuotePdf(app: AppProcess) {
   await res.body?.cancel();
 }
 
-/** An app on the embedded engine whose first owner makeQuotePdf signs in as. */
-const WITH_OWNER = {
-  DATABASE_URL: "memory://",
-  OWNER_USERNAME: "olivia",
-  OWNER_PASSWORD: "s3cret-pass",
-};
+/** The first owner makeQuotePdf signs in as. */
+const OWNER = { OWNER_USERNAME: "olivia", OWNER_PASSWORD: "s3cret-pass" };
+
+/** An app process on a migrated database of its own, dropped once the process is gone. */
+async function withApp(env: Record<string, string>, use: (app: AppProcess) => Promise<void>) {
+  const database = await createMigratedTestDatabase();
+  try {
+    const app = await startAppProcess({ ...env, DATABASE_URL: database.url });
+    try {
+      await use(app);
+    } finally {
+      await app.kill();
+    }
+  } finally {
+    await database.drop();
+  }
+}
 
 describe("main.ts as a process", () => {
   it("starts, creates the first owner once, logs requests, and stops cleanly on SIGTERM", async () => {
-    const app = await startAppProcess(WITH_OWNER);
-    try {
+    await withApp(OWNER, async (app) => {
       expect(app.seen.some((l) => l.includes('"msg":"first owner account created"'))).toBe(true);
       const health = await fetch(`${app.baseUrl}/healthz`);
       expect(health.status).toBe(200);
@@ -69,28 +81,22 @@ describe("main.ts as a process", () => {
       await app.waitForLine((l) => l.includes('"msg":"stopped"'));
       expect(status.code).toBe(0);
       expect(await isAlive(renderers[0])).toBe(false);
-    } finally {
-      await app.kill();
-    }
+    });
   });
 
   it("leaves no PDF renderer behind when the server is killed outright", async () => {
     // SIGKILL runs no shutdown: the renderer sees its stdin close and exits by itself.
-    const app = await startAppProcess(WITH_OWNER);
-    try {
+    await withApp(OWNER, async (app) => {
       await makeQuotePdf(app);
       const [renderer] = await childPidsOf(app.child.pid);
       expect(await isAlive(renderer)).toBe(true);
       await app.kill();
       await waitUntil(async () => !(await isAlive(renderer)), "the renderer has exited", 10_000);
-    } finally {
-      await app.kill();
-    }
+    });
   });
 
   it("writes one readable line per event with LOG_FORMAT=text", async () => {
-    const app = await startAppProcess({ DATABASE_URL: "memory://", LOG_FORMAT: "text" });
-    try {
+    await withApp({ LOG_FORMAT: "text" }, async (app) => {
       const res = await fetch(`${app.baseUrl}/healthz`);
       const requestId = res.headers.get("x-request-id");
       await res.body?.cancel();
@@ -100,9 +106,7 @@ describe("main.ts as a process", () => {
           `^\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z INFO  request GET /healthz 200 \\d+ms reqId=${requestId}$`,
         ),
       );
-    } finally {
-      await app.kill();
-    }
+    });
   });
 });
 

@@ -1,8 +1,9 @@
-// Every search that matches "contains" is served by a gram index, on both
-// engines: the plans of the real queries are checked on a store with enough
-// clients and quotes that the planner prefers the index by its own costs (no
-// enable_seqscan = off), both before statistics exist (PGlite runs no
-// autovacuum, so an embedded store may never have any) and after ANALYZE.
+// One engine: the planner's choices, checked on the server, the engine a store runs
+// (search_test runs the same searches on both engines).
+// Every search that matches "contains" is served by a gram index: the plans of the real
+// queries are checked on a store with enough clients and quotes that the planner prefers the
+// index by its own costs (no enable_seqscan = off), both before statistics exist (as on an
+// embedded store, whose PGlite runs no autovacuum) and after ANALYZE.
 import { after, before, describe, it } from "node:test";
 import { expect } from "expect";
 import { type Compilable, type RawBuilder, sql } from "kysely";
