@@ -1,3 +1,4 @@
+// One engine: the planner's choices, checked on the server, the engine a store runs.
 // The audit page must stay fast at 1,000,000 rows: every page is read from an
 // index in order (keyset), never sorted and never skipped through with OFFSET.
 // Filling a million rows takes ~25 s on this machine on either engine, so the

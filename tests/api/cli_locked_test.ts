@@ -6,12 +6,14 @@
 import { after, before, describe, it } from "node:test";
 import { expect } from "expect";
 import { type AppProcess, projectRoot, startAppProcess } from "../helpers/process.ts";
+import { seedEmptyCluster } from "../helpers/database.ts";
 
 let dataDir: string;
 let app: AppProcess | undefined;
 
 before(async () => {
   dataDir = await Deno.makeTempDir({ prefix: "lensdesk-locked-" });
+  await seedEmptyCluster(dataDir);
   app = await startAppProcess({ DATABASE_URL: "", DATA_DIR: dataDir });
 });
 

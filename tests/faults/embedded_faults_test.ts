@@ -15,7 +15,7 @@ import { sql } from "kysely";
 import { openDatabase } from "../../src/db/database.ts";
 import { type AppProcess, projectRoot, startAppProcess } from "../helpers/process.ts";
 import { call } from "../helpers/test_app.ts";
-import { ON_SERVER } from "../helpers/database.ts";
+import { ON_SERVER, seedEmptyCluster } from "../helpers/database.ts";
 
 const OWNER = { username: "olivia", password: "owner-pass-123" };
 /** A request not answered in this time counts as a hang. */
@@ -53,8 +53,9 @@ async function run(cmd: string, args: string[]): Promise<void> {
   }
 }
 
-// One data folder migrated by a first start (initdb and the migrations take
-// ~12 s here), copied for each test (a restart on it takes ~2 s).
+// One data folder migrated by a first start on an empty cluster (the kept
+// copy of PGlite's initdb: initdb and the migrations took ~12 s here),
+// copied for each test (a restart on it takes ~2 s).
 let base: string;
 
 before(async () => {
@@ -65,6 +66,7 @@ before(async () => {
     defer(async () => {
       if (!base) await Deno.remove(dir, { recursive: true });
     });
+    await seedEmptyCluster(dir);
     const app = await startApp(dir);
     // main.ts logs "listening" before it listens for SIGTERM: a request
     // answered means its start-up code has run to the end.

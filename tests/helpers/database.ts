@@ -249,19 +249,18 @@ async function makeServerTemplate(serverUrl: string, template: string): Promise<
  * unpacked from a copy kept beside the migrated snapshot: initdb is 4-5 s of
  * CPU in each child process that finds an empty folder, and the backup tests
  * hand a dozen such stores to `deno task restore`. Nothing is migrated (a
- * restore, or a test's own migrations, do that); the real initdb of an empty
+ * restore, the app's start or a test's own migrations do that); the real initdb of an empty
  * folder stays covered by the tests that start from one (first_start,
  * data_dir, the refused restore into a folder that did not exist).
  */
-async function seedEmptyCluster(dataDir: string): Promise<void> {
+export async function seedEmptyCluster(dataDir: string): Promise<void> {
   const path = join(
     Deno.env.get("TMPDIR") ?? "/tmp",
-    `lensdesk-test-cluster-${await migrationsHash()}.tar`,
+    `lensdesk-test-initdb-${await migrationsHash()}.tar`,
   );
   if (!(await Deno.stat(path).then(() => true, () => false))) {
     const pg = await scratchPglite();
     try {
-      await pg.exec(`ALTER SYSTEM SET shared_buffers = '${TEST_SHARED_BUFFERS}'`);
       const dump = new Uint8Array(await (await dataDirOf(pg, "none")).arrayBuffer());
       const temp = `${path}.${crypto.randomUUID()}`;
       await Deno.writeFile(temp, dump);
