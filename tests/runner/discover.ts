@@ -61,7 +61,8 @@ export function findTestFiles(paths: string[], root: string): string[] {
 
 /**
  * Whether a test file says its subject does not change with the database
- * under it (HTTP headers, input checks, the mail server): a line starting
+ * under it (HTTP headers, input checks, plain reads and writes, the plans a
+ * store's server makes): a line starting
  * "// One engine:" (and why) among its first lines. A run of both engines
  * runs such a file once, on the server.
  */
