@@ -86,10 +86,7 @@ export interface MigratedTestDatabase {
 
 /** A database of its own (createTestDatabase), opened in this process and migrated. */
 export async function openMigratedTestDatabase(): Promise<MigratedTestDatabase> {
-  const serverUrl = Deno.env.get("TEST_DATABASE_URL");
-  const testDb = serverUrl
-    ? await createMigratedServerDatabase(serverUrl)
-    : await createTestDatabase();
+  const testDb = await createMigratedTestDatabase();
   const handle = testDb.url === "memory://"
     ? await openMigratedPglite()
     : await openDatabase(testDb.url, "/nonexistent");
@@ -249,22 +246,17 @@ async function makeServerTemplate(serverUrl: string, template: string): Promise<
  * unpacked from a copy kept beside the migrated snapshot: initdb is 4-5 s of
  * CPU in each child process that finds an empty folder, and the backup tests
  * hand a dozen such stores to `deno task restore`. Nothing is migrated (a
- * restore, the app's start or a test's own migrations do that); the real initdb of an empty
- * folder stays covered by the tests that start from one (first_start,
- * data_dir, the refused restore into a folder that did not exist).
+ * restore, the app's start or a test's own migrations do that); the real
+ * initdb of an empty folder stays covered by the tests that start from one
+ * (first_start, data_dir, the refused restore into a folder that did not exist).
  */
 export async function seedEmptyCluster(dataDir: string): Promise<void> {
-  const path = join(
-    Deno.env.get("TMPDIR") ?? "/tmp",
-    `lensdesk-test-initdb-${await migrationsHash()}.tar`,
-  );
+  const prefix = "lensdesk-test-initdb-";
+  const path = join(Deno.env.get("TMPDIR") ?? "/tmp", `${prefix}${await migrationsHash()}.tar`);
   if (!(await Deno.stat(path).then(() => true, () => false))) {
     const pg = await scratchPglite();
     try {
-      const dump = new Uint8Array(await (await dataDirOf(pg, "none")).arrayBuffer());
-      const temp = `${path}.${crypto.randomUUID()}`;
-      await Deno.writeFile(temp, dump);
-      await Deno.rename(temp, path);
+      await keepSnapshot(path, prefix, await dataDirOf(pg, "none"));
     } finally {
       await pg.close();
     }
@@ -299,19 +291,25 @@ async function openMigratedPglite(): Promise<DatabaseHandle> {
     // and the PGlite run starts ~100). A test database holds a few hundred
     // rows; the planner does not read shared_buffers, so the plan tests plan alike.
     await handle.raw.pglite.exec(`ALTER SYSTEM SET shared_buffers = '${TEST_SHARED_BUFFERS}'`);
-    const dump = new Uint8Array(await (await dataDirOf(handle.raw.pglite, "none")).arrayBuffer());
-    // Written aside and renamed: test files starting at once never read half a file.
-    const temp = `${path}.${crypto.randomUUID()}`;
-    await Deno.writeFile(temp, dump);
-    await Deno.rename(temp, path);
-    // The snapshots of earlier migrations are of no more use.
-    const tmp = join(path, "..");
-    for await (const entry of Deno.readDir(tmp)) {
-      const other = join(tmp, entry.name);
-      if (entry.name.startsWith(SNAPSHOT_PREFIX) && entry.name.endsWith(".tar") && other !== path) {
-        await Deno.remove(other).catch(() => {});
-      }
-    }
+    await keepSnapshot(path, SNAPSHOT_PREFIX, await dataDirOf(handle.raw.pglite, "none"));
   }
   return handle;
+}
+
+/**
+ * Writes a kept data directory to `path`, aside and renamed (test files
+ * starting at once never read half a file), and removes the older ones named
+ * `prefix`…: those of earlier migrations are of no more use.
+ */
+async function keepSnapshot(path: string, prefix: string, dataDir: Blob): Promise<void> {
+  const temp = `${path}.${crypto.randomUUID()}`;
+  await Deno.writeFile(temp, new Uint8Array(await dataDir.arrayBuffer()));
+  await Deno.rename(temp, path);
+  const tmp = join(path, "..");
+  for await (const entry of Deno.readDir(tmp)) {
+    const other = join(tmp, entry.name);
+    if (entry.name.startsWith(prefix) && entry.name.endsWith(".tar") && other !== path) {
+      await Deno.remove(other).catch(() => {});
+    }
+  }
 }

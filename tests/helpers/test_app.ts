@@ -107,7 +107,7 @@ let userCounter = 0;
  * changes nothing a test reads: each signs in with its own name.
  */
 const hashes = new Map<string, Promise<string>>();
-function testHash(password: string): Promise<string> {
+export function testHash(password: string): Promise<string> {
   let hash = hashes.get(password);
   if (!hash) hashes.set(password, hash = hashPassword(password));
   return hash;

@@ -1,7 +1,6 @@
 // The accounts and the records the route table's requests act on.
 import { type Caller, isKiosk } from "./expectations.ts";
 import type { Role } from "../../../db/schema.ts";
-import { hashPassword } from "../../../src/auth/password.ts";
 import type { CatalogItem } from "../../../src/catalog/catalog.ts";
 import type { CreatedClient } from "../../../src/clients/views.ts";
 import type { DB } from "../../../src/db/database.ts";
@@ -10,21 +9,19 @@ import { createQuoteLink } from "../../../src/quotes/online_links.ts";
 import type { QuoteBundle } from "../../../src/quotes/views.ts";
 import { insertUser } from "../../../src/users/users.ts";
 import { putFile, requestUploadUrl, setBrandingImage, svg } from "../images.ts";
-import { call, kioskCookieFor, sessionCookieFor, type TestApp } from "../test_app.ts";
+import { call, kioskCookieFor, sessionCookieFor, type TestApp, testHash } from "../test_app.ts";
 
 /** Callers' accounts: a fresh user for every call, so no call can spoil another's session. */
 export const TEST_PASSWORD = "route-table-pass";
-let sharedHash: Promise<string> | undefined;
 let counter = 0;
 
 export async function freshUser(db: DB, role: Role) {
-  sharedHash ??= hashPassword(TEST_PASSWORD);
   return await insertUser(db, {
     username: `rt${++counter}_${crypto.randomUUID().slice(0, 8)}`,
     firstName: "Route",
     email: null,
     role,
-    passwordHash: await sharedHash,
+    passwordHash: await testHash(TEST_PASSWORD),
   });
 }
 
