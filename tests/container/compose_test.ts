@@ -214,10 +214,11 @@ describe("the compose stack (podman-compose)", { skip: containerTestsSkipped }, 
     );
     const https = (path: string, init: { body?: unknown; cookie?: string } = {}) =>
       httpsThroughCaddy(path, rootCert, init);
-    // Both processes up behind Caddy (its health checks need a few seconds).
+    // Up behind Caddy with its database (its health checks need a few seconds): /readyz, not
+    // /healthz, which answers before the recreated database does, and a sign-in then got 503.
     await waitUntil(
-      async () => (await https("/healthz")).status === 200,
-      "Caddy answers",
+      async () => (await https("/readyz")).status === 200,
+      "Caddy answers from a process that reaches its database",
       60_000,
       250,
     );
