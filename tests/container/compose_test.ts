@@ -216,9 +216,15 @@ describe("the compose stack (podman-compose)", { skip: containerTestsSkipped }, 
       httpsThroughCaddy(path, rootCert, init);
     // Up behind Caddy with its database (its health checks need a few seconds): /readyz, not
     // /healthz, which answers before the recreated database does, and a sign-in then got 503.
+    // Four in a row: round robin sends them to each process twice (one ready process was not
+    // enough: the sign-in went to the other, still starting, and got 503).
+    let readyInARow = 0;
     await waitUntil(
-      async () => (await https("/readyz")).status === 200,
-      "Caddy answers from a process that reaches its database",
+      async () => {
+        readyInARow = (await https("/readyz")).status === 200 ? readyInARow + 1 : 0;
+        return readyInARow >= 4;
+      },
+      "Caddy answers from both processes, each reaching its database",
       60_000,
       250,
     );
