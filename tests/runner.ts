@@ -42,8 +42,6 @@ import {
   writeDurations,
 } from "./runner/schedule.ts";
 import { killTree } from "./runner/process_tree.ts";
-import { launchSharedBrowser, SHARED_BROWSER_ENV } from "./helpers/browser.ts";
-import type { BrowserServer } from "playwright-core";
 
 /**
  * Files that legitimately need more than the default limit. The container
@@ -82,15 +80,11 @@ const CHECK_LIMIT_S = Math.max(defaultLimit, 600);
 const paths = Deno.args.length > 0 ? Deno.args : env("LENSDESK_TEST_PATHS")?.split(/\s+/) ?? ["."];
 const embeddedPaths = env("LENSDESK_TEST_EMBEDDED_PATHS")?.split(/\s+/) ?? [];
 
-/** The run's one Chromium, when it has browser files (started below). */
-let sharedBrowser: BrowserServer | undefined;
-
 // Ctrl-C or CI's SIGTERM reaches only this process: the files run in sessions
 // of their own, so their trees are ended here.
 for (const [sig, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
   Deno.addSignalListener(sig, () => {
     for (const pid of running) killTree(pid);
-    sharedBrowser?.kill();
     console.log(`\n=== ${sig}: the running test files were killed`);
     Deno.exit(code);
   });
@@ -135,11 +129,6 @@ const durations = {
   embedded: readDurations(durationsPath("embedded")),
   server: readDurations(durationsPath("server")),
 };
-
-// One Chromium for every browser file of the run (tests/helpers/browser.ts):
-// each file connects to it and opens its own contexts.
-if (runs.some((r) => r.file.startsWith("tests/e2e/"))) sharedBrowser = await launchSharedBrowser();
-if (sharedBrowser) Deno.env.set(SHARED_BROWSER_ENV, sharedBrowser.wsEndpoint());
 
 // The environment of a PGlite run in a server run: without the server's URL.
 const embeddedEnv = Object.fromEntries(
@@ -188,7 +177,6 @@ await runPool(items, jobs, async (item) => {
   console.log(`=== ${result.line}\n`);
 });
 
-await sharedBrowser?.close();
 const wall = (performance.now() - started) / 1000;
 // In name order, whatever order the files ended in, so two runs' reports compare line by line.
 const byName = [...done].sort((a, b) => nameOf(a).localeCompare(nameOf(b)));

@@ -3,7 +3,7 @@ import { expect } from "expect";
 import { Buffer } from "node:buffer";
 import type { Browser, Page } from "playwright-core";
 import { createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
-import { downloadBytes, expectCount, openSignedIn, screenshotPath } from "../helpers/browser.ts";
+import { expectCount, openSignedIn, screenshotPath } from "../helpers/browser.ts";
 import { seriousA11yViolations } from "../helpers/axe.ts";
 import { ensureDefaultCatalog } from "../../src/catalog/default_catalog.ts";
 import { listCatalogForAdmin } from "../../src/catalog/catalog_admin.ts";
@@ -31,7 +31,8 @@ async function download(page: Page): Promise<{ name: string; text: string }> {
     page.waitForEvent("download"),
     page.getByRole("link", { name: "Export CSV" }).click(),
   ]);
-  const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(await downloadBytes(file));
+  const path = await file.path();
+  const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(await Deno.readFile(path));
   return { name: file.suggestedFilename(), text };
 }
 

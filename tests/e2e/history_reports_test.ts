@@ -2,7 +2,7 @@ import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { Browser, Page } from "playwright-core";
 import { call, createTestUser, sessionCookieFor, type TestApp } from "../helpers/test_app.ts";
-import { downloadBytes, expectCount, openSignedIn, screenshotPath } from "../helpers/browser.ts";
+import { expectCount, openSignedIn, screenshotPath } from "../helpers/browser.ts";
 import { seriousA11yViolations } from "../helpers/axe.ts";
 import {
   expectedFor,
@@ -260,7 +260,7 @@ describe("Conversion report page", () => {
         page.getByRole("link", { name: "Download CSV" }).click(),
       ]);
       expect(file.suggestedFilename()).toBe("conversion-2025-01-06-to-2025-02-02.csv");
-      const text = new TextDecoder().decode(await downloadBytes(file));
+      const text = await Deno.readTextFile(await file.path());
       const created = text.trimEnd().split("\r\n").slice(1)
         .reduce((s, l) => s + Number(l.split(",")[4]), 0);
       expect(created).toBe(all.created);

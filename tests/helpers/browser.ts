@@ -1,13 +1,6 @@
-import {
-  type Browser,
-  type BrowserServer,
-  chromium,
-  type Download,
-  type Locator,
-  type Page,
-} from "playwright-core";
+import { type Browser, chromium, type Locator, type Page } from "playwright-core";
 
-export const CHROMIUM_ARGS = [
+const CHROMIUM_ARGS = [
   "--headless",
   "--no-sandbox",
   "--disable-gpu",
@@ -34,47 +27,8 @@ export function chromiumPath(): string {
   return "/usr/bin/chromium";
 }
 
-/** Where the test runner's shared Chromium listens (tests/runner.ts sets it for its files). */
-export const SHARED_BROWSER_ENV = "LENSDESK_TEST_BROWSER_WS";
-
-/**
- * One Chromium for a whole test run: the runner starts it and hands its
- * address to every file. Starting and ending a browser is about 1.5 s of CPU,
- * once per browser file on a 2-core CI otherwise.
- */
-export function launchSharedBrowser(): Promise<BrowserServer> {
-  return chromium.launchServer({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
-}
-
-/**
- * The run's shared Chromium when the runner started one (closing what this
- * returns closes this file's contexts and lets go of it), else a Chromium of
- * this process's own: a file run alone, or a shared one that has gone.
- */
-export async function launchBrowser(): Promise<Browser> {
-  const shared = Deno.env.get(SHARED_BROWSER_ENV);
-  if (shared) {
-    try {
-      return await chromium.connect(shared, { timeout: 30_000 });
-    } catch (err) {
-      console.error(`the shared Chromium at ${shared} did not answer (${err}); starting one`);
-    }
-  }
-  return await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
-}
-
-/**
- * A download's bytes. `download.path()` reads the browser's own file, which a
- * browser in another process (the shared one) does not have; saveAs streams it.
- */
-export async function downloadBytes(download: Download): Promise<Uint8Array> {
-  const path = await Deno.makeTempFile({ prefix: "lensdesk-download-" });
-  try {
-    await download.saveAs(path);
-    return await Deno.readFile(path);
-  } finally {
-    await Deno.remove(path).catch(() => {});
-  }
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
 }
 
 export const TABLET_PORTRAIT = { width: 768, height: 1024 };
