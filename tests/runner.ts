@@ -35,6 +35,7 @@ import { type FileResult, formatSeconds, runTestFile } from "./runner/run_file.t
 import {
   type Engine,
   ENGINE_NAMES,
+  expectedSeconds,
   longestFirst,
   readDurations,
   runPool,
@@ -52,6 +53,20 @@ const FILE_LIMITS_S: Record<string, number> = {
   "tests/container/image_test.ts": 20 * 60,
   "tests/container/compose_test.ts": 20 * 60,
 };
+
+/**
+ * Short files that share one `deno test` process, in batches of at most
+ * `files`: a process's start and its modules cost 0.4-1.5 s of CPU (PGlite's
+ * more), as much as many of these files take (46 short API files on the
+ * server: 173 s of CPU one process each, 151 s in one). A file expected to
+ * take longer than BATCH_MAX_S (its last time, else schedule.ts's tables)
+ * keeps a process of its own.
+ */
+const BATCHES = [
+  { name: "unit files of src/ and tests/unit/", folders: ["src/", "tests/unit/"], files: 100 },
+  { name: "short files of tests/api/", folders: ["tests/api/"], files: 10 },
+];
+const BATCH_MAX_S = 10;
 
 /** The lines of a failing file's errors reprinted at the end, where a log's tail shows them. */
 const FAILURE_LINES = 80;
@@ -119,16 +134,35 @@ if (runs.length === 0) {
   Deno.exit(1);
 }
 const bothEngines = new Set(runs.map((r) => r.engine)).size > 1;
+const files = [...new Set(runs.map((r) => r.file))];
+
 /** A run's name in the log and the report: the file, and its engine when the run has both. */
 const nameOf = (run: TestRun) =>
   bothEngines ? `${run.file} [${ENGINE_NAMES[run.engine]}]` : run.file;
-const files = [...new Set(runs.map((r) => r.file))];
-
 const durationsPath = (engine: Engine) => join(results, `durations-${engine}.json`);
 const durations = {
   embedded: readDurations(durationsPath("embedded")),
   server: readDurations(durationsPath("server")),
 };
+
+// The short files of each batch's folders run together, per engine, in name order.
+for (const batch of BATCHES) {
+  for (const engine of ["embedded", "server"] as const) {
+    const short = runs.filter((r) =>
+      r.engine === engine && batch.folders.some((f) => r.file.startsWith(f)) &&
+      expectedSeconds(r.file, durations[engine], engine) <= BATCH_MAX_S
+    ).sort((a, b) => a.file.localeCompare(b.file));
+    if (short.length < 2) continue;
+    for (const r of short) runs.splice(runs.indexOf(r), 1);
+    const count = Math.ceil(short.length / batch.files);
+    for (let i = 0; i < count; i++) {
+      // As many in each, in name order: the same batches run after run while no file is added.
+      const files = short.filter((_, j) => j % count === i).map((r) => r.file);
+      const name = count === 1 ? batch.name : `${batch.name} (${i + 1} of ${count})`;
+      runs.push({ file: name, engine, files });
+    }
+  }
+}
 
 // The environment of a PGlite run in a server run: without the server's URL.
 const embeddedEnv = Object.fromEntries(
@@ -169,6 +203,8 @@ await runPool(items, jobs, async (item) => {
   const report = join(perFile, `${run.engine}__${run.file.replaceAll("/", "__")}.xml`);
   const result = await runTestFile(run.file, report, limitOf(run.file), {
     name,
+    files: run.files,
+    nameOf: (file) => nameOf({ ...run, file, files: undefined }),
     env: run.engine === "embedded" && mainEngine === "server" ? embeddedEnv : undefined,
   });
   done.push({ ...result, ...run });

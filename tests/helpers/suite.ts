@@ -7,7 +7,6 @@
 import { after, before } from "node:test";
 import type { Browser } from "playwright-core";
 import { startTestApp, type TestApp } from "./test_app.ts";
-import { launchBrowser } from "./browser.ts";
 import { type SmtpServer, startSmtpServer } from "./smtp.ts";
 import type { Logger } from "../../src/http/logger.ts";
 import { backgroundSettled } from "../../src/auth/background.ts";
@@ -71,6 +70,9 @@ export function useBrowserApp(
 ): void {
   let started: (Started & { browser: Browser }) | undefined;
   before(async () => {
+    // Loaded here, not above: playwright-core is ~0.5 s of CPU to load, in every API file
+    // that imports this fixture and never opens a page.
+    const { launchBrowser } = await import("./browser.ts");
     const [base, browser] = await Promise.all([start(options), launchBrowser()]);
     started = Object.assign(base, { browser });
     await ready(started);

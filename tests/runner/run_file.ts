@@ -39,6 +39,10 @@ function readReport(path: string): FileReport | undefined {
 export interface RunOptions {
   /** The file's name in the log and the report (else the file). */
   name?: string;
+  /** A batch's files, run by the one `deno test` (else just `file`, which names the batch). */
+  files?: string[];
+  /** The name a batch's file has in the report (else its own). */
+  nameOf?: (file: string) => string;
   /** The whole environment of its process (else this one's). */
   env?: Record<string, string>;
 }
@@ -59,7 +63,7 @@ export async function runTestFile(
       "--no-prompt",
       "--no-check",
       `--junit-path=${junitPath}`,
-      file,
+      ...(options.files ?? [file]),
     ],
     limitSeconds * 1000,
     { env: options.env, clearEnv: options.env !== undefined },
@@ -82,7 +86,10 @@ export async function runTestFile(
   }
 
   const written = readReport(junitPath);
-  const report = written && renameFile(written, file, name);
+  const report = written &&
+    (options.files
+      ? options.files.reduce((r, f) => renameFile(r, f, options.nameOf?.(f) ?? f), written)
+      : renameFile(written, file, name));
   if (run.code === 0 && report) {
     return {
       file,

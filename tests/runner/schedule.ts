@@ -15,10 +15,13 @@ export type Engine = "embedded" | "server";
 /** The engines' names in the log. */
 export const ENGINE_NAMES: Record<Engine, string> = { embedded: "PGlite", server: "server" };
 
-/** One test file on one engine. */
+/** One test file on one engine, or a batch of short unit files in one process. */
 export interface TestRun {
+  /** The file, or the batch's name. */
   file: string;
   engine: Engine;
+  /** A batch's files, run by one `deno test` (absent for a single file). */
+  files?: string[];
 }
 
 /**
@@ -95,7 +98,12 @@ export function longestFirst(
   runs: TestRun[],
   durations: Record<Engine, Durations>,
 ): TestRun[] {
-  const expected = (r: TestRun) => expectedSeconds(r.file, durations[r.engine], r.engine);
+  // A batch: its own last time, else the sum of its files'.
+  const expected = (r: TestRun): number =>
+    durations[r.engine][r.file] ??
+      (r.files
+        ? r.files.reduce((s, f) => s + expectedSeconds(f, durations[r.engine], r.engine), 0)
+        : expectedSeconds(r.file, durations[r.engine], r.engine));
   return [...runs].sort((a, b) =>
     expected(b) - expected(a) || a.file.localeCompare(b.file) || a.engine.localeCompare(b.engine)
   );
