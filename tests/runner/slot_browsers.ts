@@ -16,53 +16,6 @@ export interface SlotBrowser {
 
 const START_LIMIT_MS = 30_000;
 
-/**
- * What Playwright 1.65's own launch passes Chromium besides CHROMIUM_ARGS
- * (read off a launched browser's command line), so that a slot's browser
- * behaves as a launched one: no scrollbars taking 15 px of the viewport, the
- * hover and pointer media of a headless launch, no throttled timers in
- * background pages, no paint holding. Check again when playwright-core's
- * version changes.
- */
-const PLAYWRIGHT_LAUNCH_ARGS = [
-  "--disable-field-trial-config",
-  "--disable-background-timer-throttling",
-  "--disable-backgrounding-occluded-windows",
-  "--disable-back-forward-cache",
-  "--disable-breakpad",
-  "--disable-component-extensions-with-background-pages",
-  "--no-default-browser-check",
-  "--disable-default-apps",
-  "--disable-dev-shm-usage",
-  "--disable-extensions",
-  "--disable-features=AvoidUnnecessaryBeforeUnloadCheckSync,DestroyProfileOnBrowserClose," +
-  "HttpsUpgrades,HttpsFirstBalancedModeAutoEnable,LensOverlay,MediaRouter,PaintHolding," +
-  "ThirdPartyStoragePartitioning,AvoidCorsURLLoaderRestartOnRedirect,OptimizationHints," +
-  "NetworkTimeServiceQuerying,AimEnabled,PreconnectToSearch",
-  "--enable-features=CDPScreenshotNewSurface,SkipListAccountsWithoutGaiaCookies",
-  "--allow-pre-commit-input",
-  "--disable-hang-monitor",
-  "--disable-ipc-flooding-protection",
-  "--disable-popup-blocking",
-  "--disable-prompt-on-repost",
-  "--disable-renderer-backgrounding",
-  "--force-color-profile=srgb",
-  "--metrics-recording-only",
-  "--password-store=basic",
-  "--use-mock-keychain",
-  "--no-service-autorun",
-  "--disable-search-engine-choice-screen",
-  "--unsafely-disable-devtools-self-xss-warnings",
-  "--enable-unsafe-swiftshader",
-  "--disable-stack-profiler",
-  "--disable-infobars",
-  "--hide-scrollbars",
-  "--mute-audio",
-  "--blink-settings=primaryHoverType=2,availableHoverTypes=2,primaryPointerType=4," +
-  "availablePointerTypes=4",
-  "--no-startup-window",
-];
-
 export async function startSlotBrowser(): Promise<SlotBrowser> {
   const profile = await Deno.makeTempDir({ prefix: "lensdesk-test-chromium-" });
   // In a session of its own, ended with its whole tree: Debian's
@@ -70,7 +23,6 @@ export async function startSlotBrowser(): Promise<SlotBrowser> {
   const child = new Deno.Command("setsid", {
     args: [
       chromiumPath(),
-      ...PLAYWRIGHT_LAUNCH_ARGS,
       ...CHROMIUM_ARGS,
       "--remote-debugging-port=0",
       `--user-data-dir=${profile}`,
