@@ -43,8 +43,6 @@ import {
   writeDurations,
 } from "./runner/schedule.ts";
 import { killTree } from "./runner/process_tree.ts";
-import { type SlotBrowser, startSlotBrowser } from "./runner/slot_browsers.ts";
-import { SLOT_BROWSER_ENV } from "./helpers/browser.ts";
 
 /**
  * Files that legitimately need more than the default limit. The container
@@ -97,15 +95,11 @@ const CHECK_LIMIT_S = Math.max(defaultLimit, 600);
 const paths = Deno.args.length > 0 ? Deno.args : env("LENSDESK_TEST_PATHS")?.split(/\s+/) ?? ["."];
 const embeddedPaths = env("LENSDESK_TEST_EMBEDDED_PATHS")?.split(/\s+/) ?? [];
 
-/** Each job slot's Chromium, when the run has browser files (started below). */
-let slotBrowsers: SlotBrowser[] = [];
-
 // Ctrl-C or CI's SIGTERM reaches only this process: the files run in sessions
 // of their own, so their trees are ended here.
 for (const [sig, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
   Deno.addSignalListener(sig, () => {
     for (const pid of running) killTree(pid);
-    for (const b of slotBrowsers) void b.close();
     console.log(`\n=== ${sig}: the running test files were killed`);
     Deno.exit(code);
   });
@@ -170,12 +164,6 @@ for (const batch of BATCHES) {
   }
 }
 
-if (runs.some((r) => r.file.startsWith("tests/e2e/"))) {
-  slotBrowsers = await Promise.all(
-    Array.from({ length: Math.min(jobs, runs.length) }, () => startSlotBrowser()),
-  );
-}
-
 // The environment of a PGlite run in a server run: without the server's URL.
 const embeddedEnv = Object.fromEntries(
   Object.entries(Deno.env.toObject()).filter(([name]) => name !== "TEST_DATABASE_URL"),
@@ -195,7 +183,7 @@ const items: Item[] = [
 const done: Array<FileResult & TestRun> = [];
 let checkFailure: { why: string; output: string; seconds: number } | undefined;
 
-await runPool(items, jobs, async (item, slot) => {
+await runPool(items, jobs, async (item) => {
   if (item.check) {
     const check = await runLimited(Deno.execPath(), ["check", ...files], CHECK_LIMIT_S * 1000);
     if (check.code === 0) {
@@ -217,10 +205,7 @@ await runPool(items, jobs, async (item, slot) => {
     name,
     files: run.files,
     nameOf: (file) => nameOf({ ...run, file, files: undefined }),
-    env: {
-      ...(run.engine === "embedded" && mainEngine === "server" ? embeddedEnv : Deno.env.toObject()),
-      ...(slotBrowsers[slot] ? { [SLOT_BROWSER_ENV]: slotBrowsers[slot].endpoint } : {}),
-    },
+    env: run.engine === "embedded" && mainEngine === "server" ? embeddedEnv : undefined,
   });
   done.push({ ...result, ...run });
   // Printed whole when the file ends, so files running together do not mix.
@@ -228,7 +213,6 @@ await runPool(items, jobs, async (item, slot) => {
   console.log(`=== ${result.line}\n`);
 });
 
-await Promise.all(slotBrowsers.map((b) => b.close()));
 const wall = (performance.now() - started) / 1000;
 // In name order, whatever order the files ended in, so two runs' reports compare line by line.
 const byName = [...done].sort((a, b) => nameOf(a).localeCompare(nameOf(b)));

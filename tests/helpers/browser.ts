@@ -1,6 +1,6 @@
 import { type Browser, chromium, type Locator, type Page } from "playwright-core";
 
-export const CHROMIUM_ARGS = [
+const CHROMIUM_ARGS = [
   "--headless",
   "--no-sandbox",
   "--disable-gpu",
@@ -27,25 +27,8 @@ export function chromiumPath(): string {
   return "/usr/bin/chromium";
 }
 
-/** The DevTools address of the runner's Chromium for this file's job slot (tests/runner/slot_browsers.ts). */
-export const SLOT_BROWSER_ENV = "LENSDESK_TEST_CHROMIUM";
-
-/**
- * The runner's Chromium for this file's slot when there is one (closing what
- * this returns closes this file's contexts and leaves the browser running),
- * else a Chromium of this process's own: a file run alone, or a slot's
- * browser that has gone.
- */
-export async function launchBrowser(): Promise<Browser> {
-  const endpoint = Deno.env.get(SLOT_BROWSER_ENV);
-  if (endpoint) {
-    try {
-      return await chromium.connectOverCDP(endpoint, { timeout: 30_000 });
-    } catch (err) {
-      console.error(`the runner's Chromium at ${endpoint} did not answer (${err}); starting one`);
-    }
-  }
-  return await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
 }
 
 export const TABLET_PORTRAIT = { width: 768, height: 1024 };

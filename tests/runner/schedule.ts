@@ -109,20 +109,15 @@ export function longestFirst(
   );
 }
 
-/**
- * Runs `work` on every item, at most `jobs` at once, taking them in order;
- * `slot` (0 to jobs - 1) says which of the jobs runs it.
- */
+/** Runs `work` on every item, at most `jobs` at once, taking them in order. */
 export async function runPool<T>(
   items: T[],
   jobs: number,
-  work: (item: T, slot: number) => Promise<void>,
+  work: (item: T) => Promise<void>,
 ): Promise<void> {
   let next = 0;
-  const worker = async (slot: number) => {
-    while (next < items.length) await work(items[next++], slot);
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]);
   };
-  await Promise.all(
-    Array.from({ length: Math.max(1, Math.min(jobs, items.length)) }, (_, i) => worker(i)),
-  );
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, items.length)) }, worker));
 }
