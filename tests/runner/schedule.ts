@@ -15,7 +15,7 @@ export type Engine = "embedded" | "server";
 /** The engines' names in the log. */
 export const ENGINE_NAMES: Record<Engine, string> = { embedded: "PGlite", server: "server" };
 
-/** One test file on one engine, or a batch of short unit files in one process. */
+/** One test file on one engine, or a batch of short files (runner.ts, BATCHES) in one process. */
 export interface TestRun {
   /** The file, or the batch's name. */
   file: string;
