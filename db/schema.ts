@@ -48,12 +48,14 @@ import type {
   SettingsTable,
   UploadedFilesTable,
 } from "./schema/store.ts";
+import type { StoresTable, UserStoresTable } from "./schema/stores.ts";
 
 export * from "./schema/users.ts";
 export * from "./schema/clients.ts";
 export * from "./schema/quotes.ts";
 export * from "./schema/orders.ts";
 export * from "./schema/store.ts";
+export * from "./schema/stores.ts";
 
 export interface Database {
   users: UsersTable;
@@ -95,4 +97,6 @@ export interface Database {
   jobs: JobsTable;
   jobEvents: JobEventsTable;
   payments: PaymentsTable;
+  stores: StoresTable;
+  userStores: UserStoresTable;
 }

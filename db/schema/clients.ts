@@ -15,6 +15,8 @@ export interface ClientsTable {
   firstName: string;
   middleName: string | null;
   lastName: string;
+  /** Migration 0036: the store the client belongs to first (staff may change it). */
+  homeStoreId: ColumnType<string, string | undefined, string>;
   dob: ColumnType<string | null, string | null | undefined, string | null>;
   email: string | null;
   homePhone: string | null;

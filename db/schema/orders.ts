@@ -32,6 +32,8 @@ export interface OrdersTable {
   quoteId: string | null;
   quoteNumber: string;
   clientId: string;
+  /** Migration 0036: the store it belongs to (see db/schema/stores.ts). */
+  storeId: ColumnType<string, string | undefined, string>;
   opticianName: ColumnType<string, string | undefined, string>;
   notes: ColumnType<string, string | undefined, string>;
   version: ColumnType<number, number | undefined, number>;
@@ -46,6 +48,8 @@ export interface JobsTable {
   id: Generated<string>;
   jobNumber: Generated<string>;
   orderId: string;
+  /** Migration 0036: the store the glasses go to, where the client picks them up. */
+  pickupStoreId: ColumnType<string, string | undefined, string>;
   position: number;
   optionLabel: ColumnType<string, string | undefined, string>;
   /** Migration 0035: the option's name as the client chose it (empty for older jobs). */
@@ -84,6 +88,8 @@ export interface JobEventsTable {
 export interface PaymentsTable {
   id: Generated<string>;
   orderId: string;
+  /** Migration 0036: the store it belongs to (see db/schema/stores.ts). */
+  storeId: ColumnType<string, string | undefined, string>;
   amount: Numeric;
   method: PaymentMethod;
   /** YYYY-MM-DD. */

@@ -17,6 +17,8 @@ export interface QuotesTable {
   id: Generated<string>;
   quoteNumber: Generated<string>;
   clientId: string;
+  /** Migration 0036: the store it belongs to (see db/schema/stores.ts). */
+  storeId: ColumnType<string, string | undefined, string>;
   opticianName: ColumnType<string, string | undefined, string>;
   /** The client's "first last" name, copied by triggers (migration 0007) for search. */
   clientName: ColumnType<string, never, never>;

@@ -123,6 +123,8 @@ export interface KioskSessionsTable {
   /** INTAKE: the client the intake created, once submitted. */
   clientId: string | null;
   handedOverBy: string;
+  /** Migration 0036: the store it belongs to (see db/schema/stores.ts). */
+  storeId: ColumnType<string, string | undefined, string>;
   createdAt: CreatedAt;
   expiresAt: Timestamp;
   /** Set when its one write starts (cleared again if that write fails): no more writes. */

@@ -1,5 +1,6 @@
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
+import { currentStore } from "../../src/stores/current_store.ts";
 import { auditActor } from "../../src/http/actor.ts";
 import { HttpError, readJson } from "../../src/http/errors.ts";
 import { requireUser } from "../../src/http/middleware.ts";
@@ -47,7 +48,12 @@ adminUsersApi.get("/admin/users", admin, async (c) => c.json(await listUsers(c.v
 
 adminUsersApi.post("/admin/users/invite", admin, async (c) => {
   const input = await readJson(c, newUserSchema);
-  return c.json(unwrap(await createUser(c.var.db, actorOf(c), input)), 201);
+  return c.json(
+    unwrap(
+      await createUser(c.var.db, actorOf(c), input, [(await currentStore(c, c.var.user!)).id]),
+    ),
+    201,
+  );
 });
 
 adminUsersApi.delete("/admin/users/:id", admin, async (c) => {

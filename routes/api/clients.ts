@@ -1,5 +1,6 @@
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
+import { currentStoreId } from "../../src/stores/current_store.ts";
 import { auditActor } from "../../src/http/actor.ts";
 import { HttpError, notFound, readJson, readQuery } from "../../src/http/errors.ts";
 import { clientListQuery } from "../../src/schemas/query.ts";
@@ -61,7 +62,12 @@ clientsApi.post("/clients", async (c) => {
   const input = await readJson(c, createClientSchema);
   await limitPublic(c, "intake");
   try {
-    const created = await insertClientWithQuote(c.var.db, input, c.var.user?.id ?? null);
+    const created = await insertClientWithQuote(
+      c.var.db,
+      input,
+      c.var.user?.id ?? null,
+      await currentStoreId(c),
+    );
     const via = c.var.user ? "staff" : "intake";
     await recordAudit(c.var.db, auditActor(c), "client.create", "client", created.client.id, {
       quoteId: created.quote.id,

@@ -21,6 +21,7 @@ import {
   staffLanding,
 } from "../../src/kiosk/kiosk_session.ts";
 import { handOverBlocker } from "../../src/kiosk/scope.ts";
+import { currentStoreId } from "../../src/stores/current_store.ts";
 import { checkStaffPassword } from "../../src/kiosk/staff_password.ts";
 import {
   createSession,
@@ -86,6 +87,7 @@ kioskApi.post("/kiosk/hand-over", requireUser(), async (c) => {
     kind: input.kind,
     quoteId,
     handedOverBy: user.id,
+    storeId: await currentStoreId(c),
     ip: clientIp,
     userAgent: c.req.header("user-agent"),
   });
@@ -185,7 +187,7 @@ kioskApi.post("/clients", async (c, next) => {
   if (!await claimKioskWrite(db, kiosk.id)) throw alreadyDone(kiosk);
   let created;
   try {
-    created = await insertClientWithQuote(db, input, kiosk.handedOverBy.id);
+    created = await insertClientWithQuote(db, input, kiosk.handedOverBy.id, kiosk.storeId);
   } catch (err) {
     await releaseKioskWrite(db, kiosk.id);
     if (err instanceof UnknownHeardHowError) {

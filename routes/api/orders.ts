@@ -1,5 +1,6 @@
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
+import { currentStoreId } from "../../src/stores/current_store.ts";
 import { auditActor } from "../../src/http/actor.ts";
 import { HttpError, notFound, readJson, readQuery } from "../../src/http/errors.ts";
 import { requireUser } from "../../src/http/middleware.ts";
@@ -99,7 +100,16 @@ ordersApi.get("/orders/:id", staff, async (c) => c.json(await orderOrThrow(c, c.
 
 ordersApi.post("/orders/:id/payments", staff, async (c) => {
   const input = await readJson(c, paymentSchema);
-  unwrap(await addPayment(c.var.db, c.req.param("id"), input, who(c), c.var.clock()));
+  unwrap(
+    await addPayment(
+      c.var.db,
+      c.req.param("id"),
+      input,
+      who(c),
+      await currentStoreId(c),
+      c.var.clock(),
+    ),
+  );
   return c.json(await orderOrThrow(c, c.req.param("id")), 201);
 });
 

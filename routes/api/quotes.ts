@@ -1,6 +1,7 @@
 import { type Context, Hono } from "hono";
 import { quoteListQuery } from "../../src/schemas/query.ts";
 import type { AppEnv } from "../../src/http/app_env.ts";
+import { currentStoreId } from "../../src/stores/current_store.ts";
 import { auditActor } from "../../src/http/actor.ts";
 import { forbidden, HttpError, notFound, readJson, readQuery } from "../../src/http/errors.ts";
 import { requireUser } from "../../src/http/middleware.ts";
@@ -62,7 +63,7 @@ quotesApi.post("/quotes", async (c) => {
   const { clientId } = await readJson(c, createQuoteSchema);
   const client = await findClientContacts(c.var.db, clientId);
   if (!client) throw notFound("Client not found");
-  const quote = await insertDraftQuote(c.var.db, clientId, c.var.user!.id);
+  const quote = await insertDraftQuote(c.var.db, clientId, c.var.user!.id, await currentStoreId(c));
   await recordAudit(c.var.db, auditActor(c), "quote.create", "quote", quote.id, { clientId });
   return c.json(quote, 201);
 });

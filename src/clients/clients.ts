@@ -280,12 +280,14 @@ export class UnknownHeardHowError extends Error {}
 
 /**
  * A client, its empty measurements and a DRAFT quote, all or nothing: an
- * intake either produces a client with a quote to work on, or nothing.
+ * intake either produces a client with a quote to work on, or nothing. The
+ * client's home store is the store the quote is made in.
  */
 export async function insertClientWithQuote(
   db: DB,
   input: CreateClientInput,
   createdBy: string | null,
+  storeId: string,
   now = new Date(),
 ): Promise<CreatedClient> {
   return await inTransaction(db, async (trx) => {
@@ -305,6 +307,7 @@ export async function insertClientWithQuote(
       firstName: input.firstName,
       middleName: input.middleName,
       lastName: input.lastName,
+      homeStoreId: storeId,
       dob: input.dob,
       email: input.email,
       homePhone: input.homePhone,
@@ -324,7 +327,7 @@ export async function insertClientWithQuote(
       updatedAt: now,
     }).returning("id").executeTakeFirstOrThrow();
     await trx.insertInto("clientMeasurements").values({ clientId: client.id }).execute();
-    const quote = await insertDraftQuote(trx, client.id, createdBy, now);
+    const quote = await insertDraftQuote(trx, client.id, createdBy, storeId, now);
     return { client: { id: client.id }, quote: { id: quote.id } };
   });
 }

@@ -29,6 +29,8 @@ export interface KioskSession {
   completed: boolean;
   /** The staff member who handed the tablet over: shown on the return form. */
   handedOverBy: { id: string; username: string; displayName: string };
+  /** The store that handed it over: what it writes (an intake's client and quote) belongs there. */
+  storeId: string;
 }
 
 export async function createKioskSession(
@@ -37,6 +39,7 @@ export async function createKioskSession(
     kind: KioskKind;
     quoteId: string | null;
     handedOverBy: string;
+    storeId: string;
     ip?: string;
     userAgent?: string;
   },
@@ -49,6 +52,7 @@ export async function createKioskSession(
     kind: init.kind,
     quoteId: init.quoteId,
     handedOverBy: init.handedOverBy,
+    storeId: init.storeId,
     createdAt: now,
     expiresAt,
     ip: init.ip ?? null,
@@ -73,6 +77,7 @@ export async function validateKioskToken(
       "kioskSessions.clientId",
       "kioskSessions.expiresAt",
       "kioskSessions.completedAt",
+      "kioskSessions.storeId",
       "users.id as userId",
       "users.username",
       "users.firstName",
@@ -93,6 +98,7 @@ export async function validateKioskToken(
     expiresAt: row.expiresAt,
     completed: row.completedAt !== null,
     handedOverBy: { id: row.userId, username: row.username, displayName: displayName(row) },
+    storeId: row.storeId,
   };
 }
 

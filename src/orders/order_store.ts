@@ -55,7 +55,7 @@ export async function createOrder(
 ): Promise<OrderWrite<{ orderId: string; jobNumbers: string[] }>> {
   if (!isUuid(quoteId)) return fail(404, "Quote not found");
   return await inTransaction(db, async (trx) => {
-    const locked = await trx.selectFrom("quotes").select(["id", "status"])
+    const locked = await trx.selectFrom("quotes").select(["id", "status", "storeId"])
       .where("id", "=", quoteId).forUpdate().executeTakeFirst();
     if (!locked) return fail(404, "Quote not found");
     if (locked.status !== "FINALIZED") {
@@ -100,8 +100,11 @@ export async function createOrder(
       hours.openingDays,
       hours.closedDates,
     );
+    // The order is the quote's sale, in the quote's store; its glasses go
+    // there unless a job is later sent to another store.
     const order = await trx.insertInto("orders").values({
       quoteId,
+      storeId: locked.storeId,
       quoteNumber: bundle.quote.quoteNumber,
       clientId: bundle.quote.clientId,
       opticianName: bundle.quote.opticianName,
@@ -130,6 +133,7 @@ export async function createOrder(
       const index = bundle.options.findIndex((o) => o.id === option.id);
       const job = await trx.insertInto("jobs").values({
         orderId: order.id,
+        pickupStoreId: locked.storeId,
         position,
         optionLabel: optionTitle(option, index),
         // The name the client chose it by, for the receipt (the label above leads with the SKU).
@@ -338,12 +342,17 @@ export async function setPromisedDate(
   });
 }
 
-/** A payment (positive) or an admin's or owner's refund (negative, with a reason). */
+/**
+ * A payment (positive) or an admin's or owner's refund (negative, with a
+ * reason), taken in `storeId`: an order may be paid partly in one store of
+ * the chain and partly in another.
+ */
 export async function addPayment(
   db: DB,
   orderId: string,
   input: PaymentInput,
   who: Stepper,
+  storeId: string,
   now: Date,
 ): Promise<OrderWrite<{ paymentId: string }>> {
   if (!isUuid(orderId)) return fail(404, "Order not found");
@@ -362,6 +371,7 @@ export async function addPayment(
     const refund = input.amount < 0;
     const row = await trx.insertInto("payments").values({
       orderId,
+      storeId,
       amount: centsToDecimal(input.amount),
       method: input.method,
       paidOn,

@@ -17,25 +17,29 @@ export function quoteExpiry(
 }
 
 /**
- * A new DRAFT quote for a client, with one empty option so the builder opens
- * ready to fill; for a returning client that option starts from the last
- * quote's measurements (src/quotes/carry_over.ts). Runs inside the caller's
- * transaction when given one, else in its own.
+ * A new DRAFT quote for a client in a store, with one empty option so the
+ * builder opens ready to fill; for a returning client that option starts from
+ * the last quote's measurements (src/quotes/carry_over.ts). Runs inside the
+ * caller's transaction when given one, else in its own.
  */
 export async function insertDraftQuote(
   db: DB,
   clientId: string,
   createdBy: string | null,
+  storeId: string,
   now = new Date(),
 ): Promise<{ id: string; quoteNumber: string }> {
   if (!db.isTransaction) {
-    return await db.transaction().execute((trx) => insertDraftQuote(trx, clientId, createdBy, now));
+    return await db.transaction().execute((trx) =>
+      insertDraftQuote(trx, clientId, createdBy, storeId, now)
+    );
   }
   const settings = await db.selectFrom("settings")
     .select(["quoteExpirationEnabled", "quoteExpirationDays", "footerMessage"])
     .where("id", "=", 1).executeTakeFirstOrThrow();
   const quote = await db.insertInto("quotes").values({
     clientId,
+    storeId,
     status: "DRAFT",
     createdBy,
     footerMessage: settings.footerMessage?.trim() || DEFAULT_FOOTER_MESSAGE,

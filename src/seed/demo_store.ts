@@ -12,6 +12,7 @@ import {
   type PackageSeedItem,
 } from "../catalog/default_catalog.ts";
 import { centsToDecimal, parseCents } from "../quotes/money.ts";
+import { addUserStores, findFirstStore } from "../stores/stores.ts";
 
 // ---------------------------------------------------------------------------
 // Store, staff, heard-how
@@ -675,6 +676,8 @@ export async function seedDemoStore(db: DB, options: { now?: Date } = {}): Promi
 
     await trx.updateTable("settings").set({ ...STORE_SETTINGS, updatedAt: now })
       .where("id", "=", 1).execute();
+    // The demo's staff, clients and quotes are the chain's first store's.
+    const store = await findFirstStore(trx);
 
     // Heard-how options (labels are unique; keep any that already exist).
     await trx.insertInto("heardHowOptions")
@@ -718,6 +721,7 @@ export async function seedDemoStore(db: DB, options: { now?: Date } = {}): Promi
         createdAt: clock.daysAgo(120, 9),
         updatedAt: clock.daysAgo(120, 9),
       }).returning("id").executeTakeFirstOrThrow();
+      await addUserStores(trx, created.id, [store.id]);
       users.push({ username: staff.username, role: staff.role, created: true });
       userByUsername.set(staff.username, {
         id: created.id,
@@ -733,6 +737,7 @@ export async function seedDemoStore(db: DB, options: { now?: Date } = {}): Promi
         : clock.daysAgo(c.createdDaysAgo, 10 + (i % 6), (i * 7) % 60);
       const consent = c.sms || c.emailOptIn;
       const row = await trx.insertInto("clients").values({
+        homeStoreId: store.id,
         firstName: c.firstName,
         middleName: c.middleName ?? null,
         lastName: c.lastName,
@@ -820,6 +825,7 @@ export async function seedDemoStore(db: DB, options: { now?: Date } = {}): Promi
 
       const quote = await trx.insertInto("quotes").values({
         clientId,
+        storeId: store.id,
         opticianName: optician.fullName,
         status: q.status,
         internalNotes: q.internalNotes ?? "",

@@ -9,6 +9,8 @@ import { findUserByUsername } from "./users.ts";
 import { assignableRoles, type Person, userPermissions } from "./permissions.ts";
 import { isUniqueViolation } from "../db/errors.ts";
 import { isUuid } from "../db/ids.ts";
+import { inTransaction } from "../db/transaction.ts";
+import { addUserStores } from "../stores/stores.ts";
 import { diffFields, recordChanges } from "../audit/describe.ts";
 
 /** The fields of an account the history records, old → new (never the password). */
@@ -70,38 +72,42 @@ async function target(db: DB, id: string) {
     .where("id", "=", id).executeTakeFirst();
 }
 
+/**
+ * A new staff account working in `storeIds` (the store of the admin who
+ * adds them), all or nothing.
+ */
 export async function createUser(
   db: DB,
   actor: Person & AuditActor,
   input: NewUserInput,
+  storeIds: string[],
 ): Promise<UserResult<UserRow>> {
   if (!assignableRoles(actor.role).includes(input.role)) {
     return forbidden("Only an owner can create another owner");
   }
   if (await findUserByUsername(db, input.username)) return taken();
   const passwordHash = await hashPassword(input.password);
-  let user;
-  try {
-    user = await db.insertInto("users").values({
+  return await inTransaction(db, async (trx) => {
+    const user = await trx.insertInto("users").values({
       username: input.username,
       firstName: input.firstName,
       lastName: input.lastName,
       email: input.email,
       role: input.role,
       passwordHash,
-    }).returning(["id"]).executeTakeFirstOrThrow();
-  } catch (err) {
+    }).onConflict((oc) => oc.doNothing()).returning(["id"]).executeTakeFirst();
     // Another request took the name between the check and the insert.
-    if (isUniqueViolation(err)) return taken();
-    throw err;
-  }
-  await recordAudit(db, actor, "user.create", "user", user.id, {
-    username: input.username,
-    role: input.role,
-    changes: recordChanges({}, input, USER_HISTORY_FIELDS),
+    if (!user) return taken();
+    await addUserStores(trx, user.id, storeIds);
+    await recordAudit(trx, actor, "user.create", "user", user.id, {
+      username: input.username,
+      role: input.role,
+      storeIds,
+      changes: recordChanges({}, input, USER_HISTORY_FIELDS),
+    });
+    const row = (await listUsers(trx)).find((u) => u.id === user.id)!;
+    return { ok: true, value: row } as const;
   });
-  const row = (await listUsers(db)).find((u) => u.id === user.id)!;
-  return { ok: true, value: row };
 }
 
 export async function deleteUser(db: DB, actor: Person & AuditActor, id: string) {

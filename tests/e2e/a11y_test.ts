@@ -14,6 +14,7 @@ import { seriousA11yViolations } from "../helpers/axe.ts";
 import { insertSavedQuote } from "../helpers/quote_fixture.ts";
 import { ensureDefaultCatalog } from "../../src/catalog/default_catalog.ts";
 import { insertDraftQuote } from "../../src/quotes/quotes.ts";
+import { findFirstStore } from "../../src/stores/stores.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
 
 let app: TestApp;
@@ -244,7 +245,12 @@ describe("accessibility of every screen", () => {
       page.getByRole("button", { name: "Hand to Client" }),
       "builder-hand-to-client",
     );
-    const draft = await insertDraftQuote(app.db, clientId, ownerId);
+    const draft = await insertDraftQuote(
+      app.db,
+      clientId,
+      ownerId,
+      (await findFirstStore(app.db)).id,
+    );
     await page.goto(`/quote/${draft.id}`);
     await settle(page);
     await page.getByRole("button", { name: "Save Quote" }).click();

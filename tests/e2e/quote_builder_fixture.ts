@@ -7,6 +7,7 @@ import { createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
 import { DESKTOP, openSignedIn, screenshotPath } from "../helpers/browser.ts";
 import { ensureDefaultCatalog } from "../../src/catalog/default_catalog.ts";
 import { insertDraftQuote } from "../../src/quotes/quotes.ts";
+import { findFirstStore } from "../../src/stores/stores.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
 
 export let app: TestApp, browser: Browser, staff: TestUser;
@@ -35,7 +36,7 @@ export async function insertClient(
 
 /** A new DRAFT quote with its one empty option, the way the app starts one. */
 export async function newQuote(clientId: string) {
-  return await insertDraftQuote(app.db, clientId, staff.id);
+  return await insertDraftQuote(app.db, clientId, staff.id, (await findFirstStore(app.db)).id);
 }
 
 /** A quote already saved once: optician set, one option with a frame. */

@@ -98,9 +98,12 @@ export async function insertSavedQuote(
     options?: { label: string; sku: string; price: string }[];
     fullOptions?: OptionInit[];
     firstName?: string;
+    /** The quote's store and the client's home store (else the only store of a one-store chain). */
+    storeId?: string;
   } = {},
 ): Promise<{ quoteId: string; clientId: string; optionIds: string[] }> {
   const client = await db.insertInto("clients").values({
+    homeStoreId: init.storeId,
     firstName: init.firstName ?? "Jane",
     lastName: "Doe",
     email: STAFF_ONLY.clientEmail,
@@ -108,6 +111,7 @@ export async function insertSavedQuote(
   }).returning("id").executeTakeFirstOrThrow();
   const quote = await db.insertInto("quotes").values({
     clientId: client.id,
+    storeId: init.storeId,
     status: init.status ?? "ACTIVE",
     opticianName: STAFF_ONLY.opticianName,
     internalNotes: STAFF_ONLY.internalNotes,

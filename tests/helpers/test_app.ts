@@ -9,6 +9,7 @@ import { insertUser } from "../../src/users/users.ts";
 import { createSession, generateSessionToken } from "../../src/auth/session.ts";
 import type { KioskKind, Role } from "../../db/schema.ts";
 import { createKioskSession } from "../../src/kiosk/kiosk_session.ts";
+import { addUserStores, findFirstStore } from "../../src/stores/stores.ts";
 import { request as httpRequest } from "node:http";
 import { Buffer } from "node:buffer";
 import { PdfPool } from "../../src/pdf/pdf_pool.ts";
@@ -130,6 +131,8 @@ export async function createTestUser(
     email?: string;
     /** An owner who signed in through the OIDC provider: no local password. */
     external?: boolean;
+    /** The stores they work in (else the chain's first; an OWNER works in all anyway). */
+    storeIds?: string[];
   } = {},
 ): Promise<TestUser> {
   const username = init.username ?? `user${++userCounter}_${crypto.randomUUID().slice(0, 6)}`;
@@ -143,6 +146,7 @@ export async function createTestUser(
     passwordHash: init.external ? null : await testHash(password),
     ...(init.external ? { isExternal: true, externalSubject: crypto.randomUUID() } : {}),
   });
+  await addUserStores(db, user.id, init.storeIds ?? [(await findFirstStore(db)).id]);
   return { id: user.id, username, password, role };
 }
 
@@ -179,12 +183,13 @@ export async function passwordSignIn(
  */
 export async function kioskCookieFor(
   db: DB,
-  init: { kind: KioskKind; quoteId?: string; handedOverBy: string },
+  init: { kind: KioskKind; quoteId?: string; handedOverBy: string; storeId?: string },
 ): Promise<string> {
   const { token } = await createKioskSession(db, {
     kind: init.kind,
     quoteId: init.quoteId ?? null,
     handedOverBy: init.handedOverBy,
+    storeId: init.storeId ?? (await findFirstStore(db)).id,
   });
   return `lensdesk_kiosk=${token}`;
 }

@@ -8,6 +8,7 @@ import type { OrderBundle } from "../../../src/orders/views.ts";
 import { createQuoteLink } from "../../../src/quotes/online_links.ts";
 import type { QuoteBundle } from "../../../src/quotes/views.ts";
 import { insertUser } from "../../../src/users/users.ts";
+import { addUserStores, findFirstStore } from "../../../src/stores/stores.ts";
 import { putFile, requestUploadUrl, setBrandingImage, svg } from "../images.ts";
 import { call, kioskCookieFor, sessionCookieFor, type TestApp, testHash } from "../test_app.ts";
 
@@ -16,13 +17,15 @@ export const TEST_PASSWORD = "route-table-pass";
 let counter = 0;
 
 export async function freshUser(db: DB, role: Role) {
-  return await insertUser(db, {
+  const user = await insertUser(db, {
     username: `rt${++counter}_${crypto.randomUUID().slice(0, 8)}`,
     firstName: "Route",
     email: null,
     role,
     passwordHash: await testHash(TEST_PASSWORD),
   });
+  await addUserStores(db, user.id, [(await findFirstStore(db)).id]);
+  return user;
 }
 
 /** A Cookie header for `caller`; kiosk callers need the fixtures (a quote, who handed it over). */

@@ -1,0 +1,37 @@
+// Which store a request's writes belong to: the kiosk's, the signed-in user's
+// current store, or (signed out: the intake page) the chain's first.
+import type { Context } from "hono";
+import type { AppEnv } from "../http/app_env.ts";
+import { appCookie } from "../http/app_cookie.ts";
+import { HttpError } from "../http/errors.ts";
+import type { Role } from "../../db/schema.ts";
+import { findFirstStore, findUserStores, pickCurrentStore, type StoreRef } from "./stores.ts";
+
+/**
+ * The store this device works in, remembered across sign-ins (a shared
+ * counter PC stays in its store whoever signs in). It is only a preference:
+ * it is honoured for a user who works in that store, and ignored otherwise.
+ */
+const storeCookie = appCookie("lensdesk_store", "Lax");
+
+export const NO_STORE_MESSAGE =
+  "You do not work in any store yet. Please ask an admin to add you to a store.";
+
+/** A kiosk's store id; a signed-in user's current store; else the chain's first store. */
+export async function currentStoreId(c: Context<AppEnv>): Promise<string> {
+  if (c.var.kiosk) return c.var.kiosk.storeId;
+  const user = c.var.user;
+  if (!user) return (await findFirstStore(c.var.db)).id;
+  return (await currentStore(c, user)).id;
+}
+
+/** The signed-in user's current store; 403 when they work in no active store. */
+export async function currentStore(
+  c: Context<AppEnv>,
+  user: { id: string; role: Role },
+): Promise<StoreRef> {
+  const stores = await findUserStores(c.var.db, user);
+  const store = pickCurrentStore(stores, storeCookie.read(c, c.var.config.secureCookies));
+  if (!store) throw new HttpError(403, NO_STORE_MESSAGE);
+  return store;
+}

@@ -1,0 +1,64 @@
+// The chain's stores (migration 0036): which a user works in, and which one a
+// write of theirs belongs to. The SQL of the stores domain lives here.
+import type { DB } from "../db/database.ts";
+import type { Role } from "../../db/schema.ts";
+import { isUuid } from "../db/ids.ts";
+
+/** A store as a picker and a row's "which store" need it. */
+export interface StoreRef {
+  id: string;
+  code: string;
+  /** The store's own name, else null: it goes by the chain's (Settings). */
+  name: string | null;
+}
+
+/**
+ * The stores a user works in, by code: an OWNER every active store, anyone
+ * else the active stores they were given (user_stores).
+ */
+export async function findUserStores(
+  db: DB,
+  user: { id: string; role: Role },
+): Promise<StoreRef[]> {
+  let query = db.selectFrom("stores").select(["stores.id", "stores.code", "stores.name"])
+    .where("stores.active", "=", true);
+  if (user.role !== "OWNER") {
+    query = query.where((eb) =>
+      eb.exists(
+        eb.selectFrom("userStores").select("userStores.storeId")
+          .whereRef("userStores.storeId", "=", "stores.id")
+          .where("userStores.userId", "=", user.id),
+      )
+    );
+  }
+  return await query.orderBy("stores.code").execute();
+}
+
+/**
+ * The store a signed-in user's writes belong to: the one this device
+ * remembers (its store cookie) when the user works there, else the first of
+ * theirs by code. Undefined when they work in no active store.
+ */
+export function pickCurrentStore(
+  stores: StoreRef[],
+  remembered: string | undefined,
+): StoreRef | undefined {
+  return (remembered && stores.find((s) => s.id === remembered)) || stores[0];
+}
+
+/**
+ * The store a write made without a staff member (the signed-out intake)
+ * belongs to: the chain's first active store by code.
+ */
+export async function findFirstStore(db: DB): Promise<StoreRef> {
+  return await db.selectFrom("stores").select(["id", "code", "name"])
+    .where("active", "=", true).orderBy("code").limit(1).executeTakeFirstOrThrow();
+}
+
+/** Gives a user these stores to work in (those they already have are kept). */
+export async function addUserStores(db: DB, userId: string, storeIds: string[]): Promise<void> {
+  const ids = storeIds.filter(isUuid);
+  if (ids.length === 0) return;
+  await db.insertInto("userStores").values(ids.map((storeId) => ({ userId, storeId })))
+    .onConflict((oc) => oc.doNothing()).execute();
+}

@@ -1,0 +1,266 @@
+// The chain's stores in the data: an install of the previous release becomes a
+// one-store chain with every row in its store, and in a chain of two each
+// write lands in the store it belongs to: the device's current store for staff
+// (remembered by its store cookie, honoured only where the user works), the
+// kiosk's for a tablet, the quote's for its order.
+import { describe, it } from "node:test";
+import { expect } from "expect";
+import { sql } from "kysely";
+import { migrateTo, migrateToLatest } from "../../src/db/migrate.ts";
+import { createTestDatabase } from "../helpers/database.ts";
+import { openDatabase } from "../../src/db/database.ts";
+import { call, createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
+import { insertSavedQuote } from "../helpers/quote_fixture.ts";
+import { findFirstStore, findUserStores, pickCurrentStore } from "../../src/stores/stores.ts";
+import { NO_STORE_MESSAGE } from "../../src/stores/current_store.ts";
+import type { OrderBundle } from "../../src/orders/views.ts";
+import { app, finalizedQuote, lab, useOrdersApp } from "./orders_fixture.ts";
+
+useOrdersApp();
+
+const STAMPED = [
+  ["clients", "home_store_id"],
+  ["quotes", "store_id"],
+  ["orders", "store_id"],
+  ["jobs", "pickup_store_id"],
+  ["payments", "store_id"],
+  ["kiosk_sessions", "store_id"],
+] as const;
+
+describe("an install of the previous release", () => {
+  it("becomes a one-store chain with its data and settings whole", async () => {
+    const scratch = await createTestDatabase();
+    const handle = await openDatabase(scratch.url, "/nonexistent");
+    try {
+      const { db } = handle;
+      await migrateTo(db, "0035_paper_names_and_terms");
+      // A store in use at the previous release: staff, a client with a quote,
+      // an order with a job and a payment, a tablet hand-over, its settings.
+      await sql`UPDATE settings SET store_name = 'Northside Eyewear', time_zone = 'Europe/Paris',
+        store_address = '1 Rue de Rivoli, Paris'`.execute(db);
+      const { rows: [user] } = await sql<{ id: string }>`
+        INSERT INTO users (username, role) VALUES ('sam', 'AUTHORIZED_USER') RETURNING id`
+        .execute(db);
+      await sql`INSERT INTO users (username, role) VALUES ('olivia', 'OWNER')`.execute(db);
+      const { rows: [client] } = await sql<{ id: string }>`
+        INSERT INTO clients (first_name, last_name) VALUES ('Jane', 'Doe') RETURNING id`.execute(
+        db,
+      );
+      const { rows: [quote] } = await sql<{ id: string; quoteNumber: string }>`
+        INSERT INTO quotes (client_id, status) VALUES (${client.id}, 'FINALIZED')
+        RETURNING id, quote_number`.execute(db);
+      const { rows: [labRow] } = await sql<{ id: string }>`
+        INSERT INTO labs (name, turnaround_days) VALUES ('Lab', 3) RETURNING id`.execute(db);
+      const { rows: [order] } = await sql<{ id: string }>`
+        INSERT INTO orders (quote_id, quote_number, client_id)
+        VALUES (${quote.id}, ${quote.quoteNumber}, ${client.id}) RETURNING id`.execute(db);
+      await sql`INSERT INTO jobs (order_id, position, lab_id, items, total, measurements,
+        ordered_at, promised_date, updated_at)
+        VALUES (${order.id}, 0, ${labRow.id}, '[]', 100, '{}', now(), '2026-12-01', now())`
+        .execute(db);
+      await sql`INSERT INTO payments (order_id, amount, method, paid_on, user_id, actor)
+        VALUES (${order.id}, 40, 'CASH', '2026-11-27', ${user.id}, 'sam')`.execute(db);
+      await sql`INSERT INTO kiosk_sessions (id, kind, handed_over_by, expires_at)
+        VALUES ('hash', 'INTAKE', ${user.id}, now() + interval '1 hour')`.execute(db);
+      const settingsBefore = (await sql`SELECT * FROM settings`.execute(db)).rows;
+
+      await migrateToLatest(db);
+
+      const stores = await db.selectFrom("stores").selectAll().execute();
+      expect(stores).toHaveLength(1);
+      const [store] = stores;
+      expect(store.code).toBe("MAIN");
+      // No overrides: the store shows the settings exactly as they were.
+      for (const column of ["name", "phone", "email", "address", "logoUrl", "timeZone"] as const) {
+        expect(store[column]).toBeNull();
+      }
+      expect((await sql`SELECT * FROM settings`.execute(db)).rows).toEqual(settingsBefore);
+      for (const [table, column] of STAMPED) {
+        const { rows } = await sql<{ store: string | null; n: number }>`
+          SELECT ${sql.ref(column)} AS store, count(*)::int AS n FROM ${sql.table(table)}
+          GROUP BY 1`.execute(db);
+        expect({ table, rows }).toEqual({ table, rows: [{ store: store.id, n: 1 }] });
+      }
+      expect(await db.selectFrom("userStores").selectAll().execute()).toEqual(
+        expect.arrayContaining([{ userId: user.id, storeId: store.id }]),
+      );
+      expect(await findUserStores(db, { id: user.id, role: "AUTHORIZED_USER" })).toEqual([
+        { id: store.id, code: "MAIN", name: null },
+      ]);
+      // A row written without a store still lands in the only store.
+      const { rows: [later] } = await sql<{ homeStoreId: string }>`
+        INSERT INTO clients (first_name, last_name) VALUES ('Later', 'Client')
+        RETURNING home_store_id`.execute(db);
+      expect(later.homeStoreId).toBe(store.id);
+    } finally {
+      await handle.close();
+      await scratch.drop();
+    }
+  });
+});
+
+describe("in a chain of two stores", () => {
+  let storeA: string;
+  let storeB: string;
+  /** A user working in A and B, and their session with the device in B. */
+  let both: { id: string; cookie: string };
+  const inStore = (cookie: string, storeId: string) => `${cookie}; lensdesk_store=${storeId}`;
+
+  it("a second store takes away the one-store default: a write must say its store", async () => {
+    storeA = (await findFirstStore(app.db)).id;
+    storeB = (await app.db.insertInto("stores").values({ code: "DT", name: "Downtown" })
+      .returning("id").executeTakeFirstOrThrow()).id;
+    const user = await createTestUser(app.db, { storeIds: [storeA, storeB] });
+    both = { id: user.id, cookie: await sessionCookieFor(app.db, user.id) };
+    await expect(
+      sql`INSERT INTO clients (first_name, last_name) VALUES ('No', 'Store')`.execute(app.db),
+    ).rejects.toThrow(/home_store_id/);
+  });
+
+  it("staff write in the store their device is in, and in their first store otherwise", async () => {
+    const created = async (cookie: string) => {
+      const res = await call<{ client: { id: string }; quote: { id: string } }>(
+        app,
+        "POST",
+        "/api/clients",
+        { cookie, body: { firstName: "Ana", lastName: "Lopez" } },
+      );
+      expect(res.status).toBe(201);
+      const client = await app.db.selectFrom("clients").select("homeStoreId")
+        .where("id", "=", res.body.client.id).executeTakeFirstOrThrow();
+      const quote = await app.db.selectFrom("quotes").select("storeId")
+        .where("id", "=", res.body.quote.id).executeTakeFirstOrThrow();
+      return [client.homeStoreId, quote.storeId];
+    };
+    expect(await created(inStore(both.cookie, storeB))).toEqual([storeB, storeB]);
+    expect(await created(inStore(both.cookie, storeA))).toEqual([storeA, storeA]);
+    // No store remembered, or one the user does not work in: their first by code (DT < MAIN).
+    expect(await created(both.cookie)).toEqual([storeB, storeB]);
+    const onlyA = await createTestUser(app.db, { storeIds: [storeA] });
+    const onlyACookie = await sessionCookieFor(app.db, onlyA.id);
+    expect(await created(inStore(onlyACookie, storeB))).toEqual([storeA, storeA]);
+
+    const q = await call<{ id: string }>(app, "POST", "/api/quotes", {
+      cookie: inStore(both.cookie, storeA),
+      body: { clientId: (await insertSavedQuote(app.db, { storeId: storeB })).clientId },
+    });
+    expect(q.status).toBe(201);
+    expect(
+      (await app.db.selectFrom("quotes").select("storeId").where("id", "=", q.body.id)
+        .executeTakeFirstOrThrow()).storeId,
+    ).toBe(storeA);
+  });
+
+  it("a user who works in no store is refused a write, and nothing is written", async () => {
+    const nowhere = await createTestUser(app.db, { storeIds: [] });
+    const cookie = await sessionCookieFor(app.db, nowhere.id);
+    const before = await app.db.selectFrom("clients").select((eb) => eb.fn.countAll().as("n"))
+      .executeTakeFirstOrThrow();
+    const res = await call(app, "POST", "/api/clients", {
+      cookie,
+      body: { firstName: "Ana", lastName: "Nowhere" },
+    });
+    expect(res.status).toBe(403);
+    expect(res.body.message).toBe(NO_STORE_MESSAGE);
+    expect(
+      await app.db.selectFrom("clients").select((eb) => eb.fn.countAll().as("n"))
+        .executeTakeFirstOrThrow(),
+    ).toEqual(before);
+    // An owner works in every store without being given any.
+    const owner = await createTestUser(app.db, { role: "OWNER", storeIds: [] });
+    const ownerCookie = await sessionCookieFor(app.db, owner.id);
+    const made = await call(app, "POST", "/api/clients", {
+      cookie: inStore(ownerCookie, storeB),
+      body: { firstName: "Ana", lastName: "Owner" },
+    });
+    expect(made.status).toBe(201);
+  });
+
+  it("an order is its quote's store's; a payment is the store that takes it", async () => {
+    const q = await finalizedQuote({ storeId: storeA });
+    const ordered = await call<OrderBundle>(app, "POST", `/api/quotes/${q.quoteId}/order`, {
+      cookie: inStore(both.cookie, storeB),
+      body: { labId: lab.id },
+    });
+    expect(ordered.status).toBe(201);
+    const orderId = ordered.body.order.id;
+    const order = await app.db.selectFrom("orders").select("storeId").where("id", "=", orderId)
+      .executeTakeFirstOrThrow();
+    expect(order.storeId).toBe(storeA);
+    const jobs = await app.db.selectFrom("jobs").select("pickupStoreId")
+      .where("orderId", "=", orderId).execute();
+    expect(jobs.map((j) => j.pickupStoreId)).toEqual(jobs.map(() => storeA));
+
+    for (const store of [storeA, storeB]) {
+      const paid = await call(app, "POST", `/api/orders/${orderId}/payments`, {
+        cookie: inStore(both.cookie, store),
+        body: { amount: "10.00", method: "CASH" },
+      });
+      expect(paid.status).toBe(201);
+    }
+    const payments = await app.db.selectFrom("payments").select("storeId")
+      .where("orderId", "=", orderId).orderBy("createdAt").execute();
+    expect(payments.map((p) => p.storeId)).toEqual([storeA, storeB]);
+  });
+
+  it("a tablet belongs to the store that handed it over, and so does its intake", async () => {
+    const handed = await call(app, "POST", "/api/kiosk/hand-over", {
+      cookie: inStore(both.cookie, storeB),
+      body: { kind: "INTAKE" },
+    });
+    expect(handed.status).toBe(201);
+    const kioskCookie = handed.headers.get("set-cookie")!.match(/lensdesk_kiosk=[^;]+/)![0];
+    const intake = await call<{ client: { id: string } }>(app, "POST", "/api/clients", {
+      cookie: kioskCookie,
+      body: { firstName: "Tab", lastName: "Let" },
+    });
+    expect(intake.status).toBe(201);
+    const client = await app.db.selectFrom("clients").select("homeStoreId")
+      .where("firstName", "=", "Tab").executeTakeFirstOrThrow();
+    expect(client.homeStoreId).toBe(storeB);
+    const quote = await app.db.selectFrom("quotes").select("storeId")
+      .innerJoin("clients", "clients.id", "quotes.clientId").where("clients.firstName", "=", "Tab")
+      .executeTakeFirstOrThrow();
+    expect(quote.storeId).toBe(storeB);
+  });
+
+  it("the signed-out intake page registers in the chain's first store", async () => {
+    const res = await call(app, "POST", "/api/clients", {
+      body: { firstName: "Walk", lastName: "In" },
+    });
+    expect(res.status).toBe(201);
+    const client = await app.db.selectFrom("clients").select("homeStoreId")
+      .where("firstName", "=", "Walk").executeTakeFirstOrThrow();
+    expect(client.homeStoreId).toBe(storeB);
+  });
+
+  it("an admin's new staff member works in the admin's current store", async () => {
+    const admin = await createTestUser(app.db, { role: "ADMIN", storeIds: [storeA, storeB] });
+    const cookie = inStore(await sessionCookieFor(app.db, admin.id), storeA);
+    const res = await call<{ id: string }>(app, "POST", "/api/admin/users/invite", {
+      cookie,
+      body: {
+        username: "newhire",
+        firstName: "New",
+        lastName: "Hire",
+        email: "new@store.test",
+        role: "AUTHORIZED_USER",
+        password: "a-long-password-1",
+      },
+    });
+    expect(res.status).toBe(201);
+    expect(await findUserStores(app.db, { id: res.body.id, role: "AUTHORIZED_USER" }))
+      .toEqual([{ id: storeA, code: "MAIN", name: null }]);
+  });
+});
+
+describe("the current store", () => {
+  it("is the remembered one where the user works, else their first", () => {
+    const a = { id: "a", code: "A", name: null };
+    const b = { id: "b", code: "B", name: "Bee" };
+    expect(pickCurrentStore([a, b], "b")).toBe(b);
+    expect(pickCurrentStore([a, b], undefined)).toBe(a);
+    expect(pickCurrentStore([a], "b")).toBe(a);
+    expect(pickCurrentStore([], "b")).toBeUndefined();
+  });
+});
