@@ -386,7 +386,7 @@ export default function SettingsForm(props: SettingsFormProps) {
               wide
               multiline
               rows={5}
-              hint="{firstName}, {jobNumber}, {storeName} and {storeHours} are filled in."
+              hint="{firstName}, {jobNumber}, {storeName}, {storeAddress} and {storeHours} are filled in."
             />
           </div>
         </SettingsCard>

@@ -23,6 +23,11 @@ export interface PageOptions {
   bodyClass?: "print-page" | "tablet-page" | "online-page";
   /** Page scripts that are not islands (manifest.scripts names), e.g. the sign-in's. */
   scripts?: string[];
+  /**
+   * The store the page is of (a quote's printout, its online page, a tablet's
+   * pages): its title names that store. Else the chain's settings.
+   */
+  storeId?: string | null;
 }
 
 /** A page's content rendered once and kept with what it was rendered from (keptMarkup). */
@@ -68,7 +73,7 @@ export async function renderPage(
   content: ReactNode | KeptMarkup,
   options: PageOptions,
 ): Promise<Response> {
-  const { branding, mailConfigured } = await pageSettings(c);
+  const { branding, mailConfigured } = await pageSettings(c, options.storeId ?? null);
   // A kiosk (a browser handed to a client) has no user, so no staff bar and no
   // banner; it also gets no skip link, there being no navigation to skip.
   const kiosk = c.var.kiosk;

@@ -57,6 +57,7 @@ function bundle(options: QuoteOptionView[] = [optionView()], version = 3): Quote
       closureReason: null,
       footerMessage: null,
       version,
+      storeId: "s1",
     },
     client: {
       id: "c1",

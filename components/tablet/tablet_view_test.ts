@@ -48,6 +48,7 @@ function bundle(options: QuoteOptionView[], status: QuoteBundle["quote"]["status
       closureReason: null,
       footerMessage: null,
       version: 4,
+      storeId: "s1",
     },
     client: {
       id: "c1",

@@ -59,7 +59,7 @@ adminSettingsApi.post("/admin/test-email", admin, async (c) => {
   if (!settings.configured) {
     throw new HttpError(409, "Email is not configured: set the SMTP server and sender first.");
   }
-  const branding = await findBranding(c.var.db);
+  const branding = await findBranding(c.var.db, null);
   const { smtpTimeoutMs } = c.var.config;
   // Generic to the caller and always answered at the same moment (no port
   // probing through this button, by message or by time); the detail is logged.

@@ -1,6 +1,7 @@
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
 import { currentStoreId } from "../../src/stores/current_store.ts";
+import { findUserStores } from "../../src/stores/stores.ts";
 import { auditActor } from "../../src/http/actor.ts";
 import { HttpError, notFound, readJson, readQuery } from "../../src/http/errors.ts";
 import { requireUser } from "../../src/http/middleware.ts";
@@ -21,6 +22,7 @@ import {
   type OrderWrite,
   setPromisedDate,
   stepJob,
+  type Stepper,
 } from "../../src/orders/order_store.ts";
 import { listClientOrders, listOrders, readOrder } from "../../src/orders/order_read.ts";
 import type { OrderBundle } from "../../src/orders/views.ts";
@@ -49,7 +51,15 @@ function unwrap<T>(result: OrderWrite<T>): T {
   );
 }
 
-const who = (c: Context<AppEnv>) => ({ actor: auditActor(c), role: c.var.user!.role });
+/** Who writes, and the stores they work in (an owner: all). */
+async function who(c: Context<AppEnv>): Promise<Stepper> {
+  const user = c.var.user!;
+  return {
+    actor: auditActor(c),
+    role: user.role,
+    stores: user.role === "OWNER" ? "all" : (await findUserStores(c.var.db, user)).map((s) => s.id),
+  };
+}
 
 async function orderOrThrow(c: Context<AppEnv>, id: string) {
   const order = await readOrder(c.var.db, id, c.var.user!.role, c.var.clock());
@@ -105,7 +115,7 @@ ordersApi.post("/orders/:id/payments", staff, async (c) => {
       c.var.db,
       c.req.param("id"),
       input,
-      who(c),
+      await who(c),
       await currentStoreId(c),
       c.var.clock(),
     ),
@@ -116,7 +126,7 @@ ordersApi.post("/orders/:id/payments", staff, async (c) => {
 ordersApi.post("/jobs/:id/step", staff, async (c) => {
   const input = await readJson(c, jobStepSchema);
   const { orderId } = unwrap(
-    await stepJob(c.var.db, c.req.param("id"), input, who(c), c.var.clock()),
+    await stepJob(c.var.db, c.req.param("id"), input, await who(c), c.var.clock()),
   );
   return c.json(await orderOrThrow(c, orderId));
 });
@@ -124,7 +134,7 @@ ordersApi.post("/jobs/:id/step", staff, async (c) => {
 ordersApi.put("/jobs/:id/promised-date", staff, async (c) => {
   const input = await readJson(c, promisedDateSchema);
   const { orderId } = unwrap(
-    await setPromisedDate(c.var.db, c.req.param("id"), input, auditActor(c), c.var.clock()),
+    await setPromisedDate(c.var.db, c.req.param("id"), input, await who(c), c.var.clock()),
   );
   return c.json(await orderOrThrow(c, orderId));
 });
@@ -174,10 +184,8 @@ function jobsToEmail(bundle: OrderBundle, jobIds: string[] | undefined) {
 }
 
 ordersApi.get("/orders/:id/work-order.pdf", staff, async (c) => {
-  const [bundle, branding] = await Promise.all([
-    orderOrThrow(c, c.req.param("id")),
-    findBranding(c.var.db),
-  ]);
+  const bundle = await orderOrThrow(c, c.req.param("id"));
+  const branding = await findBranding(c.var.db, bundle.order.storeId);
   const jobs = workOrderPdfJobs(bundle, c);
   const pdf = new Uint8Array(
     await renderWorkOrder(
@@ -206,11 +214,11 @@ ordersApi.get("/orders/:id/work-order.pdf", staff, async (c) => {
 ordersApi.post("/orders/:id/work-order/email", staff, async (c) => {
   const { jobIds, jobId, paper } = await readJson(c, workOrderEmailSchema);
   const { db, config } = c.var;
-  const [bundle, branding, settings] = await Promise.all([
+  const [bundle, settings] = await Promise.all([
     orderOrThrow(c, c.req.param("id")),
-    findBranding(db),
     findMailSettings(db, config.secretKey),
   ]);
+  const branding = await findBranding(db, bundle.order.storeId);
   if (!settings.configured) {
     throw new HttpError(409, "Email is not configured. Set up e-mail in Settings first.");
   }

@@ -38,7 +38,7 @@ quoteEmailApi.post("/quotes/:id/email", requireUser(), async (c) => {
       "Email is not configured. Quote emailing is disabled until email settings are configured.",
     );
   }
-  const branding = await findBranding(db);
+  const branding = await findBranding(db, bundle.quote.storeId);
   // Made before anything is queued: when the PDF renderers are busy and the queue is full the call
   // answers 503 and nothing is sent or recorded.
   const attachment = await renderQuotePdf(c.var.db, c.var.pdf, bundle, branding, c.var.user!.id);

@@ -18,11 +18,9 @@ quotePdfApi.get("/quotes/:id/pdf", async (c) => {
   // requests, and read again once their tables are written (by any process),
   // so an edit shows in the next PDF. Reading both afresh was a few ms of
   // every PDF, which is printed again and again while a quote is discussed.
-  const [bundle, { branding }] = await Promise.all([
-    readQuoteBundle(c.var.db, c.req.param("id")),
-    pageSettings(c),
-  ]);
+  const bundle = await readQuoteBundle(c.var.db, c.req.param("id"));
   if (!bundle) throw notFound("Quote not found");
+  const { branding } = await pageSettings(c, bundle.quote.storeId);
   // A copy typed as backed by a plain ArrayBuffer, which is what a body takes.
   const pdf = new Uint8Array(
     await renderQuotePdf(c.var.db, c.var.pdf, bundle, branding, c.var.user!.id),

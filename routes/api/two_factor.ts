@@ -106,7 +106,7 @@ async function reauthenticate(c: Context<AppEnv>, user: { id: string; username: 
 twoFactorApi.post("/auth/two-factor/setup", async (c) => {
   const { user } = await enrollingUser(c);
   if (user.totpEnabledAt) await reauthenticate(c, user);
-  const branding = await findBranding(c.var.db);
+  const branding = await findBranding(c.var.db, null);
   return c.json(
     await beginEnrolment(c.var.db, c.var.config.secretKey, user, `${branding.storeName} Lensdesk`),
   );

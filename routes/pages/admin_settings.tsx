@@ -28,7 +28,7 @@ export function adminSettingsPages(manifest: AssetManifest) {
     const [settings, emailStatus, branding] = await Promise.all([
       findAdminSettings(db),
       findEmailStatus(db, c.var.config.secretKey),
-      findBranding(db),
+      findBranding(db, null),
     ]);
     const props: SettingsFormProps = {
       initialSettings: settings,

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
+import { shownStoreId } from "../../src/stores/current_store.ts";
 import type { AssetManifest } from "../../src/assets/manifest.ts";
 import { renderPage } from "../render_page.tsx";
 import { findBranding } from "../../src/settings/settings.ts";
@@ -20,8 +21,9 @@ export function intakePages(manifest: AssetManifest) {
   // the form (a kiosk session) until a staff password is typed.
   app.get("/intake", async (c) => {
     const db = c.var.db;
+    const storeId = await shownStoreId(c);
     const [branding, consentTexts, options] = await Promise.all([
-      findBranding(db),
+      findBranding(db, storeId),
       findConsentTexts(db),
       listHeardHowOptions(db),
     ]);
@@ -68,7 +70,7 @@ export function intakePages(manifest: AssetManifest) {
         </header>
         <Island name="IntakeForm" component={IntakeForm} props={props} />
       </div>,
-      { title: "Client Intake" },
+      { title: "Client Intake", storeId },
     );
     // The service worker (static/sw.js) keeps only a page marked so: the
     // signed-out form and the kiosk's shell carry the store's wording and no

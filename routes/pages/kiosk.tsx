@@ -29,7 +29,7 @@ export function kioskStaffProps(kiosk: KioskSession) {
  */
 export async function renderKioskNotice(c: Context<AppEnv>, manifest: AssetManifest) {
   const kiosk = c.var.kiosk!;
-  const branding = await findBranding(c.var.db);
+  const branding = await findBranding(c.var.db, kiosk.storeId);
   const home = kioskHome(kiosk);
   return renderPage(
     c,
@@ -50,6 +50,6 @@ export async function renderKioskNotice(c: Context<AppEnv>, manifest: AssetManif
         props={{ staff: kioskStaffProps(kiosk), open: false, quoteId: kiosk.quoteId }}
       />
     </section>,
-    { title: "Not available on this tablet", status: 403 },
+    { title: "Not available on this tablet", status: 403, storeId: kiosk.storeId },
   );
 }

@@ -13,6 +13,7 @@ import type { AssetManifest } from "../../src/assets/manifest.ts";
 import { renderPage } from "../render_page.tsx";
 import { findBranding, findSettings } from "../../src/settings/settings.ts";
 import { findQuoteBundle } from "../../src/quotes/quote_bundle.ts";
+import { findQuoteStoreId } from "../../src/quotes/quotes.ts";
 import { HttpError, readJson } from "../../src/http/errors.ts";
 import {
   findLinkByToken,
@@ -38,8 +39,10 @@ export function onlineQuotePages(manifest: AssetManifest) {
   const app = new Hono<AppEnv>();
 
   /** The 410 page: what happened, and how to reach the store; never a quote. */
-  async function refusedPage(c: Context<AppEnv>, refusal: LinkRefusal) {
-    const store = onlineStore(await findBranding(c.var.db));
+  async function refusedPage(c: Context<AppEnv>, refusal: LinkRefusal, quoteId?: string) {
+    // A link that was the quote's names the quote's store; an unknown one, the chain.
+    const storeId = quoteId ? await findQuoteStoreId(c.var.db, quoteId) : null;
+    const store = onlineStore(await findBranding(c.var.db, storeId));
     const text = REFUSAL_TEXT[refusal];
     return renderPage(
       c,
@@ -61,7 +64,7 @@ export function onlineQuotePages(manifest: AssetManifest) {
           </li>
         </ul>
       </section>,
-      { ...ONLINE_PAGE, title: text.title, status: 410 },
+      { ...ONLINE_PAGE, title: text.title, status: 410, storeId },
     );
   }
 
@@ -70,13 +73,13 @@ export function onlineQuotePages(manifest: AssetManifest) {
     const found = await findLinkByToken(db, c.req.param("token"));
     if (!found) return refusedPage(c, "unknown");
     const refusal = linkRefusal(linkRowOf(found), linkQuoteOf(found), new Date());
-    if (refusal) return refusedPage(c, refusal);
-    const [bundle, branding, settings] = await Promise.all([
+    if (refusal) return refusedPage(c, refusal, found.quoteId);
+    const [bundle, settings] = await Promise.all([
       findQuoteBundle(db, found.quoteId),
-      findBranding(db),
       findSettings(db),
     ]);
     if (!bundle) return refusedPage(c, "unknown");
+    const branding = await findBranding(db, bundle.quote.storeId);
     await recordLinkView(db, found);
     const props: OnlineAcceptProps = {
       quote: onlineQuote(bundle),
@@ -87,7 +90,7 @@ export function onlineQuotePages(manifest: AssetManifest) {
       c,
       manifest,
       <Island name="OnlineAccept" component={OnlineAccept} props={props} />,
-      { ...ONLINE_PAGE, title: `Quote ${bundle.quote.quoteNumber}` },
+      { ...ONLINE_PAGE, title: `Quote ${bundle.quote.quoteNumber}`, storeId: bundle.quote.storeId },
     );
   });
 

@@ -247,11 +247,9 @@ export function ordersPages(manifest: AssetManifest) {
   // for, or every job with those not to make marked), A4 or Letter.
   app.get("/orders/:id/work-order", async (c) => {
     const db = c.var.db;
-    const [bundle, branding] = await Promise.all([
-      readOrder(db, c.req.param("id"), c.var.user!.role, c.var.clock()),
-      findBranding(db),
-    ]);
+    const bundle = await readOrder(db, c.req.param("id"), c.var.user!.role, c.var.clock());
     if (!bundle) return renderNotFound(c, manifest);
+    const branding = await findBranding(db, bundle.order.storeId);
     const paper: Paper = c.req.query("paper") === "a4" ? "a4" : "letter";
     const choice = workOrderChoiceOf(c.req.query());
     const jobs = workOrderJobs(bundle.jobs, choice);
@@ -328,11 +326,9 @@ export function ordersPages(manifest: AssetManifest) {
   // The receipt: one Letter page with the jobs, payments and balance.
   app.get("/orders/:id/receipt", async (c) => {
     const db = c.var.db;
-    const [bundle, branding] = await Promise.all([
-      readOrder(db, c.req.param("id"), c.var.user!.role, c.var.clock()),
-      findBranding(db),
-    ]);
+    const bundle = await readOrder(db, c.req.param("id"), c.var.user!.role, c.var.clock());
     if (!bundle) return renderNotFound(c, manifest);
+    const branding = await findBranding(db, bundle.order.storeId);
     return renderPage(
       c,
       manifest,

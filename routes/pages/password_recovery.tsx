@@ -25,7 +25,7 @@ import {
 
 /** The sign-in card's frame (logo, store name, title) around a recovery form. */
 async function authCard(c: Context<AppEnv>, title: string, lead: string, body: ReactNode) {
-  const branding = await findBranding(c.var.db);
+  const branding = await findBranding(c.var.db, null);
   return (
     <div className="auth-wrap">
       <section className="card auth-card" aria-labelledby="auth-title">

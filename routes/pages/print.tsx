@@ -46,12 +46,12 @@ async function renderPrint(
   clientOnly: boolean,
 ) {
   const db = c.var.db;
-  const [bundle, branding, clientChose] = await Promise.all([
+  const [bundle, clientChose] = await Promise.all([
     findQuoteBundle(db, id),
-    findBranding(db),
     clientHasChosen(db, id),
   ]);
   if (!bundle) return renderNoData(c, manifest);
+  const branding = await findBranding(db, bundle.quote.storeId);
 
   const everyOption = clientCopy(bundle, branding, { clientChose });
   const choices = everyOption.pages.filter((page) => page.isChoice).length;
@@ -127,6 +127,7 @@ async function renderPrint(
       // The client copy is what the client holds: no staff bar leading into staff screens.
       chrome: !clientOnly,
       bodyClass: "print-page",
+      storeId: bundle.quote.storeId,
     },
   );
 }

@@ -39,7 +39,7 @@ export function publicPages(manifest: AssetManifest) {
     status: 200 | 400 | 403 | 500 = 200,
   ) {
     const ownerNotice = OWNER_NOTICES.get(c.req.query("owner") ?? "");
-    const branding = await findBranding(c.var.db);
+    const branding = await findBranding(c.var.db, null);
     return renderPage(
       c,
       manifest,
@@ -132,7 +132,7 @@ async function readSignInForm(c: Context<AppEnv>): Promise<Record<string, string
 
 /** `/` for a signed-out visitor: who we are and the two ways in. No JavaScript. */
 export async function renderLanding(c: Context<AppEnv>, manifest: AssetManifest) {
-  const branding = await findBranding(c.var.db);
+  const branding = await findBranding(c.var.db, null);
   return renderPage(
     c,
     manifest,

@@ -29,7 +29,7 @@ export function tabletPages(manifest: AssetManifest) {
       // device kept of the quote while it was online (IndexedDB). The staff
       // preview may be kept too: this page has no staff bar. Nor a staff
       // member's name: a kiosk's shell leaves out who handed the tablet over.
-      const branding = await findBranding(db);
+      const branding = await findBranding(db, kiosk?.storeId ?? null);
       const props: TabletSelectProps = {
         quote: null,
         branding: { storeName: branding.storeName, logoUrl: branding.logoUrl },
@@ -39,15 +39,13 @@ export function tabletPages(manifest: AssetManifest) {
         c,
         manifest,
         <Island name="TabletSelect" component={TabletSelect} props={props} />,
-        { ...TABLET_PAGE, title: "Select Your Options" },
+        { ...TABLET_PAGE, title: "Select Your Options", storeId: kiosk?.storeId ?? null },
       );
       page.headers.set("X-Offline-Shell", "tablet");
       return page;
     }
-    const [bundle, branding] = await Promise.all([
-      findQuoteBundle(db, c.req.param("quoteId")),
-      findBranding(db),
-    ]);
+    const bundle = await findQuoteBundle(db, c.req.param("quoteId"));
+    const branding = await findBranding(db, bundle?.quote.storeId ?? kiosk?.storeId ?? null);
     if (!bundle) {
       return renderPage(
         c,
@@ -60,7 +58,7 @@ export function tabletPages(manifest: AssetManifest) {
             optician.
           </p>
         </section>,
-        { ...TABLET_PAGE, title: "Quote Not Found", status: 404 },
+        { ...TABLET_PAGE, title: "Quote Not Found", status: 404, storeId: kiosk?.storeId ?? null },
       );
     }
     // Only the client-facing view goes into the page's JSON, never the bundle.
@@ -73,7 +71,7 @@ export function tabletPages(manifest: AssetManifest) {
       c,
       manifest,
       <Island name="TabletSelect" component={TabletSelect} props={props} />,
-      { ...TABLET_PAGE, title: "Select Your Options" },
+      { ...TABLET_PAGE, title: "Select Your Options", storeId: bundle.quote.storeId },
     );
   });
 

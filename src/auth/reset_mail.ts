@@ -57,7 +57,7 @@ export async function sendResetMail(
     return { status: "limited" };
   }
   const token = await issueResetToken(db, user.id);
-  const branding = await findBranding(db);
+  const branding = await findBranding(db, null);
   const mail = composePasswordResetEmail(branding, {
     name: user.firstName.trim() || user.username,
     username: user.username,

@@ -63,7 +63,7 @@ export async function resetTwoFactorByOwner(
   if (!await isMailConfigured(db)) {
     return { ok: true, username: user.username, notice: "not_configured", to: user.email };
   }
-  const mail = composeTwoFactorResetEmail(await findBranding(db), {
+  const mail = composeTwoFactorResetEmail(await findBranding(db, null), {
     name: user.firstName.trim() || user.username,
     username: user.username,
     resetBy: actor.name,

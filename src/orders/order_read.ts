@@ -37,6 +37,7 @@ export async function readOrder(
       "orders.opticianName",
       "orders.notes",
       "orders.createdAt",
+      "orders.storeId",
       "clients.id as clientId",
       "clients.firstName",
       "clients.lastName",
@@ -95,7 +96,7 @@ export async function readOrder(
         "createdAt",
       ])
       .where("orderId", "=", id).orderBy("createdAt").orderBy("id").execute(),
-    findStoreHours(db),
+    findStoreHours(db, order.storeId),
   ]);
   const today = storeToday(hours, now);
   const jobViews: JobView[] = jobs.map((j) => ({
@@ -147,6 +148,7 @@ export async function readOrder(
       opticianName: order.opticianName,
       notes: order.notes,
       createdAt: iso(order.createdAt)!,
+      storeId: order.storeId,
     },
     client: {
       id: order.clientId,
@@ -177,7 +179,8 @@ export async function listOrders(
   query: OrderListQuery,
   now: Date,
 ): Promise<{ rows: OrderListRow[]; total: number; today: string }> {
-  const hours = await findStoreHours(db);
+  // The chain's day until the list is one store's (in a one-store chain, its store's).
+  const hours = await findStoreHours(db, null);
   const today = storeToday(hours, now);
   const waitingDays = (await db.selectFrom("settings").select("readyWaitingDays")
     .where("id", "=", 1).executeTakeFirstOrThrow()).readyWaitingDays;

@@ -92,7 +92,8 @@ export async function createOrder(
       return fail(400, "Choose one of this client's prescriptions", "prescriptionId");
     }
 
-    const hours = await findStoreHours(trx);
+    // Promised in the business days of the store the order is made in.
+    const hours = await findStoreHours(trx, locked.storeId);
     const today = storeToday(hours, now);
     const promisedDate = addBusinessDays(
       today,
@@ -194,6 +195,7 @@ async function moneyOf(trx: DB, orderId: string) {
 async function lockJob(trx: DB, jobId: string) {
   const job = await trx.selectFrom("jobs")
     .innerJoin("labs", "labs.id", "jobs.labId")
+    .innerJoin("orders", "orders.id", "jobs.orderId")
     .select([
       "jobs.id",
       "jobs.orderId",
@@ -203,6 +205,8 @@ async function lockJob(trx: DB, jobId: string) {
       "jobs.remakeCount",
       sql<string>`to_char(jobs.promised_date, 'YYYY-MM-DD')`.as("promisedDate"),
       "labs.turnaroundDays",
+      "jobs.pickupStoreId",
+      "orders.storeId",
     ])
     .where("jobs.id", "=", jobId).executeTakeFirst();
   if (!job) return undefined;
@@ -218,6 +222,21 @@ async function lockJob(trx: DB, jobId: string) {
 export interface Stepper {
   actor: AuditActor;
   role: Role;
+  /** The stores they work in ("all": an owner). */
+  stores: readonly string[] | "all";
+}
+
+export const OTHER_STORE_JOB =
+  "This job belongs to another store of the chain: only the staff of the store that made its " +
+  "order or of the store its glasses go to can change it.";
+
+/** A job may be moved on by the staff of its order's store and of its pickup store. */
+function mayChangeJob(
+  who: Pick<Stepper, "stores">,
+  job: { storeId: string; pickupStoreId: string },
+) {
+  return who.stores === "all" || who.stores.includes(job.storeId) ||
+    who.stores.includes(job.pickupStoreId);
 }
 
 /**
@@ -237,6 +256,7 @@ export async function stepJob(
   return await inTransaction(db, async (trx) => {
     const job = await lockJob(trx, jobId);
     if (!job) return fail(404, "Job not found");
+    if (!mayChangeJob(who, job)) return fail(403, OTHER_STORE_JOB);
     if (job.version !== input.version) return fail(409, JOB_STALE);
     const found = findStep(job, input.to, who.role);
     if (!found.ok) return fail(409, found.message);
@@ -267,7 +287,7 @@ export async function stepJob(
     let promisedDate: string | undefined;
     if (job.status === "REMAKE" && input.to === "SENT_TO_LAB") {
       // A remake is promised afresh from the day it goes back to the lab.
-      const hours = await findStoreHours(trx);
+      const hours = await findStoreHours(trx, job.pickupStoreId);
       promisedDate = addBusinessDays(
         storeToday(hours, now),
         job.turnaroundDays,
@@ -310,18 +330,20 @@ export async function setPromisedDate(
   db: DB,
   jobId: string,
   input: { promisedDate: string; reason: string; version: number },
-  actor: AuditActor,
+  who: Stepper,
   now: Date,
 ): Promise<OrderWrite<{ orderId: string }>> {
   if (!isUuid(jobId)) return fail(404, "Job not found");
+  const actor = who.actor;
   return await inTransaction(db, async (trx) => {
     const job = await lockJob(trx, jobId);
     if (!job) return fail(404, "Job not found");
+    if (!mayChangeJob(who, job)) return fail(403, OTHER_STORE_JOB);
     if (job.version !== input.version) return fail(409, JOB_STALE);
     if (job.status === "PICKED_UP" || job.status === "CANCELLED") {
       return fail(409, `A job that is ${JOB_STATUS_LABELS[job.status].toLowerCase()} is final.`);
     }
-    const hours = await findStoreHours(trx);
+    const hours = await findStoreHours(trx, job.pickupStoreId);
     const order = await trx.selectFrom("orders").select("createdAt")
       .where("id", "=", job.orderId).executeTakeFirstOrThrow();
     const dateProblem = promisedDateProblem(
@@ -363,7 +385,8 @@ export async function addPayment(
     const money = await moneyOf(trx, orderId);
     const problem = paymentProblem(input.amount, money, who.role, input.reason);
     if (problem) return fail(problem.status, problem.message, problem.field);
-    const hours = await findStoreHours(trx);
+    // The day as the store taking the payment sees it.
+    const hours = await findStoreHours(trx, storeId);
     const today = storeToday(hours, now);
     const paidOn = input.paidOn ?? today;
     const dateProblem = paymentDateProblem(paidOn, storeToday(hours, order.createdAt), today);

@@ -22,14 +22,21 @@ export async function queueReadyNotice(
   const job = await trx.selectFrom("jobs")
     .innerJoin("orders", "orders.id", "jobs.orderId")
     .innerJoin("clients", "clients.id", "orders.clientId")
-    .select(["jobs.jobNumber", "clients.firstName", "clients.email"])
+    .select(["jobs.jobNumber", "jobs.pickupStoreId", "clients.firstName", "clients.email"])
     .where("jobs.id", "=", jobId).executeTakeFirstOrThrow();
   if (!job.email?.trim()) return { skipped: "The client has no e-mail address." };
+  // The store the glasses wait in: its wording, its name and address, its hours.
   const settings = await trx.selectFrom("settings")
-    .select(["readyEmailSubject", "readyEmailBody", "readyUndoMinutes"])
-    .where("id", "=", 1).executeTakeFirstOrThrow();
-  const hours = await findStoreHours(trx);
-  const branding = await findBranding(trx);
+    .innerJoin("stores", (join) => join.on("stores.id", "=", job.pickupStoreId))
+    .select((eb) => [
+      eb.fn.coalesce("stores.readyEmailSubject", "settings.readyEmailSubject")
+        .as("readyEmailSubject"),
+      eb.fn.coalesce("stores.readyEmailBody", "settings.readyEmailBody").as("readyEmailBody"),
+      "settings.readyUndoMinutes",
+    ])
+    .where("settings.id", "=", 1).executeTakeFirstOrThrow();
+  const hours = await findStoreHours(trx, job.pickupStoreId);
+  const branding = await findBranding(trx, job.pickupStoreId);
   const mail = composeReadyNotice(
     branding,
     { subject: settings.readyEmailSubject, body: settings.readyEmailBody },

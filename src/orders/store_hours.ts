@@ -12,10 +12,24 @@ export interface StoreHours {
   timeZone: string;
 }
 
-export async function findStoreHours(db: DB): Promise<StoreHours> {
+/** An id no store has: the chain's own hours join no store. */
+const NO_STORE = "00000000-0000-0000-0000-000000000000";
+
+/**
+ * A store's hours, each part its own where it sets one (migration 0036), else
+ * the chain's (Settings); null: the chain's.
+ */
+export async function findStoreHours(db: DB, storeId: string | null): Promise<StoreHours> {
   const s = await db.selectFrom("settings")
-    .select(["openingDays", "closedDates", "openingTime", "closingTime", "timeZone"])
-    .where("id", "=", 1).executeTakeFirstOrThrow();
+    .leftJoin("stores", (join) => join.on("stores.id", "=", storeId ?? NO_STORE))
+    .where("settings.id", "=", 1)
+    .select((eb) => [
+      eb.fn.coalesce("stores.openingDays", "settings.openingDays").as("openingDays"),
+      eb.fn.coalesce("stores.closedDates", "settings.closedDates").as("closedDates"),
+      eb.fn.coalesce("stores.openingTime", "settings.openingTime").as("openingTime"),
+      eb.fn.coalesce("stores.closingTime", "settings.closingTime").as("closingTime"),
+      eb.fn.coalesce("stores.timeZone", "settings.timeZone").as("timeZone"),
+    ]).executeTakeFirstOrThrow();
   return {
     ...s,
     openingDays: parseOpeningDays(s.openingDays),

@@ -94,6 +94,8 @@ export interface OrderBundle {
     opticianName: string;
     notes: string;
     createdAt: string;
+    /** The store the order was made in (its quote's). */
+    storeId: string;
   };
   client: { id: string; firstName: string; lastName: string; email: string | null };
   jobs: JobView[];

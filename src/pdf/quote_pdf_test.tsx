@@ -81,6 +81,7 @@ const bundleWith = (options: QuoteOptionView[], quote: Partial<QuoteBundle["quot
     closureReason: null,
     footerMessage: "Prices valid for 30 days.",
     version: 3,
+    storeId: "s1",
     ...quote,
   },
   client: {

@@ -65,6 +65,7 @@ const bundle: QuoteBundle = {
     closureReason: null,
     footerMessage: "Valid 30 days.",
     version: 3,
+    storeId: "s1",
   },
   client: {
     id: "c",

@@ -32,9 +32,9 @@ export async function notifyStaffOfAnswer(
     if (!await isMailConfigured(db)) return;
     const to = await staffNoticeAddress(db, quoteId);
     if (!to) return;
-    const quote = await db.selectFrom("quotes").select(["quoteNumber", "clientName"])
+    const quote = await db.selectFrom("quotes").select(["quoteNumber", "clientName", "storeId"])
       .where("id", "=", quoteId).executeTakeFirstOrThrow();
-    const mail = composeOnlineAnswerEmail(await findBranding(db), {
+    const mail = composeOnlineAnswerEmail(await findBranding(db, quote.storeId), {
       quoteNumber: quote.quoteNumber,
       clientName: quote.clientName,
       quoteUrl: `${config.appUrl}/quote/${quoteId}`,

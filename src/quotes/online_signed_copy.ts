@@ -52,10 +52,16 @@ const stands = (
     signedAtText(new Date(acceptance.acceptedAt), timeZone)
   }).`;
 
-/** The store's time zone and its acceptance terms of now (Settings). */
-const signingSettings = (db: DB) =>
-  db.selectFrom("settings").select(["timeZone", "acceptanceTermsText"]).where("id", "=", 1)
-    .executeTakeFirstOrThrow();
+/** The quote's store's time zone (its own, else the chain's) and the acceptance terms of now. */
+const signingSettings = (db: DB, quoteId: string) =>
+  db.selectFrom("settings")
+    .innerJoin("quotes", (join) => join.on("quotes.id", "=", quoteId))
+    .innerJoin("stores", "stores.id", "quotes.storeId")
+    .select((eb) => [
+      eb.fn.coalesce("stores.timeZone", "settings.timeZone").as("timeZone"),
+      "settings.acceptanceTermsText",
+    ])
+    .where("settings.id", "=", 1).executeTakeFirst();
 
 /**
  * The signed copy's bytes and file name: the one kept, else made now and
@@ -69,9 +75,9 @@ export async function signedCopyOf(db: DB, pdfs: PdfPool, quoteId: string) {
   const [acceptance, bundle, settings] = await Promise.all([
     findAcceptance(db, quoteId),
     findQuoteBundle(db, quoteId),
-    signingSettings(db),
+    signingSettings(db, quoteId),
   ]);
-  if (!acceptance || !bundle) return undefined;
+  if (!acceptance || !bundle || !settings) return undefined;
   const filename = signedPdfFilename(bundle);
   if (acceptance.signedPdf) return { pdf: acceptance.signedPdf, filename, acceptance, bundle };
   if (acceptance.signaturePng && pngProblem(acceptance.signaturePng)) {
@@ -84,16 +90,23 @@ export async function signedCopyOf(db: DB, pdfs: PdfPool, quoteId: string) {
   }
   let pdf: Uint8Array;
   try {
-    pdf = await renderSignedQuotePdf(db, pdfs, bundle, await findBranding(db), {
-      signerName: acceptance.signerName,
-      acceptedAt: new Date(acceptance.acceptedAt),
-      chosenOptionIds: [...acceptance.chosenOptionIds],
-      signaturePng: acceptance.signaturePng,
-    }, {
-      timeZone: settings.timeZone,
-      // The terms the client ticked, kept with the acceptance; older ones: today's.
-      terms: acceptance.termsText || settings.acceptanceTermsText || "",
-    });
+    pdf = await renderSignedQuotePdf(
+      db,
+      pdfs,
+      bundle,
+      await findBranding(db, bundle.quote.storeId),
+      {
+        signerName: acceptance.signerName,
+        acceptedAt: new Date(acceptance.acceptedAt),
+        chosenOptionIds: [...acceptance.chosenOptionIds],
+        signaturePng: acceptance.signaturePng,
+      },
+      {
+        timeZone: settings.timeZone,
+        // The terms the client ticked, kept with the acceptance; older ones: today's.
+        terms: acceptance.termsText || settings.acceptanceTermsText || "",
+      },
+    );
   } catch (err) {
     if (err instanceof HttpError) throw err; // the pool busy or stopping: try again later
     throw new SignedCopyError(
@@ -168,7 +181,7 @@ export async function sendSignedCopy(
       await settle(db, quoteId, now);
       return "none_owed";
     }
-    const mail = composeSignedCopyEmail(await findBranding(db), {
+    const mail = composeSignedCopyEmail(await findBranding(db, made.bundle.quote.storeId), {
       quoteNumber: made.bundle.quote.quoteNumber,
       signerName: made.acceptance.signerName,
     });

@@ -35,6 +35,7 @@ export async function findQuoteBundle(db: DB, id: string): Promise<QuoteBundle |
       "quotes.closureReason",
       "quotes.footerMessage",
       "quotes.version",
+      "quotes.storeId",
       "clients.firstName",
       "clients.middleName",
       "clients.lastName",
@@ -134,6 +135,7 @@ export async function findQuoteBundle(db: DB, id: string): Promise<QuoteBundle |
       closureReason: row.closureReason,
       footerMessage: row.footerMessage,
       version: row.version,
+      storeId: row.storeId,
     },
     client: {
       id: row.clientId,

@@ -53,6 +53,14 @@ export async function insertDraftQuote(
   return quote;
 }
 
+/** The store a quote is made in; null for an unknown quote (then the chain's settings show). */
+export async function findQuoteStoreId(db: DB, id: string): Promise<string | null> {
+  if (!isUuid(id)) return null;
+  const row = await db.selectFrom("quotes").select("storeId").where("id", "=", id)
+    .executeTakeFirst();
+  return row?.storeId ?? null;
+}
+
 /** Whether a quote exists (its history may be read); ids that are not UUIDs do not. */
 export async function quoteExists(db: DB, id: string): Promise<boolean> {
   if (!isUuid(id)) return false;

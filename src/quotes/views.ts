@@ -43,6 +43,8 @@ export interface QuoteView {
   closureReason: string | null;
   footerMessage: string | null;
   version: number;
+  /** The store the quote is made in: its printouts and online page show that store. */
+  storeId: string;
 }
 
 export interface QuoteClientView {

@@ -59,10 +59,37 @@ function brandingFrom(s: BrandingRow): Branding {
   };
 }
 
-export async function findBranding(db: DB): Promise<Branding> {
-  const s = await db.selectFrom("settings").select(BRANDING_COLUMNS).where("id", "=", 1)
-    .executeTakeFirstOrThrow();
-  return brandingFrom(s);
+/**
+ * The settings row with a store's overrides (migration 0036) in place of the
+ * chain's: a store column that is null shows the chain's. The logo goes with
+ * its print copy: a store's own logo never borrows the chain's print copy.
+ */
+function settingsOfStore(db: DB, storeId: string | null) {
+  return db.selectFrom("settings")
+    .leftJoin("stores", (join) => join.on("stores.id", "=", storeId ?? NO_STORE))
+    .where("settings.id", "=", 1)
+    .select((eb) => [
+      eb.fn.coalesce("stores.name", "settings.storeName").as("storeName"),
+      eb.fn.coalesce("stores.phone", "settings.storePhone").as("storePhone"),
+      eb.fn.coalesce("stores.email", "settings.storeEmail").as("storeEmail"),
+      eb.fn.coalesce("stores.address", "settings.storeAddress").as("storeAddress"),
+      eb.fn.coalesce("stores.website", "settings.storeWebsite").as("storeWebsite"),
+      eb.fn.coalesce("stores.logoUrl", "settings.logoUrl").as("logoUrl"),
+      eb.case().when("stores.logoUrl", "is not", null).then(eb.ref("stores.logoPrintUrl"))
+        .else(eb.ref("settings.logoPrintUrl")).end().as("logoPrintUrl"),
+      "settings.faviconUrl",
+      "settings.smtpHost",
+      "settings.smtpFromEmail",
+      "settings.smtpUser",
+    ]);
+}
+
+/** An id no store has: the chain's own settings join no store. */
+const NO_STORE = "00000000-0000-0000-0000-000000000000";
+
+/** What a store shows of itself (null: the chain's settings, as the sign-in page shows them). */
+export async function findBranding(db: DB, storeId: string | null): Promise<Branding> {
+  return brandingFrom(await settingsOfStore(db, storeId).executeTakeFirstOrThrow());
 }
 
 /** What every page needs of the settings, read in one statement. */
@@ -72,10 +99,8 @@ export interface PageSettings {
   mailConfigured: boolean;
 }
 
-export async function findPageSettings(db: DB): Promise<PageSettings> {
-  const s = await db.selectFrom("settings")
-    .select([...BRANDING_COLUMNS, "smtpHost", "smtpFromEmail", "smtpUser"])
-    .where("id", "=", 1).executeTakeFirstOrThrow();
+export async function findPageSettings(db: DB, storeId: string | null): Promise<PageSettings> {
+  const s = await settingsOfStore(db, storeId).executeTakeFirstOrThrow();
   return {
     branding: brandingFrom(s),
     mailConfigured: !!s.smtpHost?.trim() && !!(s.smtpFromEmail?.trim() || s.smtpUser?.trim()),

@@ -25,6 +25,17 @@ export async function currentStoreId(c: Context<AppEnv>): Promise<string> {
   return (await currentStore(c, user)).id;
 }
 
+/**
+ * The store a page shows itself as (currentStoreId's), or null, the chain's
+ * own settings, for a user who works in no store: showing is never refused.
+ */
+export async function shownStoreId(c: Context<AppEnv>): Promise<string | null> {
+  const user = c.var.user;
+  if (c.var.kiosk || !user) return await currentStoreId(c);
+  const stores = await findUserStores(c.var.db, user);
+  return pickCurrentStore(stores, storeCookie.read(c, c.var.config.secureCookies))?.id ?? null;
+}
+
 /** The signed-in user's current store; 403 when they work in no active store. */
 export async function currentStore(
   c: Context<AppEnv>,

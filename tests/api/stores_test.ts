@@ -7,14 +7,18 @@ import { describe, it } from "node:test";
 import { expect } from "expect";
 import { sql } from "kysely";
 import { migrateTo, migrateToLatest } from "../../src/db/migrate.ts";
-import { createTestDatabase } from "../helpers/database.ts";
-import { openDatabase } from "../../src/db/database.ts";
+import { createPersistentTestDatabase } from "../helpers/database.ts";
+import type { DatabaseHandle } from "../../src/db/database.ts";
+import { dumpDatabase } from "../../src/backup/dump.ts";
+import { restoreDatabase } from "../../src/backup/restore.ts";
 import { call, createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
 import { insertSavedQuote } from "../helpers/quote_fixture.ts";
 import { findFirstStore, findUserStores, pickCurrentStore } from "../../src/stores/stores.ts";
 import { NO_STORE_MESSAGE } from "../../src/stores/current_store.ts";
+import { OTHER_STORE_JOB } from "../../src/orders/order_store.ts";
 import type { OrderBundle } from "../../src/orders/views.ts";
-import { app, finalizedQuote, lab, useOrdersApp } from "./orders_fixture.ts";
+import { app, finalizedQuote, lab, setNow, step, useOrdersApp } from "./orders_fixture.ts";
+import { createQuoteLink } from "../../src/quotes/online_links.ts";
 
 useOrdersApp();
 
@@ -28,11 +32,15 @@ const STAMPED = [
 ] as const;
 
 describe("an install of the previous release", () => {
-  it("becomes a one-store chain with its data and settings whole", async () => {
-    const scratch = await createTestDatabase();
-    const handle = await openDatabase(scratch.url, "/nonexistent");
+  it("restores its backup and becomes a one-store chain with its data and settings whole", async () => {
+    const [source, target] = await Promise.all([
+      createPersistentTestDatabase(),
+      createPersistentTestDatabase(),
+    ]);
+    const handle = await source.open();
+    let restored: DatabaseHandle | undefined;
     try {
-      const { db } = handle;
+      let db = handle.db;
       await migrateTo(db, "0035_paper_names_and_terms");
       // A store in use at the previous release: staff, a client with a quote,
       // an order with a job and a payment, a tablet hand-over, its settings.
@@ -63,7 +71,12 @@ describe("an install of the previous release", () => {
       await sql`INSERT INTO kiosk_sessions (id, kind, handed_over_by, expires_at)
         VALUES ('hash', 'INTAKE', ${user.id}, now() + interval '1 hour')`.execute(db);
       const settingsBefore = (await sql`SELECT * FROM settings`.execute(db)).rows;
-
+      // Its backup, restored into a new install, which then starts (migrates).
+      const backup = await dumpDatabase(handle);
+      expect(backup.migrations.at(-1)).toBe("0035_paper_names_and_terms");
+      restored = await target.open();
+      await restoreDatabase(restored, backup.script);
+      db = restored.db;
       await migrateToLatest(db);
 
       const stores = await db.selectFrom("stores").selectAll().execute();
@@ -93,8 +106,8 @@ describe("an install of the previous release", () => {
         RETURNING home_store_id`.execute(db);
       expect(later.homeStoreId).toBe(store.id);
     } finally {
-      await handle.close();
-      await scratch.drop();
+      await Promise.all([handle.close(), restored?.close()]);
+      await Promise.all([source.drop(), target.drop()]);
     }
   });
 });
@@ -203,6 +216,35 @@ describe("in a chain of two stores", () => {
     expect(payments.map((p) => p.storeId)).toEqual([storeA, storeB]);
   });
 
+  it("a job is moved on and re-promised by its stores' staff only", async () => {
+    const q = await finalizedQuote({ storeId: storeA });
+    const ordered = await call<OrderBundle>(app, "POST", `/api/quotes/${q.quoteId}/order`, {
+      cookie: inStore(both.cookie, storeA),
+      body: { labId: lab.id },
+    });
+    expect(ordered.status).toBe(201);
+    const job = ordered.body.jobs[0];
+    const onlyB = await sessionCookieFor(
+      app.db,
+      (await createTestUser(app.db, { role: "ADMIN", storeIds: [storeB] })).id,
+    );
+    const refused = await step(ordered.body, 0, "SENT_TO_LAB", {}, onlyB);
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe(OTHER_STORE_JOB);
+    const redated = await call(app, "PUT", `/api/jobs/${job.id}/promised-date`, {
+      cookie: onlyB,
+      body: { promisedDate: "2026-12-24", reason: "Lab delay", version: job.version },
+    });
+    expect(redated.status).toBe(403);
+    const unchanged = await app.db.selectFrom("jobs").select(["status", "version"])
+      .where("id", "=", job.id).executeTakeFirstOrThrow();
+    expect(unchanged).toEqual({ status: "ORDERED", version: job.version });
+    // Sent to store B for pickup, the job is B's staff's to move on too.
+    await app.db.updateTable("jobs").set({ pickupStoreId: storeB }).where("id", "=", job.id)
+      .execute();
+    expect((await step(ordered.body, 0, "SENT_TO_LAB", {}, onlyB)).status).toBe(200);
+  });
+
   it("a tablet belongs to the store that handed it over, and so does its intake", async () => {
     const handed = await call(app, "POST", "/api/kiosk/hand-over", {
       cookie: inStore(both.cookie, storeB),
@@ -251,6 +293,96 @@ describe("in a chain of two stores", () => {
     expect(res.status).toBe(201);
     expect(await findUserStores(app.db, { id: res.body.id, role: "AUTHORIZED_USER" }))
       .toEqual([{ id: storeA, code: "MAIN", name: null }]);
+  });
+});
+
+/** The store the install's data went to (no overrides: the chain's settings). */
+const mainStoreId = async () =>
+  (await app.db.selectFrom("stores").select("id").where("code", "=", "MAIN")
+    .executeTakeFirstOrThrow()).id;
+
+describe("a store's own settings, else the chain's", () => {
+  let storeB: string;
+  let cookie: string;
+  const DOWNTOWN = {
+    code: "DT2",
+    name: "Downtown Optical",
+    address: "9 Elm Street, Springfield",
+    phone: "(555) 010-0199",
+    // Open Monday to Saturday, 10:00-19:00 in New York (the chain: Mon-Fri 09:00-18:00, Chicago).
+    openingDays: "1,2,3,4,5,6",
+    openingTime: "10:00",
+    closingTime: "19:00",
+    timeZone: "America/New_York",
+    readyEmailSubject: "Your glasses are waiting for you downtown",
+  };
+
+  it("a quote's printout and online page show its store", async () => {
+    storeB = (await app.db.insertInto("stores").values(DOWNTOWN).returning("id")
+      .executeTakeFirstOrThrow()).id;
+    const user = await createTestUser(app.db, { storeIds: [storeB] });
+    cookie = await sessionCookieFor(app.db, user.id);
+    const chain = await app.db.selectFrom("settings").select("storeName")
+      .executeTakeFirstOrThrow();
+    for (
+      const [storeId, name, not] of [
+        [storeB, DOWNTOWN.name, chain.storeName ?? "Lensdesk Optical"],
+        [await mainStoreId(), chain.storeName ?? "Lensdesk Optical", DOWNTOWN.name],
+      ] as const
+    ) {
+      const q = await insertSavedQuote(app.db, { storeId });
+      const page = await fetch(`${app.baseUrl}/quote/${q.quoteId}/client-print`, {
+        headers: { cookie },
+      });
+      const html = await page.text();
+      expect(page.status).toBe(200);
+      expect(html).toContain(name);
+      expect(html).not.toContain(not);
+      const token = await createQuoteLink(app.db, {
+        quoteId: q.quoteId,
+        quoteVersion: 1,
+        sentTo: "jane@example.com",
+        createdBy: null,
+      });
+      const online = await (await fetch(`${app.baseUrl}/q/${token}`)).text();
+      expect(online).toContain(name);
+      expect(online).not.toContain(not);
+    }
+  });
+
+  it("an order is promised in its store's business days; the ready e-mail is its pickup store's", async () => {
+    // Friday 11:00 in New York, a 3-day lab: Saturday, Monday, Tuesday (the chain's: to Wednesday).
+    setNow(new Date("2026-11-27T16:00:00Z"));
+    const q = await finalizedQuote({
+      storeId: storeB,
+      options: [{ label: "One", sku: "S-DT", price: "50.00" }],
+      firstName: "Dana",
+    });
+    let o = (await call<OrderBundle>(app, "POST", `/api/quotes/${q.quoteId}/order`, {
+      cookie,
+      body: { labId: lab.id },
+    })).body;
+    expect(o.jobs[0].promisedDate).toBe("2026-12-01");
+    for (const to of ["SENT_TO_LAB", "RECEIVED", "CHECKED"]) {
+      o = (await step(o, 0, to, {}, cookie)).body;
+    }
+    try {
+      // Ready on Friday at 18:55 in New York: held for the undo window, past closing, so it
+      // goes on Saturday at 10:00 there (the chain would wait for Monday 09:00 in Chicago).
+      setNow(new Date("2026-11-27T23:55:00Z"));
+      o = (await step(o, 0, "READY", {}, cookie)).body;
+      expect(o.jobs[0].status).toBe("READY");
+      const held = await app.db.selectFrom("emailOutbox")
+        .select(["subject", "textBody", "nextAttemptAt"])
+        .where("jobId", "=", o.jobs[0].id).executeTakeFirstOrThrow();
+      expect(held.nextAttemptAt.toISOString()).toBe("2026-11-28T15:00:00.000Z");
+      expect(held.subject).toBe(DOWNTOWN.readyEmailSubject);
+      expect(held.textBody).toContain(DOWNTOWN.name);
+      expect(held.textBody).toContain(DOWNTOWN.address);
+      expect(held.textBody).toContain("Mon–Sat 10:00–19:00");
+    } finally {
+      setNow(new Date("2026-11-27T16:00:00Z"));
+    }
   });
 });
 

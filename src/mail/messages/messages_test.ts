@@ -212,11 +212,12 @@ const CASES: MessageCase[] = [
         storeHours: "Mon–Fri 09:00–18:00",
       }),
     subject: "Your glasses are ready",
-    text: "Hello Nora,\n\nYour glasses (job J-000012) are ready for pickup at Clear View Optics." +
+    text: "Hello Nora,\n\nYour glasses (job J-000012) are ready for pickup at Clear View Optics, " +
+      "1 Main St, Springfield." +
       "\n\nOur hours: Mon–Fri 09:00–18:00\n\nSee you soon,\nClear View Optics",
     facts: [
       "Hello Nora,",
-      "Your glasses (job J-000012) are ready for pickup at Clear View Optics.",
+      "Your glasses (job J-000012) are ready for pickup at Clear View Optics, 1 Main St, Springfield.",
       "See you soon,\nClear View Optics",
     ],
     hrefs: [],

@@ -5,7 +5,7 @@ import { fillTemplate, Paragraphs } from "./parts.tsx";
 
 export const READY_SUBJECT_DEFAULT = "Your glasses are ready";
 export const READY_BODY_DEFAULT = "Hello {firstName},\n\n" +
-  "Your glasses (job {jobNumber}) are ready for pickup at {storeName}.\n\n" +
+  "Your glasses (job {jobNumber}) are ready for pickup at {storeName}, {storeAddress}.\n\n" +
   "Our hours: {storeHours}\n\nSee you soon,\n{storeName}";
 
 export function composeReadyNotice(
@@ -13,7 +13,8 @@ export function composeReadyNotice(
   template: { subject: string | null; body: string | null },
   values: { firstName: string; jobNumber: string; storeHours: string },
 ): ComposedEmail {
-  const vars = { ...values, storeName: branding.storeName };
+  // The store the glasses wait in (the job's pickup store): its name and address.
+  const vars = { ...values, storeName: branding.storeName, storeAddress: branding.storeAddress };
   const text = fillTemplate(template.body?.trim() || READY_BODY_DEFAULT, vars);
   return renderMail(branding, {
     subject: fillTemplate(template.subject?.trim() || READY_SUBJECT_DEFAULT, vars),
