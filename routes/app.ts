@@ -61,6 +61,7 @@ import { quoteEmailApi } from "./api/quote_email.ts";
 import { quoteLinksApi } from "./api/quote_links.ts";
 import { adminSettingsApi } from "./api/admin_settings.ts";
 import { adminUsersApi } from "./api/admin_users.ts";
+import { storesApi } from "./api/stores.ts";
 import { adminCatalogApi } from "./api/admin_catalog.ts";
 import { historyApi } from "./api/history.ts";
 import { CATALOG_IMPORT_PATH, catalogCsvApi } from "./api/catalog_csv.ts";
@@ -293,6 +294,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   api.route("/", quoteLinksApi);
   api.route("/", adminSettingsApi);
   api.route("/", adminUsersApi);
+  api.route("/", storesApi);
   api.route("/", adminCatalogApi);
   api.route("/", ordersApi);
   api.route("/", quotesApi);

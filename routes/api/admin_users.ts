@@ -16,6 +16,7 @@ import {
   deleteUser,
   listUsers,
   resetUserPassword,
+  setUserStores,
   updateUser,
   type UserResult,
 } from "../../src/users/admin_users.ts";
@@ -24,6 +25,7 @@ import { EXTERNAL_PASSWORD_MESSAGE } from "../../src/users/admin_users.ts";
 import { checkPassword } from "../../src/auth/password_check.ts";
 import { sendResetMail } from "../../src/auth/reset_mail.ts";
 import { isUuid } from "../../src/db/ids.ts";
+import { userStoresSchema } from "../../src/schemas/store.ts";
 import { resetTwoFactorByOwner } from "../../src/auth/two_factor_reset.ts";
 
 export const adminUsersApi = new Hono<AppEnv>();
@@ -54,6 +56,11 @@ adminUsersApi.post("/admin/users/invite", admin, async (c) => {
     ),
     201,
   );
+});
+
+adminUsersApi.put("/admin/users/:id/stores", admin, async (c) => {
+  const { storeIds } = await readJson(c, userStoresSchema);
+  return c.json(unwrap(await setUserStores(c.var.db, actorOf(c), c.req.param("id"), storeIds)));
 });
 
 adminUsersApi.delete("/admin/users/:id", admin, async (c) => {

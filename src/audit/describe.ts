@@ -119,6 +119,12 @@ const FIELD_LABELS: Record<string, string> = {
   readyUndoMinutes: "Undo window (minutes)",
   readyWaitingDays: "Ready and waiting after (days)",
   twoFactorRequired: "Two-factor sign-in required",
+  // A store's own settings (migration 0036), and the stores a user works in.
+  code: "Code",
+  phone: "Phone",
+  address: "Address",
+  website: "Website",
+  stores: "Stores",
 };
 
 /** Prescription eye fields: "rightEye.sphere" → "Right eye sphere". */

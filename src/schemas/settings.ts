@@ -2,10 +2,12 @@ import * as z from "zod";
 import { multilineText, safeText } from "./text.ts";
 import { isCalendarDate } from "./calendar_date.ts";
 
-const text = (max: number, multiline = false) =>
+/** An optional text: empty is null. */
+export const text = (max: number, multiline = false) =>
   safeText({ multiline, trim: true }).max(max, `Must be at most ${max} characters`).nullish()
     .transform((v) => v || null);
-const email = safeText({ trim: true }).max(254).nullish().transform((v) => v || null)
+/** An optional e-mail address: empty is null. */
+export const email = safeText({ trim: true }).max(254).nullish().transform((v) => v || null)
   .pipe(z.email("Please enter a valid email address").nullable());
 
 /** Expiration days: a number from 1 to 365; anything unreadable falls back to 30. */
@@ -46,6 +48,58 @@ const wholeNumber = (label: string, min: number, max: number) =>
     ),
   );
 
+/** The days a store opens, 0 = Sunday, kept as "1,2,3,4,5,6". */
+export const openingDaysField = z.union([z.array(z.number()), safeText()], {
+  error: OPENING_DAYS_MESSAGE,
+})
+  .transform((v, ctx) => {
+    const parts = Array.isArray(v) ? v : v.split(",").filter((d) => d.trim() !== "");
+    const days = parts.map((d) => Number(d));
+    if (days.length === 0) {
+      ctx.addIssue({ code: "custom", message: "Choose at least one opening day" });
+      return z.NEVER;
+    }
+    if (days.some((d) => !Number.isInteger(d) || d < 0 || d > 6)) {
+      ctx.addIssue({ code: "custom", message: OPENING_DAYS_MESSAGE });
+      return z.NEVER;
+    }
+    return [...new Set(days)].sort().join(",");
+  });
+
+/** Days shut on an opening day: kept sorted, each once, as "2026-12-25,2027-01-01". */
+export const closedDatesField = z.union([
+  z.array(safeText().max(20)).max(1000),
+  safeText().max(20_000),
+], {
+  error: CLOSED_DATES_MESSAGE,
+}).transform((v, ctx) => {
+  const dates = (Array.isArray(v) ? v : v.split(/[\s,]+/)).map((d) => d.trim())
+    .filter((d) => d !== "");
+  const wrong = dates.find((d) => !isCalendarDate(d));
+  if (wrong !== undefined) {
+    ctx.addIssue({
+      code: "custom",
+      message: `${CLOSED_DATES_MESSAGE} ("${wrong.slice(0, 20)}")`,
+    });
+    return z.NEVER;
+  }
+  const unique = [...new Set(dates)].sort();
+  if (unique.length > MAX_CLOSED_DATES) {
+    ctx.addIssue({
+      code: "custom",
+      message: `At most ${MAX_CLOSED_DATES} closed dates; remove past ones first`,
+    });
+    return z.NEVER;
+  }
+  return unique.join(",");
+});
+
+export const openingTimeField = clockTime("Opening time");
+export const closingTimeField = clockTime("Closing time");
+export const timeZoneField = safeText({ trim: true }).max(64).refine(isTimeZone, {
+  message: "Time zone must be an IANA name like America/Chicago",
+});
+
 /** PUT /api/admin/settings: any subset of the fields; absent fields are left alone. */
 export const settingsSchema = z.object({
   storeName: text(100),
@@ -83,52 +137,15 @@ export const settingsSchema = z.object({
    */
   smtpAllowInsecure: z.boolean(),
   /** Orders (migration 0022): the days the store opens, 0 = Sunday, as "1,2,3,4,5,6". */
-  openingDays: z.union([z.array(z.number()), safeText()], { error: OPENING_DAYS_MESSAGE })
-    .transform((v, ctx) => {
-      const parts = Array.isArray(v) ? v : v.split(",").filter((d) => d.trim() !== "");
-      const days = parts.map((d) => Number(d));
-      if (days.length === 0) {
-        ctx.addIssue({ code: "custom", message: "Choose at least one opening day" });
-        return z.NEVER;
-      }
-      if (days.some((d) => !Number.isInteger(d) || d < 0 || d > 6)) {
-        ctx.addIssue({ code: "custom", message: OPENING_DAYS_MESSAGE });
-        return z.NEVER;
-      }
-      return [...new Set(days)].sort().join(",");
-    }),
+  openingDays: openingDaysField,
   /**
    * Days shut on an opening day (migration 0028): a list, or one text of
    * dates separated by commas, spaces or lines; kept sorted, each once.
    */
-  closedDates: z.union([z.array(safeText().max(20)).max(1000), safeText().max(20_000)], {
-    error: CLOSED_DATES_MESSAGE,
-  }).transform((v, ctx) => {
-    const dates = (Array.isArray(v) ? v : v.split(/[\s,]+/)).map((d) => d.trim())
-      .filter((d) => d !== "");
-    const wrong = dates.find((d) => !isCalendarDate(d));
-    if (wrong !== undefined) {
-      ctx.addIssue({
-        code: "custom",
-        message: `${CLOSED_DATES_MESSAGE} ("${wrong.slice(0, 20)}")`,
-      });
-      return z.NEVER;
-    }
-    const unique = [...new Set(dates)].sort();
-    if (unique.length > MAX_CLOSED_DATES) {
-      ctx.addIssue({
-        code: "custom",
-        message: `At most ${MAX_CLOSED_DATES} closed dates; remove past ones first`,
-      });
-      return z.NEVER;
-    }
-    return unique.join(",");
-  }),
-  openingTime: clockTime("Opening time"),
-  closingTime: clockTime("Closing time"),
-  timeZone: safeText({ trim: true }).max(64).refine(isTimeZone, {
-    message: "Time zone must be an IANA name like America/Chicago",
-  }),
+  closedDates: closedDatesField,
+  openingTime: openingTimeField,
+  closingTime: closingTimeField,
+  timeZone: timeZoneField,
   readyEmailSubject: text(200),
   readyEmailBody: text(5000, true),
   readyUndoMinutes: wholeNumber("Undo window", 0, 120),

@@ -14,6 +14,18 @@ import { findFirstStore, findUserStores, pickCurrentStore, type StoreRef } from 
  */
 const storeCookie = appCookie("lensdesk_store", "Lax");
 
+/** Remembers `storeId` as this device's store for a year (a preference, checked on every use). */
+export function rememberStore(c: Context<AppEnv>, storeId: string) {
+  storeCookie.set(
+    c,
+    storeId,
+    new Date(Date.now() + 365 * 24 * 60 * 60 * 1000),
+    c.var.config.secureCookies,
+  );
+}
+
+export const NOT_A_STORE_OF_YOURS = "Choose one of the stores you work in";
+
 export const NO_STORE_MESSAGE =
   "You do not work in any store yet. Please ask an admin to add you to a store.";
 

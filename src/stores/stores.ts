@@ -16,6 +16,12 @@ export interface StoreRef {
  * The stores a user works in, by code: an OWNER every active store, anyone
  * else the active stores they were given (user_stores).
  */
+/** Every active store of the chain, by code. */
+export function findActiveStores(db: DB): Promise<StoreRef[]> {
+  return db.selectFrom("stores").select(["id", "code", "name"]).where("active", "=", true)
+    .orderBy("code").execute();
+}
+
 export async function findUserStores(
   db: DB,
   user: { id: string; role: Role },
@@ -53,6 +59,35 @@ export function pickCurrentStore(
 export async function findFirstStore(db: DB): Promise<StoreRef> {
   return await db.selectFrom("stores").select(["id", "code", "name"])
     .where("active", "=", true).orderBy("code").limit(1).executeTakeFirstOrThrow();
+}
+
+/** The ids of the stores each user was given (user_stores), by user id. */
+export async function findStoreIdsByUser(db: DB): Promise<Map<string, string[]>> {
+  const rows = await db.selectFrom("userStores").innerJoin(
+    "stores",
+    "stores.id",
+    "userStores.storeId",
+  )
+    .select(["userStores.userId", "userStores.storeId"]).orderBy("stores.code").execute();
+  const byUser = new Map<string, string[]>();
+  for (const r of rows) byUser.set(r.userId, [...byUser.get(r.userId) ?? [], r.storeId]);
+  return byUser;
+}
+
+/** Replaces the stores a user works in; returns the store codes before and after. */
+export async function replaceUserStores(
+  db: DB,
+  userId: string,
+  storeIds: string[],
+): Promise<{ from: string[]; to: string[] }> {
+  const codes = async () =>
+    (await db.selectFrom("userStores").innerJoin("stores", "stores.id", "userStores.storeId")
+      .select("stores.code").where("userStores.userId", "=", userId).orderBy("stores.code")
+      .execute()).map((r) => r.code);
+  const from = await codes();
+  await db.deleteFrom("userStores").where("userId", "=", userId).execute();
+  await addUserStores(db, userId, storeIds);
+  return { from, to: await codes() };
 }
 
 /** Gives a user these stores to work in (those they already have are kept). */

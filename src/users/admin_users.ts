@@ -10,7 +10,13 @@ import { assignableRoles, type Person, userPermissions } from "./permissions.ts"
 import { isUniqueViolation } from "../db/errors.ts";
 import { isUuid } from "../db/ids.ts";
 import { inTransaction } from "../db/transaction.ts";
-import { addUserStores } from "../stores/stores.ts";
+import {
+  addUserStores,
+  findActiveStores,
+  findStoreIdsByUser,
+  findUserStores,
+  replaceUserStores,
+} from "../stores/stores.ts";
 import { diffFields, recordChanges } from "../audit/describe.ts";
 
 /** The fields of an account the history records, old → new (never the password). */
@@ -27,6 +33,8 @@ export interface UserRow {
   /** Signs in with a second factor (an owner may reset it). */
   twoFactorEnabled: boolean;
   createdAt: string;
+  /** The stores they were given, by code (an owner works in every store whatever these say). */
+  storeIds: string[];
 }
 
 export async function listUsers(db: DB): Promise<UserRow[]> {
@@ -43,10 +51,12 @@ export async function listUsers(db: DB): Promise<UserRow[]> {
       "totpEnabledAt",
     ])
     .orderBy("createdAt").orderBy("username").execute();
+  const stores = await findStoreIdsByUser(db);
   return rows.map(({ totpEnabledAt, ...r }) => ({
     ...r,
     twoFactorEnabled: totpEnabledAt !== null,
     createdAt: r.createdAt.toISOString(),
+    storeIds: stores.get(r.id) ?? [],
   }));
 }
 
@@ -271,4 +281,61 @@ export async function changeOwnPassword(
     {},
   );
   return { ok: true, value: null };
+}
+
+export const OWNER_STORES_MESSAGE = "An owner works in every store of the chain.";
+export const NO_STORES_MESSAGE = "Choose at least one store";
+
+/**
+ * The stores a user works in. An owner gives any active store; an admin
+ * gives and takes only stores they work in themselves (the user keeps the
+ * others), and only to the accounts they manage.
+ */
+export async function setUserStores(
+  db: DB,
+  actor: Person & AuditActor,
+  id: string,
+  storeIds: string[],
+): Promise<UserResult<UserRow>> {
+  const user = await target(db, id);
+  if (!user) return { ok: false, status: 404, message: "User not found" };
+  if (!userPermissions(actor, user).canChangeRole) {
+    return forbidden("Your role may not change this user's stores");
+  }
+  if (user.role === "OWNER") return { ok: false, status: 409, message: OWNER_STORES_MESSAGE };
+  const wanted = [...new Set(storeIds)];
+  const active = new Set((await findActiveStores(db)).map((s) => s.id));
+  if (wanted.some((s) => !active.has(s))) {
+    return {
+      ok: false,
+      status: 400,
+      message: "Choose active stores of the chain",
+      field: "storeIds",
+    };
+  }
+  const result = await inTransaction(db, async (trx) => {
+    const current = (await findStoreIdsByUser(trx)).get(id) ?? [];
+    let next = wanted;
+    if (actor.role !== "OWNER") {
+      const mine = new Set(
+        (await findUserStores(trx, { id: actor.id ?? "", role: actor.role })).map((s) => s.id),
+      );
+      if (wanted.some((s) => !mine.has(s) && !current.includes(s))) {
+        return forbidden("You can only give the stores you work in");
+      }
+      // What the admin cannot see stays as it was.
+      next = [...new Set([...wanted, ...current.filter((s) => !mine.has(s))])];
+    }
+    if (next.length === 0) {
+      return { ok: false, status: 400, message: NO_STORES_MESSAGE, field: "storeIds" } as const;
+    }
+    const { from, to } = await replaceUserStores(trx, id, next);
+    await recordAudit(trx, actor, "user.change_stores", "user", id, {
+      username: user.username,
+      changes: diffFields({ stores: from.join(", ") }, { stores: to.join(", ") }, ["stores"]),
+    });
+    return { ok: true } as const;
+  });
+  if (!result.ok) return result;
+  return { ok: true, value: (await listUsers(db)).find((u) => u.id === id)! };
 }

@@ -10,6 +10,7 @@ import type { QuoteBundle, QuoteItemView, QuoteOptionView } from "../../src/quot
 import type { OptionInput } from "../../src/schemas/quote.ts";
 import type { CreateClientInput } from "../../src/schemas/client.ts";
 import { call, type TestApp } from "./test_app.ts";
+import { findFirstStore } from "../../src/stores/stores.ts";
 import { formatMoney } from "../../src/quotes/money.ts";
 import { insertOptionItems, upsertSegOc } from "../../src/quotes/quote_store.ts";
 
@@ -98,12 +99,13 @@ export async function insertSavedQuote(
     options?: { label: string; sku: string; price: string }[];
     fullOptions?: OptionInit[];
     firstName?: string;
-    /** The quote's store and the client's home store (else the only store of a one-store chain). */
+    /** The quote's store and the client's home store (else the chain's first store). */
     storeId?: string;
   } = {},
 ): Promise<{ quoteId: string; clientId: string; optionIds: string[] }> {
+  const storeId = init.storeId ?? (await findFirstStore(db)).id;
   const client = await db.insertInto("clients").values({
-    homeStoreId: init.storeId,
+    homeStoreId: storeId,
     firstName: init.firstName ?? "Jane",
     lastName: "Doe",
     email: STAFF_ONLY.clientEmail,
@@ -111,7 +113,7 @@ export async function insertSavedQuote(
   }).returning("id").executeTakeFirstOrThrow();
   const quote = await db.insertInto("quotes").values({
     clientId: client.id,
-    storeId: init.storeId,
+    storeId,
     status: init.status ?? "ACTIVE",
     opticianName: STAFF_ONLY.opticianName,
     internalNotes: STAFF_ONLY.internalNotes,

@@ -2,6 +2,7 @@
 import { get, ok, SECTION, send } from "./build.ts";
 import type { RouteEntry } from "./expectations.ts";
 import { freshUser } from "./fixtures.ts";
+import { findFirstStore } from "../../../src/stores/stores.ts";
 
 export const ADMIN_ROUTES: RouteEntry[] = [
   // ---- Administration ----
@@ -34,6 +35,27 @@ export const ADMIN_ROUTES: RouteEntry[] = [
       headers: { "content-type": "application/x-www-form-urlencoded" },
     })),
   get("/api/admin/users", "admin", ok(200)),
+  send("PUT", "/api/admin/users/:id/stores", "admin", ok(200), async (fx) => ({
+    path: `/api/admin/users/${(await fx.staffUser()).id}/stores`,
+    body: { storeIds: [(await findFirstStore(fx.app.db)).id] },
+  })),
+  // ---- The chain's stores ----
+  get("/api/admin/stores", "admin", ok(200)),
+  // Codes after MAIN's: the chain's first store, where the table's callers work, stays first.
+  send("POST", "/api/admin/stores", "owner", ok(201), () =>
+    Promise.resolve({
+      path: "/api/admin/stores",
+      body: { code: `Z${crypto.randomUUID().slice(0, 6)}`, name: "Route Table Uptown" },
+    })),
+  send("PUT", "/api/admin/stores/:id", "admin", ok(200), async (fx) => ({
+    path: `/api/admin/stores/${(await findFirstStore(fx.app.db)).id}`,
+    body: { phone: "(555) 010-0123" },
+  })),
+  get("/api/stores", "staff", ok(200)),
+  send("PUT", "/api/stores/current", "staff", ok(200), async (fx) => ({
+    path: "/api/stores/current",
+    body: { storeId: (await findFirstStore(fx.app.db)).id },
+  })),
   send("POST", "/api/admin/users/invite", "admin", ok(201), () =>
     Promise.resolve({
       path: "/api/admin/users/invite",

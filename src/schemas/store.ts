@@ -1,0 +1,67 @@
+import * as z from "zod";
+import { safeText } from "./text.ts";
+import {
+  closedDatesField,
+  closingTimeField,
+  email,
+  openingDaysField,
+  openingTimeField,
+  text,
+  timeZoneField,
+} from "./settings.ts";
+
+export const STORE_CODE_MESSAGE = "Code must be 1 to 8 letters or digits (e.g. DT or STORE2)";
+
+/** A store's short code: upper-case letters and digits, as its numbers will carry it. */
+export const storeCodeField = safeText({ error: STORE_CODE_MESSAGE, trim: true })
+  .transform((v) => v.toUpperCase())
+  .pipe(z.string().regex(/^[A-Z0-9]{1,8}$/, STORE_CODE_MESSAGE));
+
+/**
+ * What a store sets of its own. Each field is an override of the chain's
+ * setting (Settings): null, or an empty text, goes back to the chain's.
+ */
+const overrides = {
+  name: text(100),
+  phone: text(40),
+  email,
+  address: text(300, true),
+  website: text(200),
+  openingDays: openingDaysField.nullable(),
+  closedDates: closedDatesField.nullable(),
+  openingTime: openingTimeField.nullable(),
+  closingTime: closingTimeField.nullable(),
+  timeZone: timeZoneField.nullable(),
+  readyEmailSubject: text(200),
+  readyEmailBody: text(5000, true),
+};
+
+const hoursInOrder = (s: { openingTime?: string | null; closingTime?: string | null }) =>
+  !s.openingTime || !s.closingTime || s.openingTime < s.closingTime;
+const HOURS_ORDER = { message: "Closing time must be after opening time", path: ["closingTime"] };
+
+const overridesSchema = z.object(overrides).partial();
+
+/** POST /api/admin/stores: a new store, its code and what it sets of its own. */
+export const newStoreSchema = overridesSchema.extend({ code: storeCodeField })
+  .refine(hoursInOrder, HOURS_ORDER);
+export type NewStoreInput = z.infer<typeof newStoreSchema>;
+
+/** PUT /api/admin/stores/{id}: any subset; absent fields are left alone. */
+export const storeUpdateSchema = overridesSchema.extend({
+  code: storeCodeField.optional(),
+  active: z.boolean({ error: "active must be true or false" }).optional(),
+}).refine(hoursInOrder, HOURS_ORDER);
+export type StoreUpdateInput = z.infer<typeof storeUpdateSchema>;
+
+/** PUT /api/admin/users/{id}/stores: the stores a user works in. */
+export const userStoresSchema = z.object({
+  storeIds: z.array(z.uuid({ error: "storeIds must be store ids" }), {
+    error: "storeIds must be a list of store ids",
+  }).max(100),
+});
+
+/** PUT /api/stores/current: the store this device works in from now on. */
+export const currentStoreSchema = z.object({
+  storeId: z.uuid({ error: "storeId must be a store id" }),
+});

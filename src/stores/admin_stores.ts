@@ -1,0 +1,131 @@
+// The stores of the chain as admins keep them: each store's code and what it
+// sets of its own (null: the chain's setting). An owner adds stores; an owner,
+// or an admin of that store, changes one. A store is never deleted (its
+// quotes, orders and payments keep pointing at it): it is made inactive.
+import type { DB } from "../db/database.ts";
+import type { Role } from "../../db/schema.ts";
+import { isUuid } from "../db/ids.ts";
+import { isUniqueViolation } from "../db/errors.ts";
+import { type AuditActor, recordAudit } from "../audit/audit_log.ts";
+import { recordChanges } from "../audit/describe.ts";
+import { inTransaction } from "../db/transaction.ts";
+import type { NewStoreInput, StoreUpdateInput } from "../schemas/store.ts";
+import { findUserStores } from "./stores.ts";
+
+export const STORE_COLUMNS = [
+  "id",
+  "code",
+  "name",
+  "phone",
+  "email",
+  "address",
+  "website",
+  "openingDays",
+  "closedDates",
+  "openingTime",
+  "closingTime",
+  "timeZone",
+  "readyEmailSubject",
+  "readyEmailBody",
+  "active",
+] as const;
+
+/** The fields the history shows old → new. */
+const FIELDS = STORE_COLUMNS.filter((c) => c !== "id");
+
+export interface StoreView {
+  id: string;
+  code: string;
+  name: string | null;
+  phone: string | null;
+  email: string | null;
+  address: string | null;
+  website: string | null;
+  openingDays: string | null;
+  closedDates: string | null;
+  openingTime: string | null;
+  closingTime: string | null;
+  timeZone: string | null;
+  readyEmailSubject: string | null;
+  readyEmailBody: string | null;
+  active: boolean;
+}
+
+export const STORE_CODE_TAKEN = "Another store already has this code";
+export const LAST_ACTIVE_STORE =
+  "This is the chain's only active store: it cannot be made inactive.";
+export const NOT_YOUR_STORE = "You can only change the stores you work in.";
+
+type Result<T> =
+  | { ok: true; value: T }
+  | { ok: false; status: 400 | 403 | 404 | 409; message: string; field?: string };
+
+const fail = (status: 400 | 403 | 404 | 409, message: string, field?: string) =>
+  ({ ok: false, status, message, field }) as const;
+
+/** Every store of the chain, by code, with what each sets of its own. */
+export function listStores(db: DB): Promise<StoreView[]> {
+  return db.selectFrom("stores").select(STORE_COLUMNS).orderBy("code").execute();
+}
+
+export async function createStore(
+  db: DB,
+  input: NewStoreInput,
+  actor: AuditActor,
+): Promise<Result<StoreView>> {
+  return await inTransaction(db, async (trx) => {
+    const store = await trx.insertInto("stores").values(input)
+      .onConflict((oc) => oc.column("code").doNothing())
+      .returning(STORE_COLUMNS).executeTakeFirst();
+    if (!store) return fail(409, STORE_CODE_TAKEN, "code");
+    await recordAudit(trx, actor, "settings.store_create", "store", store.id, {
+      code: store.code,
+      changes: recordChanges({}, store, FIELDS),
+    });
+    return { ok: true, value: store } as const;
+  });
+}
+
+/**
+ * Changes what `input` names; null clears an override (the chain's setting
+ * shows again). The last active store cannot be made inactive.
+ */
+export async function updateStore(
+  db: DB,
+  id: string,
+  input: StoreUpdateInput,
+  actor: AuditActor & { role: Role },
+): Promise<Result<StoreView>> {
+  if (!isUuid(id)) return fail(404, "Store not found");
+  if (actor.role !== "OWNER" && !(await worksIn(db, actor, id))) {
+    return fail(403, NOT_YOUR_STORE);
+  }
+  try {
+    return await inTransaction(db, async (trx) => {
+      const before = await trx.selectFrom("stores").select(STORE_COLUMNS).where("id", "=", id)
+        .forUpdate().executeTakeFirst();
+      if (!before) return fail(404, "Store not found");
+      if (input.active === false && before.active) {
+        // Locked in one order by every such change, so two cannot both pass.
+        const active = await trx.selectFrom("stores").select("id").where("active", "=", true)
+          .orderBy("id").forUpdate().execute();
+        if (active.length <= 1) return fail(409, LAST_ACTIVE_STORE, "active");
+      }
+      const store = await trx.updateTable("stores").set({ ...input, updatedAt: new Date() })
+        .where("id", "=", id).returning(STORE_COLUMNS).executeTakeFirstOrThrow();
+      await recordAudit(trx, actor, "settings.store_update", "store", id, {
+        code: store.code,
+        changes: recordChanges(before, store, FIELDS),
+      });
+      return { ok: true, value: store } as const;
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) return fail(409, STORE_CODE_TAKEN, "code");
+    throw err;
+  }
+}
+
+async function worksIn(db: DB, user: { id: string | null; role: Role }, storeId: string) {
+  if (!user.id) return false;
+  return (await findUserStores(db, { id: user.id, role: user.role })).some((s) => s.id === storeId);
+}
