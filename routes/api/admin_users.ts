@@ -4,6 +4,7 @@ import { currentStore } from "../../src/stores/current_store.ts";
 import { auditActor } from "../../src/http/actor.ts";
 import { HttpError, readJson } from "../../src/http/errors.ts";
 import { requireUser } from "../../src/http/middleware.ts";
+import { unwrap } from "../../src/http/outcome.ts";
 import {
   changePasswordSchema,
   newUserSchema,
@@ -18,7 +19,6 @@ import {
   resetUserPassword,
   setUserStores,
   updateUser,
-  type UserResult,
 } from "../../src/users/admin_users.ts";
 import { findUserById } from "../../src/users/users.ts";
 import { EXTERNAL_PASSWORD_MESSAGE } from "../../src/users/admin_users.ts";
@@ -36,15 +36,6 @@ const actorOf = (c: Context<AppEnv>) => ({
   id: c.var.user!.id,
   role: c.var.user!.role,
 });
-
-function unwrap<T>(result: UserResult<T>): T {
-  if (result.ok) return result.value;
-  throw new HttpError(
-    result.status,
-    result.message,
-    result.field ? { [result.field]: result.message } : undefined,
-  );
-}
 
 adminUsersApi.get("/admin/users", admin, async (c) => c.json(await listUsers(c.var.db)));
 

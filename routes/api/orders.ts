@@ -5,6 +5,7 @@ import { findUserStores } from "../../src/stores/stores.ts";
 import { auditActor } from "../../src/http/actor.ts";
 import { HttpError, notFound, readJson, readQuery } from "../../src/http/errors.ts";
 import { requireUser } from "../../src/http/middleware.ts";
+import { unwrap } from "../../src/http/outcome.ts";
 import { isUniqueViolation } from "../../src/db/errors.ts";
 import {
   createOrderSchema,
@@ -19,7 +20,6 @@ import { insertLab, LAB_NAME_TAKEN, listLabs, updateLab } from "../../src/orders
 import {
   addPayment,
   createOrder,
-  type OrderWrite,
   setPromisedDate,
   stepJob,
   type Stepper,
@@ -41,15 +41,6 @@ import { composeWorkOrderEmail } from "../../src/mail/messages/work_order.tsx";
 export const ordersApi = new Hono<AppEnv>();
 const staff = requireUser();
 const admin = requireUser("ADMIN", "OWNER");
-
-function unwrap<T>(result: OrderWrite<T>): T {
-  if (result.ok) return result.value;
-  throw new HttpError(
-    result.status,
-    result.message,
-    result.field ? { [result.field]: result.message } : undefined,
-  );
-}
 
 /** Who writes, and the stores they work in (an owner: all). */
 async function who(c: Context<AppEnv>): Promise<Stepper> {

@@ -5,6 +5,7 @@ import type { AppEnv } from "../../src/http/app_env.ts";
 import { auditActor } from "../../src/http/actor.ts";
 import { HttpError, readJson } from "../../src/http/errors.ts";
 import { requireUser } from "../../src/http/middleware.ts";
+import { unwrap } from "../../src/http/outcome.ts";
 import { currentStoreSchema, newStoreSchema, storeUpdateSchema } from "../../src/schemas/store.ts";
 import { createStore, listStores, updateStore } from "../../src/stores/admin_stores.ts";
 import {
@@ -18,22 +19,6 @@ export const storesApi = new Hono<AppEnv>();
 const admin = requireUser("ADMIN", "OWNER");
 const owner = requireUser("OWNER");
 const staff = requireUser();
-
-function unwrap<T>(
-  result: { ok: true; value: T } | {
-    ok: false;
-    status: 400 | 403 | 404 | 409;
-    message: string;
-    field?: string;
-  },
-): T {
-  if (result.ok) return result.value;
-  throw new HttpError(
-    result.status,
-    result.message,
-    result.field ? { [result.field]: result.message } : undefined,
-  );
-}
 
 const actorOf = (c: Context<AppEnv>) => ({ ...auditActor(c), role: c.var.user!.role });
 

@@ -1,6 +1,7 @@
 // The order writes: an order from a finalized quote, a job's step, its
 // promised date, a payment or refund. Each is one transaction with its
 // job event and history entry, so nothing is ever half-written.
+import type { Outcome } from "../http/outcome.ts";
 import { sql } from "kysely";
 import type { DB } from "../db/database.ts";
 import { isUuid } from "../db/ids.ts";
@@ -26,9 +27,7 @@ import { findStoreHours, storeToday } from "./store_hours.ts";
 import { cancelReadyNotice, queueReadyNotice } from "./ready_notice.ts";
 import type { JobItem, JobMeasurements } from "./views.ts";
 
-export type OrderWrite<T> =
-  | { ok: true; value: T }
-  | { ok: false; status: 400 | 403 | 404 | 409; message: string; field?: string };
+export type OrderWrite<T> = Outcome<T>;
 
 const fail = (
   status: 400 | 403 | 404 | 409,

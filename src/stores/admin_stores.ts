@@ -11,6 +11,7 @@ import { recordChanges } from "../audit/describe.ts";
 import { inTransaction } from "../db/transaction.ts";
 import type { NewStoreInput, StoreUpdateInput } from "../schemas/store.ts";
 import { findUserStores } from "./stores.ts";
+import type { Outcome } from "../http/outcome.ts";
 
 export const STORE_COLUMNS = [
   "id",
@@ -56,10 +57,6 @@ export const LAST_ACTIVE_STORE =
   "This is the chain's only active store: it cannot be made inactive.";
 export const NOT_YOUR_STORE = "You can only change the stores you work in.";
 
-type Result<T> =
-  | { ok: true; value: T }
-  | { ok: false; status: 400 | 403 | 404 | 409; message: string; field?: string };
-
 const fail = (status: 400 | 403 | 404 | 409, message: string, field?: string) =>
   ({ ok: false, status, message, field }) as const;
 
@@ -72,7 +69,7 @@ export async function createStore(
   db: DB,
   input: NewStoreInput,
   actor: AuditActor,
-): Promise<Result<StoreView>> {
+): Promise<Outcome<StoreView>> {
   return await inTransaction(db, async (trx) => {
     const store = await trx.insertInto("stores").values(input)
       .onConflict((oc) => oc.column("code").doNothing())
@@ -95,7 +92,7 @@ export async function updateStore(
   id: string,
   input: StoreUpdateInput,
   actor: AuditActor & { role: Role },
-): Promise<Result<StoreView>> {
+): Promise<Outcome<StoreView>> {
   if (!isUuid(id)) return fail(404, "Store not found");
   if (actor.role !== "OWNER" && !(await worksIn(db, actor, id))) {
     return fail(403, NOT_YOUR_STORE);

@@ -44,8 +44,7 @@ export async function currentStoreId(c: Context<AppEnv>): Promise<string> {
 export async function shownStoreId(c: Context<AppEnv>): Promise<string | null> {
   const user = c.var.user;
   if (c.var.kiosk || !user) return await currentStoreId(c);
-  const stores = await findUserStores(c.var.db, user);
-  return pickCurrentStore(stores, storeCookie.read(c, c.var.config.secureCookies))?.id ?? null;
+  return (await pickFor(c, user))?.id ?? null;
 }
 
 /** The signed-in user's current store; 403 when they work in no active store. */
@@ -53,8 +52,12 @@ export async function currentStore(
   c: Context<AppEnv>,
   user: { id: string; role: Role },
 ): Promise<StoreRef> {
-  const stores = await findUserStores(c.var.db, user);
-  const store = pickCurrentStore(stores, storeCookie.read(c, c.var.config.secureCookies));
+  const store = await pickFor(c, user);
   if (!store) throw new HttpError(403, NO_STORE_MESSAGE);
   return store;
+}
+
+async function pickFor(c: Context<AppEnv>, user: { id: string; role: Role }) {
+  const stores = await findUserStores(c.var.db, user);
+  return pickCurrentStore(stores, storeCookie.read(c, c.var.config.secureCookies));
 }

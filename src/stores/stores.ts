@@ -12,32 +12,25 @@ export interface StoreRef {
   name: string | null;
 }
 
-/**
- * The stores a user works in, by code: an OWNER every active store, anyone
- * else the active stores they were given (user_stores).
- */
 /** Every active store of the chain, by code. */
 export function findActiveStores(db: DB): Promise<StoreRef[]> {
   return db.selectFrom("stores").select(["id", "code", "name"]).where("active", "=", true)
     .orderBy("code").execute();
 }
 
+/**
+ * The stores a user works in, by code: an OWNER every active store, anyone
+ * else the active stores they were given (user_stores).
+ */
 export async function findUserStores(
   db: DB,
   user: { id: string; role: Role },
 ): Promise<StoreRef[]> {
-  let query = db.selectFrom("stores").select(["stores.id", "stores.code", "stores.name"])
-    .where("stores.active", "=", true);
-  if (user.role !== "OWNER") {
-    query = query.where((eb) =>
-      eb.exists(
-        eb.selectFrom("userStores").select("userStores.storeId")
-          .whereRef("userStores.storeId", "=", "stores.id")
-          .where("userStores.userId", "=", user.id),
-      )
-    );
-  }
-  return await query.orderBy("stores.code").execute();
+  if (user.role === "OWNER") return await findActiveStores(db);
+  return await db.selectFrom("stores").innerJoin("userStores", "userStores.storeId", "stores.id")
+    .select(["stores.id", "stores.code", "stores.name"])
+    .where("stores.active", "=", true).where("userStores.userId", "=", user.id)
+    .orderBy("stores.code").execute();
 }
 
 /**

@@ -10,6 +10,7 @@ import { assignableRoles, type Person, userPermissions } from "./permissions.ts"
 import { isUniqueViolation } from "../db/errors.ts";
 import { isUuid } from "../db/ids.ts";
 import { inTransaction } from "../db/transaction.ts";
+import type { Outcome } from "../http/outcome.ts";
 import {
   addUserStores,
   findActiveStores,
@@ -60,9 +61,7 @@ export async function listUsers(db: DB): Promise<UserRow[]> {
   }));
 }
 
-export type UserResult<T> =
-  | { ok: true; value: T }
-  | { ok: false; status: 400 | 403 | 404 | 409; message: string; field?: string };
+export type UserResult<T> = Outcome<T>;
 
 const forbidden = (message: string) => ({ ok: false, status: 403, message }) as const;
 const TAKEN = "That username is already taken";
