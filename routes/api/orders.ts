@@ -13,6 +13,7 @@ import {
   labSchema,
   orderListQuery,
   paymentSchema,
+  pickupStoreSchema,
   promisedDateSchema,
   workOrderEmailSchema,
 } from "../../src/schemas/order.ts";
@@ -20,6 +21,7 @@ import { insertLab, LAB_NAME_TAKEN, listLabs, updateLab } from "../../src/orders
 import {
   addPayment,
   createOrder,
+  setPickupStore,
   setPromisedDate,
   stepJob,
   type Stepper,
@@ -118,6 +120,14 @@ ordersApi.post("/jobs/:id/step", staff, async (c) => {
   const input = await readJson(c, jobStepSchema);
   const { orderId } = unwrap(
     await stepJob(c.var.db, c.req.param("id"), input, await who(c), c.var.clock()),
+  );
+  return c.json(await orderOrThrow(c, orderId));
+});
+
+ordersApi.put("/jobs/:id/pickup-store", staff, async (c) => {
+  const input = await readJson(c, pickupStoreSchema);
+  const { orderId } = unwrap(
+    await setPickupStore(c.var.db, c.req.param("id"), input, await who(c), c.var.clock()),
   );
   return c.json(await orderOrThrow(c, orderId));
 });

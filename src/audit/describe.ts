@@ -125,6 +125,7 @@ const FIELD_LABELS: Record<string, string> = {
   address: "Address",
   website: "Website",
   stores: "Stores",
+  pickupStore: "Pickup store",
 };
 
 /** Prescription eye fields: "rightEye.sphere" → "Right eye sphere". */

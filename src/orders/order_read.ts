@@ -60,6 +60,7 @@ export async function readOrder(
         "jobs.measurements",
         "jobs.prescription",
         "jobs.notes",
+        "jobs.pickupStoreId",
         "jobs.orderedAt",
         dateText("jobs.promisedDate").as("promisedDate"),
         "jobs.remakeCount",
@@ -104,6 +105,7 @@ export async function readOrder(
     jobNumber: j.jobNumber,
     optionLabel: j.optionLabel,
     optionName: j.optionName,
+    pickupStoreId: j.pickupStoreId,
     lab: {
       id: j.labId,
       name: j.labName,

@@ -16,6 +16,7 @@ import type { CreateOrderInput, JobStepInput, PaymentInput } from "../schemas/or
 import {
   addBusinessDays,
   findStep,
+  isForLab,
   JOB_STATUS_LABELS,
   orderMoney,
   paymentDateProblem,
@@ -321,6 +322,48 @@ export async function stepJob(
         : {}),
     });
     return { ok: true, value: { orderId: job.orderId, status: input.to } };
+  });
+}
+
+export const PICKUP_STORE_FINAL =
+  "These glasses are ready, picked up or cancelled: the store they go to can no longer change.";
+export const PICKUP_STORE_UNKNOWN = "Choose an active store of the chain";
+
+/**
+ * Sends a job's glasses to another store of the chain, where the client picks
+ * them up: before they are ready (the ready e-mail then names that store).
+ * The order's history says from which store to which.
+ */
+export async function setPickupStore(
+  db: DB,
+  jobId: string,
+  input: { storeId: string; version: number },
+  who: Stepper,
+  now: Date,
+): Promise<OrderWrite<{ orderId: string }>> {
+  if (!isUuid(jobId)) return fail(404, "Job not found");
+  return await inTransaction(db, async (trx) => {
+    const job = await lockJob(trx, jobId);
+    if (!job) return fail(404, "Job not found");
+    if (!mayChangeJob(who, job)) return fail(403, OTHER_STORE_JOB);
+    if (job.version !== input.version) return fail(409, JOB_STALE);
+    if (job.status === "READY" || !isForLab(job.status)) return fail(409, PICKUP_STORE_FINAL);
+    const [from, to] = await Promise.all([
+      trx.selectFrom("stores").select("code").where("id", "=", job.pickupStoreId)
+        .executeTakeFirstOrThrow(),
+      trx.selectFrom("stores").select("code").where("id", "=", input.storeId)
+        .where("active", "=", true).executeTakeFirst(),
+    ]);
+    if (!to) return fail(400, PICKUP_STORE_UNKNOWN, "storeId");
+    if (input.storeId === job.pickupStoreId) return { ok: true, value: { orderId: job.orderId } };
+    await trx.updateTable("jobs")
+      .set({ pickupStoreId: input.storeId, version: job.version + 1, updatedAt: now })
+      .where("id", "=", jobId).execute();
+    await recordAudit(trx, who.actor, "order.pickup_store", "order", job.orderId, {
+      jobNumber: job.jobNumber,
+      changes: [{ field: "pickupStore", from: from.code, to: to.code }],
+    });
+    return { ok: true, value: { orderId: job.orderId } };
   });
 }
 

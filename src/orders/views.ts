@@ -46,6 +46,8 @@ export interface JobView {
   optionLabel: string;
   /** The option's name as the client chose it (label, else "Option N"); empty on older jobs. */
   optionName: string;
+  /** The store the glasses go to, where the client picks them up. */
+  pickupStoreId: string;
   lab: {
     id: string;
     name: string;

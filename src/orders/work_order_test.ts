@@ -15,6 +15,7 @@ function job(status: JobStatus, id: string = status, extra: Partial<JobView> = {
     jobNumber: `J-${id}`,
     optionLabel: "RB-2000",
     optionName: "Everyday",
+    pickupStoreId: "store",
     lab: { id: "lab", name: "Lab", email: null, phone: null, accountNumber: null },
     status,
     items: [

@@ -45,6 +45,12 @@ export const jobStepSchema = z.object({
 });
 export type JobStepInput = z.infer<typeof jobStepSchema>;
 
+/** PUT /api/jobs/{id}/pickup-store: the store the glasses go to from now on. */
+export const pickupStoreSchema = z.object({
+  storeId: z.uuid({ error: "storeId must be a store id" }),
+  version,
+});
+
 export const promisedDateSchema = z.object({
   promisedDate: dateText("Promised date"),
   reason: reasonText.min(1, "Please give a reason for changing the promised date"),

@@ -15,7 +15,11 @@ import { call, createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
 import { insertSavedQuote } from "../helpers/quote_fixture.ts";
 import { findFirstStore, findUserStores, pickCurrentStore } from "../../src/stores/stores.ts";
 import { NO_STORE_MESSAGE } from "../../src/stores/current_store.ts";
-import { OTHER_STORE_JOB } from "../../src/orders/order_store.ts";
+import {
+  OTHER_STORE_JOB,
+  PICKUP_STORE_FINAL,
+  PICKUP_STORE_UNKNOWN,
+} from "../../src/orders/order_store.ts";
 import type { OrderBundle } from "../../src/orders/views.ts";
 import { app, finalizedQuote, lab, setNow, step, useOrdersApp } from "./orders_fixture.ts";
 import { createQuoteLink } from "../../src/quotes/online_links.ts";
@@ -243,6 +247,54 @@ describe("in a chain of two stores", () => {
     await app.db.updateTable("jobs").set({ pickupStoreId: storeB }).where("id", "=", job.id)
       .execute();
     expect((await step(ordered.body, 0, "SENT_TO_LAB", {}, onlyB)).status).toBe(200);
+  });
+
+  it("a job's glasses go to another store of the chain until they are ready", async () => {
+    const q = await finalizedQuote({ storeId: storeA });
+    let o = (await call<OrderBundle>(app, "POST", `/api/quotes/${q.quoteId}/order`, {
+      cookie: inStore(both.cookie, storeA),
+      body: { labId: lab.id },
+    })).body;
+    const move = (storeId: string, cookie = both.cookie) =>
+      call<OrderBundle & { message?: string }>(
+        app,
+        "PUT",
+        `/api/jobs/${o.jobs[0].id}/pickup-store`,
+        { cookie, body: { storeId, version: o.jobs[0].version } },
+      );
+    const unknown = await move(crypto.randomUUID());
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.message).toBe(PICKUP_STORE_UNKNOWN);
+    const onlyB = await sessionCookieFor(
+      app.db,
+      (await createTestUser(app.db, { storeIds: [storeB] })).id,
+    );
+    expect((await move(storeB, onlyB)).body.message).toBe(OTHER_STORE_JOB);
+    const moved = await move(storeB);
+    expect(moved.status).toBe(200);
+    o = moved.body;
+    expect(o.jobs[0].pickupStoreId).toBe(storeB);
+    expect(o.order.storeId).toBe(storeA);
+    const entry = await app.db.selectFrom("auditLog").select("details")
+      .where("action", "=", "order.pickup_store").where("entityId", "=", o.order.id)
+      .executeTakeFirstOrThrow();
+    expect(entry.details).toMatchObject({
+      jobNumber: o.jobs[0].jobNumber,
+      changes: [{ field: "pickupStore", from: "MAIN", to: "DT" }],
+    });
+    // Stale, then ready: no more moves.
+    expect(
+      (await call(app, "PUT", `/api/jobs/${o.jobs[0].id}/pickup-store`, {
+        cookie: both.cookie,
+        body: { storeId: storeA, version: o.jobs[0].version - 1 },
+      })).status,
+    ).toBe(409);
+    for (const to of ["SENT_TO_LAB", "RECEIVED", "CHECKED", "READY"]) {
+      o = (await step(o, 0, to, {}, both.cookie)).body;
+    }
+    const ready = await move(storeA);
+    expect(ready.status).toBe(409);
+    expect(ready.body.message).toBe(PICKUP_STORE_FINAL);
   });
 
   it("a tablet belongs to the store that handed it over, and so does its intake", async () => {

@@ -90,6 +90,13 @@ export const QUOTE_AND_ORDER_ROUTES: RouteEntry[] = [
       body: { promisedDate: daysFromToday(30), reason: "Lab said so", version: job.version },
     };
   }),
+  send("PUT", "/api/jobs/:id/pickup-store", "staff", ok(200), async (fx) => {
+    const job = (await fx.order()).jobs[0];
+    return {
+      path: `/api/jobs/${job.id}/pickup-store`,
+      body: { storeId: job.pickupStoreId, version: job.version },
+    };
+  }),
   get("/api/orders/:id/work-order.pdf", "staff", ok(200), {
     query: ["paper", "job"],
     path: async (fx) => `/api/orders/${(await fx.order()).order.id}/work-order.pdf`,
