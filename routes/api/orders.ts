@@ -1,6 +1,6 @@
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
-import { currentStoreId } from "../../src/stores/current_store.ts";
+import { currentStoreId, listedStoreId } from "../../src/stores/current_store.ts";
 import { findUserStores } from "../../src/stores/stores.ts";
 import { auditActor } from "../../src/http/actor.ts";
 import { HttpError, notFound, readJson, readQuery } from "../../src/http/errors.ts";
@@ -94,7 +94,9 @@ ordersApi.post("/quotes/:id/order", staff, async (c) => {
 
 /** One row per job; X-Total-Count gives the number matching. */
 ordersApi.get("/orders", staff, async (c) => {
-  const { rows, total } = await listOrders(c.var.db, readQuery(c, orderListQuery), c.var.clock());
+  const query = readQuery(c, orderListQuery);
+  const storeId = await listedStoreId(c, query.store);
+  const { rows, total } = await listOrders(c.var.db, { ...query, storeId }, c.var.clock());
   c.header("X-Total-Count", String(total));
   return c.json(rows);
 });

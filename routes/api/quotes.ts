@@ -1,7 +1,7 @@
 import { type Context, Hono } from "hono";
 import { quoteListQuery } from "../../src/schemas/query.ts";
 import type { AppEnv } from "../../src/http/app_env.ts";
-import { currentStoreId } from "../../src/stores/current_store.ts";
+import { currentStoreId, listedStoreId } from "../../src/stores/current_store.ts";
 import { auditActor } from "../../src/http/actor.ts";
 import { forbidden, HttpError, notFound, readJson, readQuery } from "../../src/http/errors.ts";
 import { requireUser } from "../../src/http/middleware.ts";
@@ -86,13 +86,14 @@ quotesApi.get("/quotes/expired", async (c) => {
  * stopped counting: it reads only as far as its page (src/search/head.ts).
  */
 quotesApi.get("/quotes", async (c) => {
-  const { q, search, status, filter, limit, offset } = readQuery(c, quoteListQuery);
+  const { q, search, status, filter, limit, offset, store } = readQuery(c, quoteListQuery);
   const { rows, total, atLeast } = await listQuotes(c.var.db, {
     q: q ?? search,
     status,
     expired: filter === "expired",
     limit,
     offset,
+    storeId: await listedStoreId(c, store),
   });
   c.header("X-Total-Count", String(total));
   c.header("X-Total-Count-At-Least", String(atLeast));

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
+import { pageListedStoreId } from "../../src/stores/current_store.ts";
 import type { AssetManifest } from "../../src/assets/manifest.ts";
 import { renderPage } from "../render_page.tsx";
 import { Island } from "../../components/Island.tsx";
@@ -132,8 +133,12 @@ export function ordersPages(manifest: AssetManifest) {
       ? parsed.data
       : { late: false, waiting: false, page: 1 };
     const errors = parsed.success ? {} : formErrors(parsed.error);
+    const storeId = await pageListedStoreId(
+      c,
+      typeof raw.store === "string" ? raw.store : undefined,
+    );
     const [{ rows, total }, labs, opticians] = await Promise.all([
-      listOrders(db, query, c.var.clock()),
+      listOrders(db, { ...query, storeId }, c.var.clock()),
       listLabs(db),
       db.selectFrom("orders").select("opticianName").distinct()
         .where("opticianName", "<>", "").orderBy("opticianName").limit(200).execute(),

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
+import { pageListedStoreId } from "../../src/stores/current_store.ts";
 import type { AssetManifest } from "../../src/assets/manifest.ts";
 import type { QuoteStatus } from "../../db/schema.ts";
 import { renderPage } from "../render_page.tsx";
@@ -28,6 +29,7 @@ export function quotesListPages(manifest: AssetManifest) {
     const query = readQuery(c, quotesPageQuery);
     const filter = filterFromQuery(query.status, query.filter);
     const q = (query.q ?? "").trim().slice(0, 200);
+    const storeId = await pageListedStoreId(c, query.store);
     const [first, emailConfigured] = await Promise.all([
       listQuotes(db, {
         q: q || undefined,
@@ -35,6 +37,7 @@ export function quotesListPages(manifest: AssetManifest) {
         expired: filter === "expired",
         limit: QUOTE_PAGE_SIZE,
         offset: 0,
+        storeId,
       }),
       isMailConfigured(db),
     ]);

@@ -178,11 +178,11 @@ const OPEN: JobStatus[] = ["ORDERED", "SENT_TO_LAB", "RECEIVED", "CHECKED", "REM
  */
 export async function listOrders(
   db: DB,
-  query: OrderListQuery,
+  query: OrderListQuery & { storeId?: string },
   now: Date,
 ): Promise<{ rows: OrderListRow[]; total: number; today: string }> {
-  // The chain's day until the list is one store's (in a one-store chain, its store's).
-  const hours = await findStoreHours(db, null);
+  // "Late" by the day of the store listed, else the chain's.
+  const hours = await findStoreHours(db, query.storeId ?? null);
   const today = storeToday(hours, now);
   const waitingDays = (await db.selectFrom("settings").select("readyWaitingDays")
     .where("id", "=", 1).executeTakeFirstOrThrow()).readyWaitingDays;
@@ -199,6 +199,13 @@ export async function listOrders(
       .where("jobs.readyAt", "<=", new Date(now.getTime() - waitingDays * 86_400_000));
   }
   if (query.labId) q = q.where("jobs.labId", "=", query.labId);
+  // A store's jobs: its orders', and the glasses sent to it for pickup.
+  if (query.storeId) {
+    const storeId = query.storeId;
+    q = q.where((eb) =>
+      eb.or([eb("orders.storeId", "=", storeId), eb("jobs.pickupStoreId", "=", storeId)])
+    );
+  }
   if (query.optician) q = q.where("orders.opticianName", "=", query.optician);
   if (query.q) {
     const words = query.q.split(/\s+/).filter(Boolean);

@@ -16,6 +16,8 @@ export interface QuoteListQuery {
   expired?: boolean;
   limit?: number;
   offset?: number;
+  /** One store's quotes (else every store's). */
+  storeId?: string;
 }
 
 /** The quotes a list query keeps, its words looked up as `lookup` says (match.ts). */
@@ -24,6 +26,7 @@ function listFilter(db: DB, query: QuoteListQuery, now: Date, lookup: Lookup) {
   const words = searchWords(query.q ?? "");
   if (words.length) q = q.where(quoteMatches(words, lookup));
   if (query.status) q = q.where("quotes.status", "=", query.status);
+  if (query.storeId) q = q.where("quotes.storeId", "=", query.storeId);
   if (query.expired) {
     q = q.where("quotes.status", "!=", "CLOSED").where("quotes.expiresAt", "<", now);
   }

@@ -1,5 +1,6 @@
 // Orders, jobs, payments and labs: the bodies the API reads and the order
 // page and labs screen validate with before sending.
+import { listStoreField } from "./query.ts";
 import * as z from "zod";
 import { amountMessage, parseCents } from "../quotes/money.ts";
 import { multilineText, safeText, uuidField } from "./text.ts";
@@ -122,6 +123,7 @@ export const orderListQuery = z.object({
   optician: safeText({ trim: true }).max(100).optional(),
   page: z.coerce.number({ error: "page must be a whole number" }).int().min(1).max(10_000)
     .optional().default(1),
+  store: listStoreField.optional(),
 });
 export type OrderListQuery = z.infer<typeof orderListQuery>;
 

@@ -29,6 +29,15 @@ export const clientsPageQuery = z.object({
   id: safeText().max(100).optional(),
 });
 
+/**
+ * The store a list shows: "all" (owners and admins), a store's id, or absent:
+ * the store the device works in (every store while the chain has one).
+ */
+export const listStoreField = z.union([
+  z.literal("all"),
+  z.uuid({ error: 'store must be a store\'s id or "all"' }),
+], { error: 'store must be a store\'s id or "all"' });
+
 const statusField = z.enum(QUOTE_STATUSES as [QuoteStatus, ...QuoteStatus[]], {
   error: "Unknown status",
 });
@@ -41,6 +50,7 @@ export const quoteListQuery = z.object({
   filter: z.enum(["expired"], { error: "The only filter is expired" }).optional(),
   limit: whole(1, 500, "limit must be a whole number from 1 to 500").optional(),
   offset: whole(0, 1_000_000, "offset must be a whole number from 0 to 1000000").optional(),
+  store: listStoreField.optional(),
 });
 
 /**
@@ -51,4 +61,5 @@ export const quotesPageQuery = z.object({
   q: safeText().optional(),
   status: safeText().optional(),
   filter: safeText().optional(),
+  store: safeText().optional(),
 });

@@ -5,7 +5,15 @@ import type { AppEnv } from "../http/app_env.ts";
 import { appCookie } from "../http/app_cookie.ts";
 import { HttpError } from "../http/errors.ts";
 import type { Role } from "../../db/schema.ts";
-import { findFirstStore, findUserStores, pickCurrentStore, type StoreRef } from "./stores.ts";
+import {
+  findActiveStores,
+  findFirstStore,
+  findUserStores,
+  pickCurrentStore,
+  type StoreRef,
+} from "./stores.ts";
+import { readThrough } from "../db/read_through.ts";
+import { isUuid } from "../db/ids.ts";
 
 /**
  * The store this device works in, remembered across sign-ins (a shared
@@ -45,6 +53,58 @@ export async function shownStoreId(c: Context<AppEnv>): Promise<string | null> {
   const user = c.var.user;
   if (c.var.kiosk || !user) return await currentStoreId(c);
   return (await pickFor(c, user))?.id ?? null;
+}
+
+export const ALL_STORES_FORBIDDEN = "Only owners and admins list every store at once.";
+export const UNKNOWN_STORE = "store must be one of the chain's active stores";
+
+/**
+ * The store a list, the dashboard or a report shows: the one asked for
+ * (`store`: a store's id, or "all" for owners and admins), else the device's
+ * current store; undefined is every store, which is also what a chain of one
+ * store shows (no filter at all, so its lists read as they always did).
+ */
+export async function listedStoreId(
+  c: Context<AppEnv>,
+  asked: string | undefined,
+): Promise<string | undefined> {
+  const user = c.var.user!;
+  if (asked === "all") {
+    if (user.role === "AUTHORIZED_USER") throw new HttpError(403, ALL_STORES_FORBIDDEN);
+    return undefined;
+  }
+  const stores = await readThrough(c.var.db, {
+    key: "active-stores",
+    tables: ["stores"],
+    maxAgeMs: 60_000,
+    load: () => findActiveStores(c.var.db),
+  });
+  if (asked !== undefined) {
+    if (!stores.some((s) => s.id === asked)) {
+      throw new HttpError(400, UNKNOWN_STORE, { store: UNKNOWN_STORE });
+    }
+    return stores.length > 1 ? asked : undefined;
+  }
+  if (stores.length <= 1) return undefined;
+  return (await currentStore(c, user)).id;
+}
+
+/**
+ * listedStoreId for a page's first rows: a `store` in the address that is not
+ * one to list (an old bookmark, "all" for staff) shows the default instead
+ * of an error page.
+ */
+export async function pageListedStoreId(
+  c: Context<AppEnv>,
+  asked: string | undefined,
+): Promise<string | undefined> {
+  const valid = asked === "all" || (asked !== undefined && isUuid(asked)) ? asked : undefined;
+  try {
+    return await listedStoreId(c, valid);
+  } catch (err) {
+    if (!(err instanceof HttpError) || valid === undefined) throw err;
+    return await listedStoreId(c, undefined);
+  }
 }
 
 /** The signed-in user's current store; 403 when they work in no active store. */

@@ -14,7 +14,7 @@ import { restoreDatabase } from "../../src/backup/restore.ts";
 import { call, createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
 import { insertSavedQuote } from "../helpers/quote_fixture.ts";
 import { findFirstStore, findUserStores, pickCurrentStore } from "../../src/stores/stores.ts";
-import { NO_STORE_MESSAGE } from "../../src/stores/current_store.ts";
+import { ALL_STORES_FORBIDDEN, NO_STORE_MESSAGE } from "../../src/stores/current_store.ts";
 import {
   OTHER_STORE_JOB,
   PICKUP_STORE_FINAL,
@@ -295,6 +295,66 @@ describe("in a chain of two stores", () => {
     const ready = await move(storeA);
     expect(ready.status).toBe(409);
     expect(ready.body.message).toBe(PICKUP_STORE_FINAL);
+  });
+
+  it("the lists show the device's store; another store, or every store, when asked", async () => {
+    const count = async (path: string, cookie: string) => {
+      const res = await call(app, "GET", path, { cookie });
+      expect({ path, status: res.status }).toEqual({ path, status: 200 });
+      return Number(res.headers.get("x-total-count"));
+    };
+    const quotesIn = async (store: string) =>
+      Number(
+        (await app.db.selectFrom("quotes").select((eb) => eb.fn.countAll().as("n"))
+          .where("storeId", "=", store).executeTakeFirstOrThrow()).n,
+      );
+    const all = Number(
+      (await app.db.selectFrom("quotes").select((eb) => eb.fn.countAll().as("n"))
+        .executeTakeFirstOrThrow()).n,
+    );
+    const [inA, inB] = [await quotesIn(storeA), await quotesIn(storeB)];
+    expect(inA).toBeGreaterThan(0);
+    expect(inB).toBeGreaterThan(0);
+    expect(inA).not.toBe(inB);
+    expect(await count("/api/quotes", inStore(both.cookie, storeA))).toBe(inA);
+    expect(await count("/api/quotes", inStore(both.cookie, storeB))).toBe(inB);
+    expect(await count(`/api/quotes?store=${storeB}`, inStore(both.cookie, storeA))).toBe(inB);
+    const admin = await sessionCookieFor(
+      app.db,
+      (await createTestUser(app.db, { role: "ADMIN", storeIds: [storeA] })).id,
+    );
+    expect(await count("/api/quotes?store=all", admin)).toBe(all);
+    const staffAll = await call<{ message: string }>(app, "GET", "/api/quotes?store=all", {
+      cookie: both.cookie,
+    });
+    expect(staffAll.status).toBe(403);
+    expect(staffAll.body.message).toBe(ALL_STORES_FORBIDDEN);
+    const unknown = await call(app, "GET", `/api/quotes?store=${crypto.randomUUID()}`, {
+      cookie: both.cookie,
+    });
+    expect(unknown.status).toBe(400);
+    // The page's first rows are the same store's; a wrong store in its address shows the default.
+    const page = await (await fetch(`${app.baseUrl}/quotes?store=nonsense`, {
+      headers: { cookie: inStore(both.cookie, storeB) },
+    })).text();
+    expect(page).toContain(`"initialTotal":${inB}`);
+    // Orders: a store's own, and the glasses sent to it for pickup.
+    const jobsOf = async (store: string) =>
+      Number(
+        (await app.db.selectFrom("jobs").innerJoin("orders", "orders.id", "jobs.orderId")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .where((eb) =>
+            eb.or([eb("orders.storeId", "=", store), eb("jobs.pickupStoreId", "=", store)])
+          ).executeTakeFirstOrThrow()).n,
+      );
+    expect(await count("/api/orders", inStore(both.cookie, storeA))).toBe(await jobsOf(storeA));
+    expect(await count("/api/orders", inStore(both.cookie, storeB))).toBe(await jobsOf(storeB));
+    const jobs = Number(
+      (await app.db.selectFrom("jobs").select((eb) => eb.fn.countAll().as("n"))
+        .executeTakeFirstOrThrow()).n,
+    );
+    expect(await jobsOf(storeB)).toBeLessThan(jobs);
+    expect(await count("/api/orders?store=all", admin)).toBe(jobs);
   });
 
   it("a tablet belongs to the store that handed it over, and so does its intake", async () => {

@@ -13,7 +13,7 @@ export const QUOTE_AND_ORDER_ROUTES: RouteEntry[] = [
   get("/api/quotes/recent", "staff", ok(200)),
   get("/api/quotes/expired", "staff", ok(200)),
   get("/api/quotes", "staff", ok(200), {
-    query: ["q", "search", "status", "filter", "limit", "offset"],
+    query: ["q", "search", "status", "filter", "limit", "offset", "store"],
     path: "/api/quotes?q=rita&status=ACTIVE&limit=10&offset=0",
   }),
   get("/api/quotes/:id", "staff", ok(200), {
@@ -65,7 +65,7 @@ export const QUOTE_AND_ORDER_ROUTES: RouteEntry[] = [
     body: { labId: (await fx.lab()).id },
   })),
   get("/api/orders", "staff", ok(200), {
-    query: ["q", "status", "late", "waiting", "labId", "optician", "page"],
+    query: ["q", "status", "late", "waiting", "labId", "optician", "page", "store"],
     path: "/api/orders?q=rita&late=1",
   }),
   get("/api/orders/:id", "staff", ok(200), {
