@@ -14,6 +14,7 @@ import { createSession } from "../src/auth/session.ts";
 import { insertUser } from "../src/users/users.ts";
 import { BENCH_SHAPE, fillStore } from "./store.ts";
 import { token } from "./session.ts";
+import { STORES } from "./mode.ts";
 
 export interface Store {
   url: string | undefined;
@@ -119,6 +120,13 @@ export async function prepare(store: Store) {
     if (Number(existing.n) > 0) {
       throw new Error("The bench needs an empty database (it fills its own store).");
     }
+    // A chain: the install's store and STORES - 1 more, among which the fill spreads the clients.
+    await setup.db.insertInto("stores").values(
+      Array.from({ length: STORES - 1 }, (_, i) => ({
+        code: `S${String(i + 2).padStart(2, "0")}`,
+        name: `Store ${i + 2}`,
+      })),
+    ).execute();
     const user = await insertUser(setup.db, {
       username: `bench-${crypto.randomUUID().slice(0, 8)}`,
       role: "OWNER",

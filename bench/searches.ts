@@ -25,9 +25,14 @@ const SEARCH_KINDS = [
     name: "client list",
     path: (q: string) => `/api/clients/search?q=${q}&limit=${CLIENT_PAGE_SIZE}&offset=0`,
   },
-  /** The /quotes page's list (components/quote_manager): its page with X-Total-Count. */
+  /** The /quotes page's list (components/quote_manager) of every store: its page with X-Total-Count. */
   {
     name: "quote list",
+    path: (q: string) => `/api/quotes?q=${q}&limit=${QUOTE_PAGE_SIZE}&offset=0&store=all`,
+  },
+  /** The same list of one store of the chain's STORES: the device's (the owner's first). */
+  {
+    name: "quote list, one store",
     path: (q: string) => `/api/quotes?q=${q}&limit=${QUOTE_PAGE_SIZE}&offset=0`,
   },
 ];

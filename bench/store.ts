@@ -144,9 +144,10 @@ export async function fillStore(
     for (const index of indexes) await sql`drop index ${sql.raw(index.name)}`.execute(trx);
 
     const ids = storeIds();
+    const chain = await chainStores(trx);
     for (let start = from + 1; start <= to; start += BATCH) {
       const end = Math.min(start + BATCH - 1, to);
-      await fillBatch(trx, start, end, shape, ids);
+      await fillBatch(trx, start, end, shape, ids, chain);
       progress(end - from, to - from);
     }
 
@@ -187,6 +188,20 @@ export async function fillStore(
   );
 }
 
+/**
+ * The chain's active stores by code (migration 0036), among which the clients
+ * and their quotes are spread evenly: client g and its quotes in store
+ * 1 + g mod n. Null on a schema from before stores.
+ */
+async function chainStores(db: DB): Promise<string[] | null> {
+  const { rows: [{ stores }] } = await sql<{ stores: string | null }>`select
+    to_regclass('stores')::text stores`.execute(db);
+  if (!stores) return null;
+  const { rows } = await sql<{ id: string }>`select id from stores where active order by code`
+    .execute(db);
+  return rows.map((r) => r.id);
+}
+
 /** Indexes built at once after a fill: the three GIN indexes of grams, then the rest. */
 const INDEX_BUILDERS = 3;
 const gramsFirst = (definition: string) => definition.includes(" USING gin ") ? 0 : 1;
@@ -219,12 +234,22 @@ async function fillBatch(
   end: number,
   shape: StoreShape,
   id: ReturnType<typeof storeIds>,
+  chain: string[] | null,
 ) {
+  // Each client's store, and its quotes' (the client's): none before migration 0036.
+  const store = chain
+    ? sql`(${sql.lit(`{${chain.join(",")}}`)}::uuid[])[1 + g % ${sql.lit(chain.length)}]`
+    : sql`null::uuid`;
+  const clientStore = chain ? sql`, home_store_id` : sql``;
+  const quoteStore = chain ? sql`, store_id` : sql``;
+  /** The store column of the rows selected for either insert. */
+  const storeValue = chain ? sql`, store_id` : sql``;
   const quoteNumber = sql`c.g::bigint * ${shape.quotesPerClient} + n - 1`;
   const optionNumber = sql`q.n * ${shape.optionsPerQuote} + p`;
   const itemNumber = sql`o.n * ${shape.itemsPerOption} + i`;
   await sql`with c as materialized (
-      select g, ${id(1, sql`g`)} id, (${sql.raw(FIRST)})[1 + g % 10] first_name,
+      select g, ${id(1, sql`g`)} id, ${store} store_id,
+        (${sql.raw(FIRST)})[1 + g % 10] first_name,
         initcap(s1 || s2 || s3) last_name, s1 || s3 || g || '@example.com' email,
         '(' || (200 + g % 800) || ') ' || (200 + (g / 800) % 800) || '-' ||
           lpad((g % 10000)::text, 4, '0') mobile_phone,
@@ -235,14 +260,14 @@ async function fillBatch(
         (${sql.raw(S3)})[1 + (g / 400) % 20] s3) syllables
     ), new_clients as (
       insert into clients (id, first_name, last_name, email, mobile_phone, home_phone, city,
-        state, zip, created_at)
+        state, zip, created_at${clientStore})
       select id, first_name, last_name, email, mobile_phone, home_phone, 'Springfield', 'IL',
-        '62701', created_at from c
+        '62701', created_at${storeValue} from c
     ), new_measurements as (
       insert into client_measurements (client_id, pd_binocular, pd_near, measurements_complete)
       select id, 62, 59, (abs(hashtext(g::text)) % 10) <> 0 from c
     ), q as materialized (
-      select ${quoteNumber} n, ${id(2, quoteNumber)} id, c.id client_id,
+      select ${quoteNumber} n, ${id(2, quoteNumber)} id, c.id client_id, c.store_id,
         coalesce(c.first_name || ' ' || c.last_name, '') client_name,
         nextval('quote_number_seq') number, h, t.created, st.status
       from c cross join generate_series(1, ${shape.quotesPerClient}) n
@@ -258,14 +283,14 @@ async function fillBatch(
         end status) st
     ), new_quotes as (
       insert into quotes (id, quote_number, client_id, client_name, optician_name, status,
-        expires_at, closure_reason, closed_at, created_at, updated_at)
+        expires_at, closure_reason, closed_at, created_at, updated_at${quoteStore})
       select id, 'Q-' || case when number < 1000000 then lpad(number::text, 6, '0')
           else number::text end,
         client_id, client_name, (array['Dr. Ortiz','Sam Lee','Kim Novak','Dr. Weiss'])[1 + (h % 4)],
         status, created + interval '30 days',
         case when status = 'CLOSED' then 'Client went elsewhere' end,
         case when status = 'CLOSED' then created + interval '31 days' end,
-        created, created + interval '1 hour'
+        created, created + interval '1 hour'${storeValue}
       from q
     ), o as materialized (
       select ${optionNumber} n, ${id(3, optionNumber)} id, q.id quote_id, p position,

@@ -75,7 +75,13 @@ describe("deno task bench --quick", { skip: ONCE_ON_SERVER }, () => {
       // how many completed in a second or two depends on the machine.
       for (const t of r.throughput) expect(t.errors).toBe(0);
       // Every search the staff can run, with a word of every query family each.
-      const kinds = ["staff bar", "client search", "client list", "quote list"];
+      const kinds = [
+        "staff bar",
+        "client search",
+        "client list",
+        "quote list",
+        "quote list, one store",
+      ];
       const families = [
         "rare word",
         "common: example",
