@@ -2,7 +2,13 @@
 import { type DB, genericPlans } from "../db/database.ts";
 import { type Lookup, quoteMatches, searchWords } from "../search/match.ts";
 import { cappedPage, matchCount, QUOTE_LIST_CAPPED_MATCHES } from "../search/capped.ts";
-import { type HeadCounts, headRows, readHead, readInListOrder } from "../search/head.ts";
+import {
+  type HeadCounts,
+  headRows,
+  readHead,
+  readInListOrder,
+  readInStoreOrder,
+} from "../search/head.ts";
 import { sql } from "kysely";
 import { pageOf, totalFromPage } from "../db/paging.ts";
 import type { QuoteStatus } from "../../db/schema.ts";
@@ -152,8 +158,13 @@ export async function listQuotes(db: DB, query: QuoteListQuery, now = new Date()
   if (searchWords(query.q ?? "").length) {
     const { head, matches, complete, filled } = await readHead(
       offset + limit,
-      async (rows) =>
-        (await headListQuotesQuery(db, query, now, rows).execute(genericPlans(db))).rows,
+      async (rows) => {
+        const read = (db: DB) => headListQuotesQuery(db, query, now, rows).execute(db);
+        // One store's head through its own index (readInStoreOrder).
+        return (query.storeId
+          ? await readInStoreOrder(genericPlans(db), read)
+          : await read(genericPlans(db))).rows;
+      },
     );
     if (complete || filled) {
       const rows = head.filter((r): r is HeadRow & ListRow => r.id !== null);

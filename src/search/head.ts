@@ -139,6 +139,23 @@ export async function readHead<R extends HeadCounts>(
  * full sorts are off for it alone; the quotes' order still ends in an
  * incremental sort of each created_at's ties.
  */
+/**
+ * One store's head: read through the store's index (quotes: store_id,
+ * created_at, id; migration 0036). PostgreSQL otherwise prefers the whole
+ * chain's newest-first index, dropping the other stores' rows as it goes (its
+ * estimate counts those rows' heap reads as nearly free, the index being in
+ * the table's order): 2,000 rows of one store of 20 took 20 ms that way and
+ * 5 ms through the store's index at 100,000 clients. Turning off the
+ * incremental sort, the only way that index gives the order, leaves it the
+ * store's.
+ */
+export async function readInStoreOrder<T>(db: DB, run: (db: DB) => Promise<T>): Promise<T> {
+  return await db.transaction().execute(async (trx) => {
+    await sql`set local enable_incremental_sort = off`.execute(trx);
+    return await run(trx);
+  });
+}
+
 export async function readInListOrder<T>(db: DB, run: (db: DB) => Promise<T>): Promise<T> {
   return await db.transaction().execute(async (trx) => {
     await sql`set local enable_seqscan = off`.execute(trx);

@@ -319,6 +319,20 @@ describe("in a chain of two stores", () => {
     expect(await count("/api/quotes", inStore(both.cookie, storeA))).toBe(inA);
     expect(await count("/api/quotes", inStore(both.cookie, storeB))).toBe(inB);
     expect(await count(`/api/quotes?store=${storeB}`, inStore(both.cookie, storeA))).toBe(inB);
+    // A search of one store's list reads that store's head (src/search/head.ts) and finds its own.
+    const doesIn = async (store: string) =>
+      Number(
+        (await app.db.selectFrom("quotes").select((eb) => eb.fn.countAll().as("n"))
+          .where("storeId", "=", store).where("clientName", "ilike", "%doe%")
+          .executeTakeFirstOrThrow()).n,
+      );
+    expect(await doesIn(storeA)).toBeGreaterThan(0);
+    expect(await count("/api/quotes?q=doe", inStore(both.cookie, storeA))).toBe(
+      await doesIn(storeA),
+    );
+    expect(await count("/api/quotes?q=doe", inStore(both.cookie, storeB))).toBe(
+      await doesIn(storeB),
+    );
     const admin = await sessionCookieFor(
       app.db,
       (await createTestUser(app.db, { role: "ADMIN", storeIds: [storeA] })).id,
