@@ -5,7 +5,7 @@
 import type { DB } from "../db/database.ts";
 import type { AuditActor } from "../audit/audit_log.ts";
 import { composeReadyNotice } from "../mail/messages/ready_notice.tsx";
-import { findBranding } from "../settings/settings.ts";
+import { findBranding, settingsOfStore } from "../settings/settings.ts";
 import { hoursText, nextOpenInstant } from "./opening_hours.ts";
 import { findStoreHours } from "./store_hours.ts";
 
@@ -26,15 +26,13 @@ export async function queueReadyNotice(
     .where("jobs.id", "=", jobId).executeTakeFirstOrThrow();
   if (!job.email?.trim()) return { skipped: "The client has no e-mail address." };
   // The store the glasses wait in: its wording, its name and address, its hours.
-  const settings = await trx.selectFrom("settings")
-    .innerJoin("stores", (join) => join.on("stores.id", "=", job.pickupStoreId))
+  const settings = await settingsOfStore(trx, job.pickupStoreId)
     .select((eb) => [
       eb.fn.coalesce("stores.readyEmailSubject", "settings.readyEmailSubject")
         .as("readyEmailSubject"),
       eb.fn.coalesce("stores.readyEmailBody", "settings.readyEmailBody").as("readyEmailBody"),
       "settings.readyUndoMinutes",
-    ])
-    .where("settings.id", "=", 1).executeTakeFirstOrThrow();
+    ]).executeTakeFirstOrThrow();
   const hours = await findStoreHours(trx, job.pickupStoreId);
   const branding = await findBranding(trx, job.pickupStoreId);
   const mail = composeReadyNotice(

@@ -2,6 +2,7 @@
 // 0022) and the dates it is shut (0028): promised dates count its business days.
 import type { DB } from "../db/database.ts";
 import { localDate, parseClosedDates, parseOpeningDays } from "./rules.ts";
+import { settingsOfStore } from "../settings/settings.ts";
 
 export interface StoreHours {
   openingDays: number[];
@@ -12,17 +13,12 @@ export interface StoreHours {
   timeZone: string;
 }
 
-/** An id no store has: the chain's own hours join no store. */
-const NO_STORE = "00000000-0000-0000-0000-000000000000";
-
 /**
  * A store's hours, each part its own where it sets one (migration 0036), else
  * the chain's (Settings); null: the chain's.
  */
 export async function findStoreHours(db: DB, storeId: string | null): Promise<StoreHours> {
-  const s = await db.selectFrom("settings")
-    .leftJoin("stores", (join) => join.on("stores.id", "=", storeId ?? NO_STORE))
-    .where("settings.id", "=", 1)
+  const s = await settingsOfStore(db, storeId)
     .select((eb) => [
       eb.fn.coalesce("stores.openingDays", "settings.openingDays").as("openingDays"),
       eb.fn.coalesce("stores.closedDates", "settings.closedDates").as("closedDates"),

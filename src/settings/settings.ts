@@ -60,14 +60,26 @@ function brandingFrom(s: BrandingRow): Branding {
 }
 
 /**
- * The settings row with a store's overrides (migration 0036) in place of the
- * chain's: a store column that is null shows the chain's. The logo goes with
- * its print copy: a store's own logo never borrows the chain's print copy.
+ * The settings row beside a store's row (migration 0036), for reads that show
+ * a store's own setting where it sets one (coalesce(stores.x, settings.x))
+ * and the chain's otherwise. Null joins no store: the chain's settings.
  */
-function settingsOfStore(db: DB, storeId: string | null) {
+export function settingsOfStore(db: DB, storeId: string | null) {
   return db.selectFrom("settings")
     .leftJoin("stores", (join) => join.on("stores.id", "=", storeId ?? NO_STORE))
-    .where("settings.id", "=", 1)
+    .where("settings.id", "=", 1);
+}
+
+/** An id no store has. */
+const NO_STORE = "00000000-0000-0000-0000-000000000000";
+
+/**
+ * What a store shows of itself, its overrides in place of the chain's. The
+ * logo goes with its print copy: a store's own logo never borrows the
+ * chain's print copy.
+ */
+function brandingOfStore(db: DB, storeId: string | null) {
+  return settingsOfStore(db, storeId)
     .select((eb) => [
       eb.fn.coalesce("stores.name", "settings.storeName").as("storeName"),
       eb.fn.coalesce("stores.phone", "settings.storePhone").as("storePhone"),
@@ -84,12 +96,9 @@ function settingsOfStore(db: DB, storeId: string | null) {
     ]);
 }
 
-/** An id no store has: the chain's own settings join no store. */
-const NO_STORE = "00000000-0000-0000-0000-000000000000";
-
 /** What a store shows of itself (null: the chain's settings, as the sign-in page shows them). */
 export async function findBranding(db: DB, storeId: string | null): Promise<Branding> {
-  return brandingFrom(await settingsOfStore(db, storeId).executeTakeFirstOrThrow());
+  return brandingFrom(await brandingOfStore(db, storeId).executeTakeFirstOrThrow());
 }
 
 /** What every page needs of the settings, read in one statement. */
@@ -100,7 +109,7 @@ export interface PageSettings {
 }
 
 export async function findPageSettings(db: DB, storeId: string | null): Promise<PageSettings> {
-  const s = await settingsOfStore(db, storeId).executeTakeFirstOrThrow();
+  const s = await brandingOfStore(db, storeId).executeTakeFirstOrThrow();
   return {
     branding: brandingFrom(s),
     mailConfigured: !!s.smtpHost?.trim() && !!(s.smtpFromEmail?.trim() || s.smtpUser?.trim()),
