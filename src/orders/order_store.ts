@@ -192,6 +192,18 @@ async function moneyOf(trx: DB, orderId: string) {
   );
 }
 
+/**
+ * The job `who` changes, locked, as they loaded it (`version`): else why not
+ * (404 unknown, 403 another store's job, 409 changed since).
+ */
+async function lockJobToChange(trx: DB, jobId: string, who: Stepper, version: number) {
+  const job = await lockJob(trx, jobId);
+  if (!job) return fail(404, "Job not found");
+  if (!mayChangeJob(who, job)) return fail(403, OTHER_STORE_JOB);
+  if (job.version !== version) return fail(409, JOB_STALE);
+  return { ok: true, value: job } as const;
+}
+
 async function lockJob(trx: DB, jobId: string) {
   const job = await trx.selectFrom("jobs")
     .innerJoin("labs", "labs.id", "jobs.labId")
@@ -254,10 +266,9 @@ export async function stepJob(
 ): Promise<OrderWrite<{ orderId: string; status: JobStatus }>> {
   if (!isUuid(jobId)) return fail(404, "Job not found");
   return await inTransaction(db, async (trx) => {
-    const job = await lockJob(trx, jobId);
-    if (!job) return fail(404, "Job not found");
-    if (!mayChangeJob(who, job)) return fail(403, OTHER_STORE_JOB);
-    if (job.version !== input.version) return fail(409, JOB_STALE);
+    const locked = await lockJobToChange(trx, jobId, who, input.version);
+    if (!locked.ok) return locked;
+    const job = locked.value;
     const found = findStep(job, input.to, who.role);
     if (!found.ok) return fail(409, found.message);
     const { step } = found;
@@ -343,10 +354,9 @@ export async function setPickupStore(
 ): Promise<OrderWrite<{ orderId: string }>> {
   if (!isUuid(jobId)) return fail(404, "Job not found");
   return await inTransaction(db, async (trx) => {
-    const job = await lockJob(trx, jobId);
-    if (!job) return fail(404, "Job not found");
-    if (!mayChangeJob(who, job)) return fail(403, OTHER_STORE_JOB);
-    if (job.version !== input.version) return fail(409, JOB_STALE);
+    const locked = await lockJobToChange(trx, jobId, who, input.version);
+    if (!locked.ok) return locked;
+    const job = locked.value;
     if (job.status === "READY" || !isForLab(job.status)) return fail(409, PICKUP_STORE_FINAL);
     const [from, to] = await Promise.all([
       trx.selectFrom("stores").select("code").where("id", "=", job.pickupStoreId)
@@ -378,10 +388,9 @@ export async function setPromisedDate(
   if (!isUuid(jobId)) return fail(404, "Job not found");
   const actor = who.actor;
   return await inTransaction(db, async (trx) => {
-    const job = await lockJob(trx, jobId);
-    if (!job) return fail(404, "Job not found");
-    if (!mayChangeJob(who, job)) return fail(403, OTHER_STORE_JOB);
-    if (job.version !== input.version) return fail(409, JOB_STALE);
+    const locked = await lockJobToChange(trx, jobId, who, input.version);
+    if (!locked.ok) return locked;
+    const job = locked.value;
     if (job.status === "PICKED_UP" || job.status === "CANCELLED") {
       return fail(409, `A job that is ${JOB_STATUS_LABELS[job.status].toLowerCase()} is final.`);
     }
