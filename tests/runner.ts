@@ -204,7 +204,7 @@ await runPool(items, jobs, async (item) => {
   const result = await runTestFile(run.file, report, limitOf(run.file), {
     name,
     files: run.files,
-    nameOf: (file) => nameOf({ ...run, file, files: undefined }),
+    nameOf: (file) => nameOf({ engine: run.engine, file }),
     env: run.engine === "embedded" && mainEngine === "server" ? embeddedEnv : undefined,
   });
   done.push({ ...result, ...run });

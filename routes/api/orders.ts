@@ -44,12 +44,14 @@ export const ordersApi = new Hono<AppEnv>();
 const staff = requireUser();
 const admin = requireUser("ADMIN", "OWNER");
 
-/** Who writes, and the stores they work in (an owner: all). */
+/** Who writes, as the audit names them, and their role. */
+const payer = (c: Context<AppEnv>) => ({ actor: auditActor(c), role: c.var.user!.role });
+
+/** Who changes a job: also the stores they work in (an owner: all), which a job's change checks. */
 async function who(c: Context<AppEnv>): Promise<Stepper> {
   const user = c.var.user!;
   return {
-    actor: auditActor(c),
-    role: user.role,
+    ...payer(c),
     stores: user.role === "OWNER" ? "all" : (await findUserStores(c.var.db, user)).map((s) => s.id),
   };
 }
@@ -110,7 +112,7 @@ ordersApi.post("/orders/:id/payments", staff, async (c) => {
       c.var.db,
       c.req.param("id"),
       input,
-      await who(c),
+      payer(c),
       await currentStoreId(c),
       c.var.clock(),
     ),

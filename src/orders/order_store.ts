@@ -424,7 +424,7 @@ export async function addPayment(
   db: DB,
   orderId: string,
   input: PaymentInput,
-  who: Stepper,
+  who: Pick<Stepper, "actor" | "role">,
   storeId: string,
   now: Date,
 ): Promise<OrderWrite<{ paymentId: string }>> {

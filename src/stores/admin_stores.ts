@@ -3,7 +3,8 @@
 // or an admin of that store, changes one. A store is never deleted (its
 // quotes, orders and payments keep pointing at it): it is made inactive.
 import type { DB } from "../db/database.ts";
-import type { Role } from "../../db/schema.ts";
+import type { Selectable } from "kysely";
+import type { Role, StoresTable } from "../../db/schema.ts";
 import { isUuid } from "../db/ids.ts";
 import { isUniqueViolation } from "../db/errors.ts";
 import { type AuditActor, recordAudit } from "../audit/audit_log.ts";
@@ -34,23 +35,8 @@ export const STORE_COLUMNS = [
 /** The fields the history shows old → new. */
 const FIELDS = STORE_COLUMNS.filter((c) => c !== "id");
 
-export interface StoreView {
-  id: string;
-  code: string;
-  name: string | null;
-  phone: string | null;
-  email: string | null;
-  address: string | null;
-  website: string | null;
-  openingDays: string | null;
-  closedDates: string | null;
-  openingTime: string | null;
-  closingTime: string | null;
-  timeZone: string | null;
-  readyEmailSubject: string | null;
-  readyEmailBody: string | null;
-  active: boolean;
-}
+/** A store as its admins see it: its code, state and overrides (db/schema/stores.ts). */
+export type StoreView = Pick<Selectable<StoresTable>, (typeof STORE_COLUMNS)[number]>;
 
 export const STORE_CODE_TAKEN = "Another store already has this code";
 export const LAST_ACTIVE_STORE =

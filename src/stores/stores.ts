@@ -54,14 +54,12 @@ export async function findFirstStore(db: DB): Promise<StoreRef> {
     .where("active", "=", true).orderBy("code").limit(1).executeTakeFirstOrThrow();
 }
 
-/** The ids of the stores each user was given (user_stores), by user id. */
-export async function findStoreIdsByUser(db: DB): Promise<Map<string, string[]>> {
-  const rows = await db.selectFrom("userStores").innerJoin(
-    "stores",
-    "stores.id",
-    "userStores.storeId",
-  )
-    .select(["userStores.userId", "userStores.storeId"]).orderBy("stores.code").execute();
+/** The ids of the stores each user was given (user_stores), by user id; one user's with `userId`. */
+export async function findStoreIdsByUser(db: DB, userId?: string): Promise<Map<string, string[]>> {
+  let query = db.selectFrom("userStores").innerJoin("stores", "stores.id", "userStores.storeId")
+    .select(["userStores.userId", "userStores.storeId"]);
+  if (userId) query = query.where("userStores.userId", "=", userId);
+  const rows = await query.orderBy("stores.code").execute();
   const byUser = new Map<string, string[]>();
   for (const r of rows) byUser.set(r.userId, [...byUser.get(r.userId) ?? [], r.storeId]);
   return byUser;

@@ -313,7 +313,7 @@ export async function setUserStores(
     };
   }
   const result = await inTransaction(db, async (trx) => {
-    const current = (await findStoreIdsByUser(trx)).get(id) ?? [];
+    const current = (await findStoreIdsByUser(trx, id)).get(id) ?? [];
     let next = wanted;
     if (actor.role !== "OWNER") {
       const mine = new Set(

@@ -98,12 +98,12 @@ export function longestFirst(
   runs: TestRun[],
   durations: Record<Engine, Durations>,
 ): TestRun[] {
-  // A batch: its own last time, else the sum of its files'.
-  const expected = (r: TestRun): number =>
-    durations[r.engine][r.file] ??
-      (r.files
-        ? r.files.reduce((s, f) => s + expectedSeconds(f, durations[r.engine], r.engine), 0)
-        : expectedSeconds(r.file, durations[r.engine], r.engine));
+  const expected = (r: TestRun): number => {
+    const known = durations[r.engine];
+    if (!r.files) return expectedSeconds(r.file, known, r.engine);
+    // A batch: its own last time, else the sum of its files'.
+    return known[r.file] ?? r.files.reduce((s, f) => s + expectedSeconds(f, known, r.engine), 0);
+  };
   return [...runs].sort((a, b) =>
     expected(b) - expected(a) || a.file.localeCompare(b.file) || a.engine.localeCompare(b.engine)
   );
