@@ -5,7 +5,7 @@
 import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { TestApp, TestUser } from "../helpers/test_app.ts";
-import { call, createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
+import { call, createTestUser, signedInUser } from "../helpers/test_app.ts";
 import { useTestApp } from "../helpers/suite.ts";
 import { findFirstStore } from "../../src/stores/stores.ts";
 import {
@@ -33,15 +33,9 @@ let staffCookie: string;
 useTestApp(async (started) => {
   ({ app } = started);
   main = (await findFirstStore(app.db)).id;
-  ownerCookie = await sessionCookieFor(
-    app.db,
-    (await createTestUser(app.db, { role: "OWNER" })).id,
-  );
-  adminCookie = await sessionCookieFor(
-    app.db,
-    (await createTestUser(app.db, { role: "ADMIN" })).id,
-  );
-  staffCookie = await sessionCookieFor(app.db, (await createTestUser(app.db)).id);
+  ownerCookie = (await signedInUser(app.db, { role: "OWNER" })).cookie;
+  adminCookie = (await signedInUser(app.db, { role: "ADMIN" })).cookie;
+  staffCookie = (await signedInUser(app.db)).cookie;
 });
 
 type Answer = { message?: string; errors?: Record<string, string> };
@@ -157,8 +151,7 @@ describe("who works where", () => {
 
   it("a device works in one of the user's stores, remembered until changed", async () => {
     const store = (await addStore({ code: "EAST", name: "East" })).body;
-    const user = await createTestUser(app.db, { storeIds: [main, store.id] });
-    const cookie = await sessionCookieFor(app.db, user.id);
+    const { cookie } = await signedInUser(app.db, { storeIds: [main, store.id] });
     const mine = await call<{ current: string; stores: { id: string; code: string }[] }>(
       app,
       "GET",

@@ -11,7 +11,7 @@ import { createPersistentTestDatabase } from "../helpers/database.ts";
 import type { DatabaseHandle } from "../../src/db/database.ts";
 import { dumpDatabase } from "../../src/backup/dump.ts";
 import { restoreDatabase } from "../../src/backup/restore.ts";
-import { call, createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
+import { call, signedInUser } from "../helpers/test_app.ts";
 import { insertSavedQuote } from "../helpers/quote_fixture.ts";
 import { findFirstStore, findUserStores, pickCurrentStore } from "../../src/stores/stores.ts";
 import { ALL_STORES_FORBIDDEN, NO_STORE_MESSAGE } from "../../src/stores/current_store.ts";
@@ -127,8 +127,8 @@ describe("in a chain of two stores", () => {
     storeA = (await findFirstStore(app.db)).id;
     storeB = (await app.db.insertInto("stores").values({ code: "DT", name: "Downtown" })
       .returning("id").executeTakeFirstOrThrow()).id;
-    const user = await createTestUser(app.db, { storeIds: [storeA, storeB] });
-    both = { id: user.id, cookie: await sessionCookieFor(app.db, user.id) };
+    const { user, cookie } = await signedInUser(app.db, { storeIds: [storeA, storeB] });
+    both = { id: user.id, cookie };
     await expect(
       sql`INSERT INTO clients (first_name, last_name) VALUES ('No', 'Store')`.execute(app.db),
     ).rejects.toThrow(/home_store_id/);
@@ -153,8 +153,7 @@ describe("in a chain of two stores", () => {
     expect(await created(inStore(both.cookie, storeA))).toEqual([storeA, storeA]);
     // No store remembered, or one the user does not work in: their first by code (DT < MAIN).
     expect(await created(both.cookie)).toEqual([storeB, storeB]);
-    const onlyA = await createTestUser(app.db, { storeIds: [storeA] });
-    const onlyACookie = await sessionCookieFor(app.db, onlyA.id);
+    const onlyACookie = (await signedInUser(app.db, { storeIds: [storeA] })).cookie;
     expect(await created(inStore(onlyACookie, storeB))).toEqual([storeA, storeA]);
 
     const q = await call<{ id: string }>(app, "POST", "/api/quotes", {
@@ -169,8 +168,7 @@ describe("in a chain of two stores", () => {
   });
 
   it("a user who works in no store is refused a write, and nothing is written", async () => {
-    const nowhere = await createTestUser(app.db, { storeIds: [] });
-    const cookie = await sessionCookieFor(app.db, nowhere.id);
+    const { cookie } = await signedInUser(app.db, { storeIds: [] });
     const before = await app.db.selectFrom("clients").select((eb) => eb.fn.countAll().as("n"))
       .executeTakeFirstOrThrow();
     const res = await call(app, "POST", "/api/clients", {
@@ -184,8 +182,7 @@ describe("in a chain of two stores", () => {
         .executeTakeFirstOrThrow(),
     ).toEqual(before);
     // An owner works in every store without being given any.
-    const owner = await createTestUser(app.db, { role: "OWNER", storeIds: [] });
-    const ownerCookie = await sessionCookieFor(app.db, owner.id);
+    const ownerCookie = (await signedInUser(app.db, { role: "OWNER", storeIds: [] })).cookie;
     const made = await call(app, "POST", "/api/clients", {
       cookie: inStore(ownerCookie, storeB),
       body: { firstName: "Ana", lastName: "Owner" },
@@ -228,10 +225,7 @@ describe("in a chain of two stores", () => {
     });
     expect(ordered.status).toBe(201);
     const job = ordered.body.jobs[0];
-    const onlyB = await sessionCookieFor(
-      app.db,
-      (await createTestUser(app.db, { role: "ADMIN", storeIds: [storeB] })).id,
-    );
+    const onlyB = (await signedInUser(app.db, { role: "ADMIN", storeIds: [storeB] })).cookie;
     const refused = await step(ordered.body, 0, "SENT_TO_LAB", {}, onlyB);
     expect(refused.status).toBe(403);
     expect(refused.body.message).toBe(OTHER_STORE_JOB);
@@ -265,10 +259,7 @@ describe("in a chain of two stores", () => {
     const unknown = await move(crypto.randomUUID());
     expect(unknown.status).toBe(400);
     expect(unknown.body.message).toBe(PICKUP_STORE_UNKNOWN);
-    const onlyB = await sessionCookieFor(
-      app.db,
-      (await createTestUser(app.db, { storeIds: [storeB] })).id,
-    );
+    const onlyB = (await signedInUser(app.db, { storeIds: [storeB] })).cookie;
     expect((await move(storeB, onlyB)).body.message).toBe(OTHER_STORE_JOB);
     const moved = await move(storeB);
     expect(moved.status).toBe(200);
@@ -333,10 +324,7 @@ describe("in a chain of two stores", () => {
     expect(await count("/api/quotes?q=doe", inStore(both.cookie, storeB))).toBe(
       await doesIn(storeB),
     );
-    const admin = await sessionCookieFor(
-      app.db,
-      (await createTestUser(app.db, { role: "ADMIN", storeIds: [storeA] })).id,
-    );
+    const admin = (await signedInUser(app.db, { role: "ADMIN", storeIds: [storeA] })).cookie;
     expect(await count("/api/quotes?store=all", admin)).toBe(all);
     const staffAll = await call<{ message: string }>(app, "GET", "/api/quotes?store=all", {
       cookie: both.cookie,
@@ -403,8 +391,8 @@ describe("in a chain of two stores", () => {
   });
 
   it("an admin's new staff member works in the admin's current store", async () => {
-    const admin = await createTestUser(app.db, { role: "ADMIN", storeIds: [storeA, storeB] });
-    const cookie = inStore(await sessionCookieFor(app.db, admin.id), storeA);
+    const admin = await signedInUser(app.db, { role: "ADMIN", storeIds: [storeA, storeB] });
+    const cookie = inStore(admin.cookie, storeA);
     const res = await call<{ id: string }>(app, "POST", "/api/admin/users/invite", {
       cookie,
       body: {
@@ -446,8 +434,7 @@ describe("a store's own settings, else the chain's", () => {
   it("a quote's printout and online page show its store", async () => {
     storeB = (await app.db.insertInto("stores").values(DOWNTOWN).returning("id")
       .executeTakeFirstOrThrow()).id;
-    const user = await createTestUser(app.db, { storeIds: [storeB] });
-    cookie = await sessionCookieFor(app.db, user.id);
+    ({ cookie } = await signedInUser(app.db, { storeIds: [storeB] }));
     const chain = await app.db.selectFrom("settings").select("storeName")
       .executeTakeFirstOrThrow();
     for (
