@@ -13,5 +13,6 @@ export const QUERY_ISLANDS: ReadonlySet<string> = new Set([
   "QuoteBuilder",
   "QuoteManager",
   "SettingsForm",
+  "StoresAdmin",
   "UserManagement",
 ]);

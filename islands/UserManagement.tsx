@@ -8,19 +8,34 @@ import {
   AddUserDialog,
   ChangeMyPasswordDialog,
   ChangeRoleDialog,
+  ChangeStoresDialog,
   ChangeUsernameDialog,
   DeleteUserDialog,
   ResetPasswordDialog,
   ResetTwoFactorDialog,
+  type StoreOption,
 } from "../components/users/dialogs.tsx";
 import { UserIdCell } from "../components/users/UserIdCell.tsx";
 import type { Role } from "../db/schema.ts";
 import type { UserRow } from "../src/users/admin_users.ts";
-import { assignableRoles, ROLE_LABELS, userPermissions } from "../src/users/permissions.ts";
+import {
+  assignableRoles,
+  canSetChainAdmin,
+  type Person,
+  ROLE_LABELS,
+  userPermissions,
+} from "../src/users/permissions.ts";
 
 export interface UserManagementProps {
   initialUsers: UserRow[];
-  currentUser: { id: string; role: Role };
+  /** With chainAdmin and, for a store admin, the stores they administer (storeIds). */
+  currentUser: Person & { role: Role };
+  /**
+   * A chain of more than one active store: its stores (the Stores column),
+   * and those the signed-in admin may give. Absent in a chain of one store,
+   * which looks as it always did.
+   */
+  chain?: { stores: StoreOption[]; giveable: StoreOption[] };
 }
 
 const USERS_KEY = ["admin", "users"];
@@ -31,9 +46,11 @@ const ROLE_VARIANTS: Record<Role, BadgeVariant> = {
   AUTHORIZED_USER: "secondary",
 };
 
-type RowAction = "reset" | "role" | "username" | "delete" | "twoFactor";
+type RowAction = "reset" | "role" | "username" | "stores" | "delete" | "twoFactor";
 
-export default function UserManagement({ initialUsers, currentUser }: UserManagementProps) {
+export default function UserManagement(
+  { initialUsers, currentUser, chain }: UserManagementProps,
+) {
   const queryClient = useQueryClient();
   const users = useQuery({
     queryKey: USERS_KEY,
@@ -77,6 +94,13 @@ export default function UserManagement({ initialUsers, currentUser }: UserManage
   };
   const target = (kind: RowAction) => action?.kind === kind ? action.user : null;
   const rows = users.data;
+  const chainAdmins = !!chain && canSetChainAdmin(currentUser);
+  const codeOf = new Map(chain?.stores.map((s) => [s.id, s.code]));
+  const storesText = (user: UserRow) =>
+    user.role === "OWNER"
+      ? "All stores"
+      : user.storeIds.map((id) => codeOf.get(id)).filter(Boolean).join(", ");
+  const columns = chain ? 9 : 8;
 
   return (
     <div className="users">
@@ -86,6 +110,7 @@ export default function UserManagement({ initialUsers, currentUser }: UserManage
           <p className="muted">Staff accounts, their roles and passwords.</p>
         </div>
         <div className="actions">
+          <a className="btn btn-outline" href="/admin/stores">Stores</a>
           <button type="button" className="btn btn-outline" onClick={() => setChangingOwn(true)}>
             Change My Password
           </button>
@@ -113,6 +138,7 @@ export default function UserManagement({ initialUsers, currentUser }: UserManage
               <th scope="col">Username</th>
               <th scope="col">Email</th>
               <th scope="col">Role</th>
+              {chain && <th scope="col">Stores</th>}
               <th scope="col">Created</th>
               <th scope="col">
                 <span className="sr-only">Actions</span>
@@ -122,7 +148,7 @@ export default function UserManagement({ initialUsers, currentUser }: UserManage
           <tbody>
             {rows.length === 0 && (
               <tr>
-                <td colSpan={8} className="empty">No users yet.</td>
+                <td colSpan={columns} className="empty">No users yet.</td>
               </tr>
             )}
             {rows.map((user) => {
@@ -159,7 +185,15 @@ export default function UserManagement({ initialUsers, currentUser }: UserManage
                   </td>
                   <td data-label="Role">
                     <Badge variant={ROLE_VARIANTS[user.role]}>{ROLE_LABELS[user.role]}</Badge>
+                    {chain && user.role === "ADMIN" && (
+                      <span className="users-you">{user.chainAdmin ? "(chain)" : "(stores)"}</span>
+                    )}
                   </td>
+                  {chain && (
+                    <td data-label="Stores">
+                      {storesText(user) || <span className="muted">None</span>}
+                    </td>
+                  )}
                   <td className="users-date" data-label="Created">
                     <DateText iso={user.createdAt} />
                   </td>
@@ -168,6 +202,7 @@ export default function UserManagement({ initialUsers, currentUser }: UserManage
                       {opener("reset", "Reset Password", can.canResetPassword)}
                       {opener("role", "Change Role", can.canChangeRole)}
                       {opener("username", "Change Username", can.canChangeUsername)}
+                      {opener("stores", "Change Stores", !!chain && can.canChangeStores)}
                       {opener("twoFactor", "Reset Two-Factor", can.canResetTwoFactor)}
                       <button
                         type="button"
@@ -197,6 +232,13 @@ export default function UserManagement({ initialUsers, currentUser }: UserManage
             <strong>Admin</strong>: also manages settings and users; can reset passwords, change
             roles and delete Authorized User accounts only.
           </li>
+          {chain && (
+            <li>
+              <strong>Chain admin</strong>: an admin of every store.{" "}
+              <strong>Store admin</strong>: an admin of the stores they work in only (their users
+              and their stores' own settings); only the owner or a chain admin makes chain admins.
+            </li>
+          )}
           <li>
             <strong>Owner</strong>: full control over every account, and the only role that can
             create or appoint other owners.
@@ -221,6 +263,10 @@ export default function UserManagement({ initialUsers, currentUser }: UserManage
           setAdding(false);
           refresh();
         }}
+        choice={chain && {
+          stores: chain.giveable,
+          canSetChainAdmin: canSetChainAdmin(currentUser),
+        }}
       />
       <ChangeMyPasswordDialog open={changingOwn} onClose={() => setChangingOwn(false)} />
       <ResetPasswordDialog user={target("reset")} onClose={closeAction} onDone={done} />
@@ -230,7 +276,17 @@ export default function UserManagement({ initialUsers, currentUser }: UserManage
         roles={roles}
         onClose={closeAction}
         onDone={done}
+        canSetChainAdmin={chainAdmins}
       />
+      {chain && (
+        <ChangeStoresDialog
+          key={`stores-${target("stores")?.id}`}
+          user={target("stores")}
+          stores={chain.giveable}
+          onClose={closeAction}
+          onDone={done}
+        />
+      )}
       <ChangeUsernameDialog
         key={`username-${target("username")?.id}`}
         user={target("username")}

@@ -31,6 +31,7 @@ export const islands: Record<string, () => Promise<IslandModule>> = {
   ResetPassword: () => import("./ResetPassword.tsx"),
   SearchBox: () => import("./SearchBox.tsx"),
   SettingsForm: () => import("./SettingsForm.tsx"),
+  StoresAdmin: () => import("./StoresAdmin.tsx"),
   TabletSelect: () => import("./TabletSelect.tsx"),
   TwoFactorSettings: () => import("./TwoFactorSettings.tsx"),
   TwoFactorStep: () => import("./TwoFactorStep.tsx"),

@@ -1,4 +1,4 @@
-import { type ComponentProps, type FormEvent, type ReactNode, useId } from "react";
+import { type ComponentProps, type FormEvent, type ReactNode, useId, useState } from "react";
 import type * as z from "zod";
 import { useMutation } from "@tanstack/react-query";
 import { ApiError, apiRequest, isUnauthorized } from "../api_client.ts";
@@ -6,6 +6,7 @@ import { toast } from "../toast.tsx";
 import { Dialog } from "../Dialog.tsx";
 import { useValidatedForm } from "../use_validated_form.ts";
 import { SettingsField } from "../settings/fields.tsx";
+import { Checkbox } from "../Checkbox.tsx";
 import type { Role } from "../../db/schema.ts";
 import type { UserRow } from "../../src/users/admin_users.ts";
 import { ROLE_LABELS } from "../../src/users/permissions.ts";
@@ -168,6 +169,72 @@ function RoleSelect(
   );
 }
 
+/** A store a user may be given: its id and code (and name, when it has its own). */
+export interface StoreOption {
+  id: string;
+  code: string;
+  name: string | null;
+}
+
+/**
+ * The stores side of the user dialogs, in a chain of more than one store:
+ * which the signed-in admin may give (a store admin: their own), and whether
+ * they make chain admins (the owner and chain admins).
+ */
+export interface StoreChoice {
+  stores: StoreOption[];
+  canSetChainAdmin: boolean;
+}
+
+const storeLabel = (s: StoreOption) => s.name ? `${s.code} (${s.name})` : s.code;
+
+/** The Stores checkboxes of the Add User and Change Stores dialogs. */
+function StoreCheckboxes(
+  { id, stores, chosen, onChange, error }: {
+    id: string;
+    stores: StoreOption[];
+    chosen: string[];
+    onChange: (ids: string[]) => void;
+    error?: string;
+  },
+) {
+  return (
+    <fieldset
+      className="field field-wide users-stores"
+      aria-describedby={error ? `${id}-error` : undefined}
+    >
+      <legend>Stores</legend>
+      {stores.map((s) => (
+        <Checkbox
+          key={s.id}
+          label={storeLabel(s)}
+          name="storeIds"
+          value={s.id}
+          checked={chosen.includes(s.id)}
+          onChange={(e) =>
+            onChange(e.target.checked ? [...chosen, s.id] : chosen.filter((c) => c !== s.id))}
+        />
+      ))}
+      {error && <p id={`${id}-error`} className="field-error">{error}</p>}
+    </fieldset>
+  );
+}
+
+/** "Chain admin": an ADMIN of every store, not only of the stores they work in. */
+function ChainAdminCheckbox(
+  { checked, onChange }: { checked: boolean; onChange: (v: boolean) => void },
+) {
+  return (
+    <Checkbox
+      className="field-wide"
+      label="Chain admin: administers every store (else only the stores they work in)"
+      name="chainAdmin"
+      checked={checked}
+      onChange={(e) => onChange(e.target.checked)}
+    />
+  );
+}
+
 const EMPTY_USER = {
   email: "",
   firstName: "",
@@ -175,25 +242,42 @@ const EMPTY_USER = {
   username: "",
   password: "",
   role: "AUTHORIZED_USER",
+  // As every admin was before store admins: the owner's and chain admins' new admins are chain admins.
+  chainAdmin: true,
 };
 
 export function AddUserDialog(
-  { open, onClose, roles, onDone }: {
+  { open, onClose, roles, onDone, choice }: {
     open: boolean;
     onClose: () => void;
     roles: Role[];
     onDone: () => void;
+    /** A chain of several stores: the stores to choose from. */
+    choice?: StoreChoice;
   },
 ) {
   const uid = useId();
+  const only = choice?.stores.length === 1 ? [choice.stores[0].id] : [];
+  const [storeIds, setStoreIds] = useState<string[]>(only);
   const { form, mutation: create, close, onSubmit } = useDialogForm(newUserSchema, EMPTY_USER, {
-    send: (input) => apiRequest<UserRow>("POST", "/api/admin/users/invite", input),
+    send: ({ chainAdmin, ...input }) =>
+      apiRequest<UserRow>("POST", "/api/admin/users/invite", {
+        ...input,
+        ...(choice ? { storeIds } : {}),
+        ...(choice?.canSetChainAdmin && input.role === "ADMIN" ? { chainAdmin } : {}),
+      }),
     success: "User created successfully! They can now log in with their username and password.",
     failure: "Failed to create user. Please try again.",
-    done: onDone,
-    cancel: onClose,
+    done: () => {
+      setStoreIds(only);
+      onDone();
+    },
+    cancel: () => {
+      setStoreIds(only);
+      onClose();
+    },
   });
-  const text = (name: keyof typeof EMPTY_USER, label: string) => ({
+  const text = (name: Exclude<keyof typeof EMPTY_USER, "chainAdmin">, label: string) => ({
     id: `${uid}-${name}`,
     name,
     label,
@@ -237,6 +321,21 @@ export function AddUserDialog(
         onChange={(r) => form.setField("role", r)}
         error={form.errors.role}
       />
+      {choice && (
+        <StoreCheckboxes
+          id={`${uid}-stores`}
+          stores={choice.stores}
+          chosen={storeIds}
+          onChange={setStoreIds}
+          error={form.errors.storeIds}
+        />
+      )}
+      {choice?.canSetChainAdmin && form.values.role === "ADMIN" && (
+        <ChainAdminCheckbox
+          checked={form.values.chainAdmin}
+          onChange={(v) => form.setField("chainAdmin", v)}
+        />
+      )}
     </FormDialog>
   );
 }
@@ -342,19 +441,33 @@ export function ResetPasswordDialog(
 }
 
 export function ChangeRoleDialog(
-  { user, roles, onClose, onDone }: {
+  { user, roles, onClose, onDone, canSetChainAdmin }: {
     user: UserRow | null;
     roles: Role[];
     onClose: () => void;
     onDone: () => void;
+    /** A chain of several stores, and the owner or a chain admin: says whether an admin is a chain admin. */
+    canSetChainAdmin?: boolean;
   },
 ) {
   const uid = useId();
-  const initial = { role: user?.role ?? "AUTHORIZED_USER" };
+  const initial = {
+    role: user?.role ?? "AUTHORIZED_USER",
+    // A new admin is a chain admin unless told otherwise, as the server makes them.
+    chainAdmin: user?.role === "ADMIN" ? user.chainAdmin : true,
+  };
   const { form, mutation: update, onSubmit } = useDialogForm(roleChangeSchema, initial, {
-    send: ({ role }) =>
-      apiRequest<UserRow>("PUT", `/api/admin/users/${encodeURIComponent(user!.id)}`, { role }),
-    success: (row) => `${userLabel(row)} is now ${ROLE_LABELS[row.role]}.`,
+    send: ({ role, chainAdmin }) =>
+      apiRequest<UserRow>("PUT", `/api/admin/users/${encodeURIComponent(user!.id)}`, {
+        role,
+        ...(canSetChainAdmin && role === "ADMIN" ? { chainAdmin } : {}),
+      }),
+    success: (row) =>
+      `${userLabel(row)} is now ${
+        row.role === "ADMIN" && canSetChainAdmin
+          ? row.chainAdmin ? "a chain admin" : "a store admin"
+          : ROLE_LABELS[row.role]
+      }.`,
     failure: "Failed to update user role.",
     // The last owner's role: the server says why, on the field and in the toast.
     explainWith: "role",
@@ -382,6 +495,77 @@ export function ChangeRoleDialog(
         roles={user && !roles.includes(user.role) ? [...roles, user.role] : roles}
         onChange={(r) => form.setField("role", r as Role)}
         error={form.errors.role}
+      />
+      {canSetChainAdmin && form.values.role === "ADMIN" && (
+        <ChainAdminCheckbox
+          checked={form.values.chainAdmin}
+          onChange={(v) => form.setField("chainAdmin", v)}
+        />
+      )}
+    </FormDialog>
+  );
+}
+
+/**
+ * The stores a user works in. A store admin gives and takes only their own
+ * stores; the user keeps the others (the server keeps them too).
+ */
+export function ChangeStoresDialog(
+  { user, stores, onClose, onDone }: {
+    user: UserRow | null;
+    /** The stores the signed-in admin may give. */
+    stores: StoreOption[];
+    onClose: () => void;
+    onDone: () => void;
+  },
+) {
+  const uid = useId();
+  const [chosen, setChosen] = useState<string[]>(
+    (user?.storeIds ?? []).filter((id) => stores.some((s) => s.id === id)),
+  );
+  const [error, setError] = useState<string | undefined>();
+  const save = useMutation({
+    mutationFn: (storeIds: string[]) =>
+      apiRequest<UserRow>("PUT", `/api/admin/users/${encodeURIComponent(user!.id)}/stores`, {
+        storeIds,
+      }),
+    onSuccess: (row) => {
+      succeeded(`The stores of ${userLabel(row)} were saved.`);
+      onDone();
+    },
+    onError: (e) => {
+      const fields = serverFields(e);
+      setError(
+        fields?.storeIds ?? (e instanceof ApiError && e.status < 500 ? e.detail : undefined),
+      );
+      failed(e, fields?.storeIds ?? "Failed to change the user's stores.");
+    },
+  });
+  return (
+    <FormDialog
+      open={!!user}
+      onClose={onClose}
+      size="sm"
+      title="Change Stores"
+      description={user && <>The stores {userLabel(user)} ({user.username}) works in.</>}
+      busy={save.isPending}
+      label="Save Stores"
+      busyLabel="Saving..."
+      className="users-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (!save.isPending && user) save.mutate(chosen);
+      }}
+    >
+      <StoreCheckboxes
+        id={`${uid}-stores`}
+        stores={stores}
+        chosen={chosen}
+        onChange={(ids) => {
+          setChosen(ids);
+          setError(undefined);
+        }}
+        error={error}
       />
     </FormDialog>
   );

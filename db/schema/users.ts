@@ -17,6 +17,11 @@ export interface UsersTable {
   passwordHash: string | null;
   externalSubject: string | null;
   isExternal: ColumnType<boolean, boolean | undefined, boolean>;
+  /**
+   * Migration 0037: an ADMIN of the whole chain (true) or of their own stores
+   * only (false); meaningful for ADMIN only (src/stores/scope.ts).
+   */
+  chainAdmin: ColumnType<boolean, boolean | undefined, boolean>;
   createdAt: CreatedAt;
   updatedAt: Timestamp;
   /** TOTP secret, encrypted under SECRET_KEY; set once enrolment is confirmed. */

@@ -18,6 +18,7 @@ import { findBranding } from "../../src/settings/settings.ts";
 import { setCookie } from "hono/cookie";
 import { EMAIL_BANNER_COOKIE } from "../../components/EmailBanner.tsx";
 import { safeReturnTo } from "../../src/http/return_to.ts";
+import { assertChainWide } from "../../src/stores/scope.ts";
 
 export const adminSettingsApi = new Hono<AppEnv>();
 const admin = requireUser("ADMIN", "OWNER");
@@ -29,6 +30,8 @@ adminSettingsApi.get(
 );
 
 adminSettingsApi.put("/admin/settings", admin, async (c) => {
+  // The chain's settings: a store admin changes their store's own on the Stores page.
+  assertChainWide(c);
   const input = await readJson(c, settingsSchema);
   const { settings } = await updateAdminSettings(
     c.var.db,

@@ -16,6 +16,7 @@ import {
   createUser,
   deleteUser,
   listUsers,
+  outsideStores,
   resetUserPassword,
   setUserStores,
   updateUser,
@@ -35,18 +36,21 @@ const actorOf = (c: Context<AppEnv>) => ({
   ...auditActor(c),
   id: c.var.user!.id,
   role: c.var.user!.role,
+  chainAdmin: c.var.user!.chainAdmin,
 });
 
-adminUsersApi.get("/admin/users", admin, async (c) => c.json(await listUsers(c.var.db)));
+/** The users the caller administers or works beside (a store admin: their stores'). */
+adminUsersApi.get(
+  "/admin/users",
+  admin,
+  async (c) => c.json(await listUsers(c.var.db, actorOf(c))),
+);
 
 adminUsersApi.post("/admin/users/invite", admin, async (c) => {
   const input = await readJson(c, newUserSchema);
-  return c.json(
-    unwrap(
-      await createUser(c.var.db, actorOf(c), input, [(await currentStore(c, c.var.user!)).id]),
-    ),
-    201,
-  );
+  // Without storeIds the new user works where the adder works now.
+  const defaultStores = input.storeIds ? [] : [(await currentStore(c, c.var.user!)).id];
+  return c.json(unwrap(await createUser(c.var.db, actorOf(c), input, defaultStores)), 201);
 });
 
 adminUsersApi.put("/admin/users/:id/stores", admin, async (c) => {
@@ -110,6 +114,9 @@ adminUsersApi.post("/admin/users/:id/reset-email", admin, async (c) => {
   const id = c.req.param("id");
   const user = isUuid(id) ? await findUserById(db, id) : undefined;
   if (!user) throw new HttpError(404, "User not found");
+  // A store admin mails only the users of their stores.
+  const outside = await outsideStores(db, actorOf(c), id);
+  if (outside) throw new HttpError(outside.status, outside.message);
   if (user.isExternal) throw new HttpError(409, EXTERNAL_PASSWORD_MESSAGE);
   const me = c.var.user!;
   const result = await sendResetMail(

@@ -20,9 +20,14 @@ const admin = requireUser("ADMIN", "OWNER");
 const owner = requireUser("OWNER");
 const staff = requireUser();
 
-const actorOf = (c: Context<AppEnv>) => ({ ...auditActor(c), role: c.var.user!.role });
+const actorOf = (c: Context<AppEnv>) => ({
+  ...auditActor(c),
+  role: c.var.user!.role,
+  chainAdmin: c.var.user!.chainAdmin,
+});
 
-storesApi.get("/admin/stores", admin, async (c) => c.json(await listStores(c.var.db)));
+/** The stores the caller administers: the chain's for the owner and chain admins, else theirs. */
+storesApi.get("/admin/stores", admin, async (c) => c.json(await listStores(c.var.db, actorOf(c))));
 
 storesApi.post("/admin/stores", owner, async (c) => {
   const input = await readJson(c, newStoreSchema);

@@ -13,6 +13,7 @@ import {
   updateBrandingImage,
   type UploadResult,
 } from "../../src/uploads/uploads.ts";
+import { assertChainWide } from "../../src/stores/scope.ts";
 
 export const uploadsApi = new Hono<AppEnv>();
 const admin = requireUser("ADMIN", "OWNER");
@@ -83,12 +84,16 @@ async function setBrandingImage(c: Context<AppEnv>, which: BrandingImage, url: s
   return c.json(which === "logo" ? { logoUrl: served } : { faviconUrl: served });
 }
 
+// The chain's logo and favicon (a store has none of its own yet): the owner's
+// and chain admins' (src/stores/scope.ts), as the rest of the chain's settings.
 uploadsApi.put("/admin/logo", admin, async (c) => {
+  assertChainWide(c);
   const { logoUrl } = await readJson(c, logoSchema);
   return setBrandingImage(c, "logo", logoUrl);
 });
 
 uploadsApi.put("/admin/favicon", admin, async (c) => {
+  assertChainWide(c);
   const { faviconUrl } = await readJson(c, faviconSchema);
   return setBrandingImage(c, "favicon", faviconUrl);
 });

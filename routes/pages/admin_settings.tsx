@@ -10,6 +10,7 @@ import { findAdminSettings } from "../../src/settings/admin_settings.ts";
 import { findEmailStatus } from "../../src/mail/mail_settings.ts";
 import { findBranding } from "../../src/settings/settings.ts";
 import { storeToday } from "../../src/orders/store_hours.ts";
+import { isChainWide } from "../../src/stores/scope.ts";
 
 export const UNAUTHORIZED_SETTINGS_TEXT =
   "Unauthorized – Admin or Owner access required. Redirecting...";
@@ -42,7 +43,20 @@ export function adminSettingsPages(manifest: AssetManifest) {
     return renderPage(
       c,
       manifest,
-      <Island name="SettingsForm" component={SettingsForm} props={props} />,
+      <>
+        {/* Each store's own settings are on the Stores page; a store admin keeps only those. */}
+        <nav className="admin-links" aria-label="Administration">
+          <a className="btn btn-outline btn-sm" href="/admin/stores">Stores</a>
+          <a className="btn btn-outline btn-sm" href="/admin/users">User Management</a>
+        </nav>
+        {!isChainWide(user) && (
+          <p className="notice notice-info" role="note">
+            These are the chain's settings: only the owner or a chain admin changes them. Your
+            stores' own settings are on the <a href="/admin/stores">Stores</a> page.
+          </p>
+        )}
+        <Island name="SettingsForm" component={SettingsForm} props={props} />
+      </>,
       { title: "Settings" },
     );
   });

@@ -7,6 +7,8 @@ import { Island } from "../../components/Island.tsx";
 import { isAdminRole } from "../../components/StaffNav.tsx";
 import UserManagement, { type UserManagementProps } from "../../islands/UserManagement.tsx";
 import { listUsers } from "../../src/users/admin_users.ts";
+import { findActiveStores } from "../../src/stores/stores.ts";
+import { administeredStoreIds } from "../../src/stores/scope.ts";
 
 export const UNAUTHORIZED_USERS_TEXT = "Unauthorized: Admin access required";
 
@@ -19,10 +21,22 @@ export function adminUsersPages(manifest: AssetManifest) {
     if (!isAdminRole(user.role)) {
       return renderUnauthorized(c, manifest, UNAUTHORIZED_USERS_TEXT, "User Management");
     }
-    // The same list the API gives, so the first paint is complete.
+    const db = c.var.db;
+    const viewer = { id: user.id, role: user.role, chainAdmin: user.chainAdmin };
+    const [initialUsers, stores, mine] = await Promise.all([
+      // The same list the API gives, so the first paint is complete.
+      listUsers(db, { ...viewer, label: user.username }),
+      findActiveStores(db),
+      administeredStoreIds(db, viewer),
+    ]);
     const props: UserManagementProps = {
-      initialUsers: await listUsers(c.var.db),
-      currentUser: { id: user.id, role: user.role },
+      initialUsers,
+      // A store admin's rules need their stores (src/users/permissions.ts).
+      currentUser: mine ? { ...viewer, storeIds: [...mine] } : viewer,
+      // A chain of one store shows no stores at all, as before.
+      chain: stores.length > 1
+        ? { stores, giveable: mine ? stores.filter((s) => mine.has(s.id)) : stores }
+        : undefined,
     };
     return renderPage(
       c,

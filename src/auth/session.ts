@@ -29,6 +29,8 @@ export interface SessionUser {
   email: string | null;
   role: Role;
   isExternal: boolean;
+  /** An ADMIN of the whole chain, not only of their stores (src/stores/scope.ts). */
+  chainAdmin: boolean;
 }
 
 export type SessionValidationResult =
@@ -81,6 +83,7 @@ function lookupQuery(db: DB, sessionId: string) {
       "users.email",
       "users.role",
       "users.isExternal",
+      "users.chainAdmin",
     ])
     .where("sessions.id", "=", sessionId);
 }
@@ -139,6 +142,7 @@ export async function validateSessionToken(
       email: row.email,
       role: row.role,
       isExternal: row.isExternal,
+      chainAdmin: row.chainAdmin,
     },
   };
 }

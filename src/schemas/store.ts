@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { safeText } from "./text.ts";
+import { storeIdsField } from "./users.ts";
 import {
   closedDatesField,
   closingTimeField,
@@ -55,11 +56,7 @@ export const storeUpdateSchema = overridesSchema.extend({
 export type StoreUpdateInput = z.infer<typeof storeUpdateSchema>;
 
 /** PUT /api/admin/users/{id}/stores: the stores a user works in. */
-export const userStoresSchema = z.object({
-  storeIds: z.array(z.uuid({ error: "storeIds must be store ids" }), {
-    error: "storeIds must be a list of store ids",
-  }).max(100),
-});
+export const userStoresSchema = z.object({ storeIds: storeIdsField });
 
 /** PUT /api/stores/current: the store this device works in from now on. */
 export const currentStoreSchema = z.object({

@@ -18,6 +18,13 @@ export const passwordField = (tooShort: string) =>
   safeText({ error: tooShort }).min(PASSWORD_MIN, tooShort).max(200)
     .refine(hasVisibleCharacter, BLANK_PASSWORD_MESSAGE);
 
+const chainAdminField = z.boolean({ error: "chainAdmin must be true or false" });
+
+/** The stores a user works in (PUT /api/admin/users/{id}/stores, and a new user's). */
+export const storeIdsField = z.array(z.uuid({ error: "storeIds must be store ids" }), {
+  error: "storeIds must be a list of store ids",
+}).max(100);
+
 const usernameField = (message: string) =>
   safeText({ error: message, trim: true }).min(3, message).max(60)
     .regex(/^[A-Za-z0-9._@-]+$/, "Username may use letters, digits and . _ @ - only");
@@ -33,6 +40,10 @@ export const newUserSchema = z.object({
   username: usernameField("Username is required and must be at least 3 characters."),
   password: passwordField("Password must be at least 6 characters long."),
   role,
+  /** An ADMIN of the whole chain (the owner and chain admins say so); absent: yes. */
+  chainAdmin: chainAdminField.optional(),
+  /** The stores they work in; absent: the adder's current store. */
+  storeIds: storeIdsField.optional(),
 });
 export type NewUserInput = z.infer<typeof newUserSchema>;
 
@@ -41,7 +52,8 @@ export const resetPasswordSchema = z.object({
 });
 
 export const updateUserSchema = z.union([
-  z.object({ role }).strict(),
+  // chainAdmin with an ADMIN role: absent keeps an admin's, and makes a new admin a chain admin.
+  z.object({ role, chainAdmin: chainAdminField.optional() }).strict(),
   z.object({ username: usernameField("Username must be at least 3 characters long.") }).strict(),
 ]);
 

@@ -6,7 +6,13 @@ import { invalidateUserSessions } from "../auth/session.ts";
 import { deleteAccountFailures } from "../auth/password_failures.ts";
 import { type AuditActor, recordAudit } from "../audit/audit_log.ts";
 import { findUserByUsername } from "./users.ts";
-import { assignableRoles, type Person, userPermissions } from "./permissions.ts";
+import {
+  assignableRoles,
+  canSetChainAdmin,
+  type Person,
+  sharesStore,
+  userPermissions,
+} from "./permissions.ts";
 import { isUniqueViolation } from "../db/errors.ts";
 import { isUuid } from "../db/ids.ts";
 import { inTransaction } from "../db/transaction.ts";
@@ -15,13 +21,20 @@ import {
   addUserStores,
   findActiveStores,
   findStoreIdsByUser,
-  findUserStores,
   replaceUserStores,
 } from "../stores/stores.ts";
 import { diffFields, recordChanges } from "../audit/describe.ts";
+import { administeredStoreIds } from "../stores/scope.ts";
 
 /** The fields of an account the history records, old → new (never the password). */
-const USER_HISTORY_FIELDS = ["username", "firstName", "lastName", "email", "role"] as const;
+const USER_HISTORY_FIELDS = [
+  "username",
+  "firstName",
+  "lastName",
+  "email",
+  "role",
+  "chainAdmin",
+] as const;
 
 export interface UserRow {
   id: string;
@@ -36,9 +49,35 @@ export interface UserRow {
   createdAt: string;
   /** The stores they were given, by code (an owner works in every store whatever these say). */
   storeIds: string[];
+  /** An ADMIN of the whole chain (false for every other role: see src/stores/scope.ts). */
+  chainAdmin: boolean;
 }
 
-export async function listUsers(db: DB): Promise<UserRow[]> {
+/** Whose rights a user-management call is checked with: the signed-in user. */
+export type UserAdmin = Person & AuditActor & { chainAdmin?: boolean };
+
+/**
+ * The actor with the stores they administer (Person.storeIds), which a store
+ * admin's every rule needs; nothing to read for the owner and chain admins.
+ */
+async function withStores(db: DB, actor: UserAdmin): Promise<UserAdmin> {
+  const mine = await administeredStoreIds(db, actor);
+  return mine ? { ...actor, storeIds: [...mine] } : actor;
+}
+
+/**
+ * The users `viewer` administers or works beside: everyone for the owner and
+ * chain admins (and without a viewer), else the owners and the users who work
+ * in one of the store admin's stores.
+ */
+export async function listUsers(db: DB, viewer?: UserAdmin): Promise<UserRow[]> {
+  const all = await listAllUsers(db);
+  if (!viewer) return all;
+  const actor = await withStores(db, viewer);
+  return all.filter((u) => u.id === actor.id || sharesStore(actor, u));
+}
+
+async function listAllUsers(db: DB): Promise<UserRow[]> {
   const rows = await db.selectFrom("users")
     .select([
       "id",
@@ -50,6 +89,7 @@ export async function listUsers(db: DB): Promise<UserRow[]> {
       "isExternal",
       "createdAt",
       "totpEnabledAt",
+      "chainAdmin",
     ])
     .orderBy("createdAt").orderBy("username").execute();
   const stores = await findStoreIdsByUser(db);
@@ -58,6 +98,7 @@ export async function listUsers(db: DB): Promise<UserRow[]> {
     twoFactorEnabled: totpEnabledAt !== null,
     createdAt: r.createdAt.toISOString(),
     storeIds: stores.get(r.id) ?? [],
+    chainAdmin: r.role === "ADMIN" && r.chainAdmin,
   }));
 }
 
@@ -75,25 +116,78 @@ export const EXTERNAL_PASSWORD_MESSAGE =
 
 const taken = () => ({ ok: false, status: 409, message: TAKEN, field: "username" }) as const;
 
+/** The user a call acts on, with what the rules look at (their stores, chain admin). */
 async function target(db: DB, id: string) {
   if (!isUuid(id)) return undefined;
-  return await db.selectFrom("users").select(["id", "role", "username", "isExternal"])
+  const user = await db.selectFrom("users")
+    .select(["id", "role", "username", "isExternal", "chainAdmin"])
     .where("id", "=", id).executeTakeFirst();
+  if (!user) return undefined;
+  const storeIds = (await findStoreIdsByUser(db, id)).get(id) ?? [];
+  return { ...user, chainAdmin: user.role === "ADMIN" && user.chainAdmin, storeIds };
+}
+
+export const OUTSIDE_YOUR_STORES = "You can only manage the users of the stores you work in.";
+export const CHAIN_ADMIN_MESSAGE = "Only the owner or a chain admin can make a chain admin.";
+export const NOT_YOUR_STORES_TO_GIVE = "You can only give the stores you work in";
+const INACTIVE_STORES = "Choose active stores of the chain";
+
+/**
+ * Why `actor` may not see `target` at all (a store admin, a user of none of
+ * their stores), else undefined: the reset e-mail and every refusal below
+ * say "not yours" before "not your role".
+ */
+export async function outsideStores(db: DB, actor: UserAdmin, id: string) {
+  const user = await target(db, id);
+  if (!user) return undefined;
+  return sharesStore(await withStores(db, actor), user)
+    ? undefined
+    : forbidden(OUTSIDE_YOUR_STORES);
 }
 
 /**
- * A new staff account working in `storeIds` (the store of the admin who
- * adds them), all or nothing.
+ * Whether `actor` may give these stores: active stores of the chain, and for
+ * a store admin their own. An ADMIN's chain_admin as `actor` may set it.
+ */
+async function checkStores(db: DB, actor: UserAdmin, storeIds: string[], keep: string[] = []) {
+  const active = new Set((await findActiveStores(db)).map((s) => s.id));
+  if (storeIds.some((s) => !active.has(s) && !keep.includes(s))) {
+    return { ok: false, status: 400, message: INACTIVE_STORES, field: "storeIds" } as const;
+  }
+  const mine = actor.storeIds && new Set(actor.storeIds);
+  if (mine && storeIds.some((s) => !mine.has(s) && !keep.includes(s))) {
+    return { ...forbidden(NOT_YOUR_STORES_TO_GIVE), field: "storeIds" } as const;
+  }
+  return undefined;
+}
+
+/**
+ * A new staff account working in `input.storeIds`, else `defaultStoreIds`
+ * (the store of the admin who adds them), all or nothing. A store admin adds
+ * users to their own stores only, and their new admins are store admins.
  */
 export async function createUser(
   db: DB,
-  actor: Person & AuditActor,
+  caller: UserAdmin,
   input: NewUserInput,
-  storeIds: string[],
+  defaultStoreIds: string[],
 ): Promise<UserResult<UserRow>> {
+  const actor = await withStores(db, caller);
   if (!assignableRoles(actor.role).includes(input.role)) {
     return forbidden("Only an owner can create another owner");
   }
+  if (input.chainAdmin && input.role === "ADMIN" && !canSetChainAdmin(actor)) {
+    return { ...forbidden(CHAIN_ADMIN_MESSAGE), field: "chainAdmin" };
+  }
+  const storeIds = [...new Set(input.storeIds ?? defaultStoreIds)];
+  if (storeIds.length === 0 && input.role !== "OWNER") {
+    return { ok: false, status: 400, message: NO_STORES_MESSAGE, field: "storeIds" };
+  }
+  const refused = await checkStores(db, actor, storeIds);
+  if (refused) return refused;
+  // Today's admins were chain admins: absent, an owner's or chain admin's new admin is one too.
+  const chainAdmin = input.role === "ADMIN" && canSetChainAdmin(actor) &&
+    (input.chainAdmin ?? true);
   if (await findUserByUsername(db, input.username)) return taken();
   const passwordHash = await hashPassword(input.password);
   return await inTransaction(db, async (trx) => {
@@ -103,6 +197,7 @@ export async function createUser(
       lastName: input.lastName,
       email: input.email,
       role: input.role,
+      chainAdmin,
       passwordHash,
     }).onConflict((oc) => oc.doNothing()).returning(["id"]).executeTakeFirst();
     // Another request took the name between the check and the insert.
@@ -112,16 +207,21 @@ export async function createUser(
       username: input.username,
       role: input.role,
       storeIds,
-      changes: recordChanges({}, input, USER_HISTORY_FIELDS),
+      changes: [
+        ...recordChanges({}, { ...input, chainAdmin }, USER_HISTORY_FIELDS),
+        ...diffFields({ stores: "" }, { stores: await storeCodes(trx, storeIds) }, ["stores"]),
+      ],
     });
-    const row = (await listUsers(trx)).find((u) => u.id === user.id)!;
+    const row = (await listAllUsers(trx)).find((u) => u.id === user.id)!;
     return { ok: true, value: row } as const;
   });
 }
 
-export async function deleteUser(db: DB, actor: Person & AuditActor, id: string) {
+export async function deleteUser(db: DB, caller: UserAdmin, id: string) {
   const user = await target(db, id);
   if (!user) return { ok: false, status: 404, message: "User not found" } as const;
+  const actor = await withStores(db, caller);
+  if (!sharesStore(actor, user)) return forbidden(OUTSIDE_YOUR_STORES);
   if (!userPermissions(actor, user).canDelete) {
     return forbidden(
       actor.id === id ? "You cannot delete yourself" : "Your role may not delete this user",
@@ -144,7 +244,7 @@ export async function deleteUser(db: DB, actor: Person & AuditActor, id: string)
 
 export async function resetUserPassword(
   db: DB,
-  actor: Person & AuditActor,
+  caller: UserAdmin,
   id: string,
   newPassword: string,
   /** The actor's own session, kept when an owner resets their own password. */
@@ -152,6 +252,8 @@ export async function resetUserPassword(
 ) {
   const user = await target(db, id);
   if (!user) return { ok: false, status: 404, message: "User not found" } as const;
+  const actor = await withStores(db, caller);
+  if (!sharesStore(actor, user)) return forbidden(OUTSIDE_YOUR_STORES);
   if (!userPermissions(actor, user).canResetPassword) {
     // The role may act on this user, but the account has no password here.
     if (
@@ -198,30 +300,42 @@ async function keepsAnOwner(trx: DB, leaving: string): Promise<boolean> {
 
 export async function updateUser(
   db: DB,
-  actor: Person & AuditActor,
+  caller: UserAdmin,
   id: string,
-  change: { role: Role } | { username: string },
+  change: { role: Role; chainAdmin?: boolean } | { username: string },
 ): Promise<UserResult<UserRow>> {
   const user = await target(db, id);
   if (!user) return { ok: false, status: 404, message: "User not found" };
+  const actor = await withStores(db, caller);
+  if (!sharesStore(actor, user) && actor.id !== id) return forbidden(OUTSIDE_YOUR_STORES);
   const can = userPermissions(actor, user);
   if ("role" in change) {
     if (!can.canChangeRole || !assignableRoles(actor.role).includes(change.role)) {
       return forbidden("Your role may not give this user that role");
     }
+    if (change.chainAdmin && change.role === "ADMIN" && !canSetChainAdmin(actor)) {
+      return { ...forbidden(CHAIN_ADMIN_MESSAGE), field: "chainAdmin" };
+    }
+    // An admin stays what they were unless told; a new admin is a chain admin
+    // when the owner or a chain admin makes them (as every admin was), a store
+    // admin when a store admin does.
+    const chainAdmin = change.role === "ADMIN" && canSetChainAdmin(actor) &&
+      (change.chainAdmin ?? (user.role === "ADMIN" ? user.chainAdmin : true));
     const changed = await db.transaction().execute(async (trx) => {
       if (change.role !== "OWNER" && !await keepsAnOwner(trx, id)) return false;
-      const before = await trx.selectFrom("users").select("role").where("id", "=", id)
-        .forUpdate().executeTakeFirst();
-      if (!before) return false;
-      await trx.updateTable("users").set({ role: change.role, updatedAt: new Date() })
+      const row = await trx.selectFrom("users").select(["role", "chainAdmin"])
+        .where("id", "=", id).forUpdate().executeTakeFirst();
+      if (!row) return false;
+      const before = { role: row.role, chainAdmin: row.role === "ADMIN" && row.chainAdmin };
+      await trx.updateTable("users")
+        .set({ role: change.role, chainAdmin, updatedAt: new Date() })
         .where("id", "=", id).execute();
       // Whose role, and from what to what: the entry names the user.
       await recordAudit(trx, actor, "user.change_role", "user", id, {
         username: user.username,
         from: before.role,
         to: change.role,
-        changes: diffFields(before, change, ["role"]),
+        changes: diffFields(before, { role: change.role, chainAdmin }, ["role", "chainAdmin"]),
       });
       return true;
     });
@@ -248,7 +362,7 @@ export async function updateUser(
       changes: diffFields(user, change, ["username"]),
     });
   }
-  return { ok: true, value: (await listUsers(db)).find((u) => u.id === id)! };
+  return { ok: true, value: (await listAllUsers(db)).find((u) => u.id === id)! };
 }
 
 /**
@@ -286,43 +400,34 @@ export const OWNER_STORES_MESSAGE = "An owner works in every store of the chain.
 export const NO_STORES_MESSAGE = "Choose at least one store";
 
 /**
- * The stores a user works in. An owner gives any active store; an admin
- * gives and takes only stores they work in themselves (the user keeps the
- * others), and only to the accounts they manage.
+ * The stores a user works in. The owner and chain admins give any active
+ * store; a store admin gives and takes only stores they work in themselves
+ * (the user keeps the others), and only to the accounts they manage.
  */
 export async function setUserStores(
   db: DB,
-  actor: Person & AuditActor,
+  caller: UserAdmin,
   id: string,
   storeIds: string[],
 ): Promise<UserResult<UserRow>> {
   const user = await target(db, id);
   if (!user) return { ok: false, status: 404, message: "User not found" };
+  const actor = await withStores(db, caller);
+  if (!sharesStore(actor, user)) return forbidden(OUTSIDE_YOUR_STORES);
   if (!userPermissions(actor, user).canChangeRole) {
     return forbidden("Your role may not change this user's stores");
   }
   if (user.role === "OWNER") return { ok: false, status: 409, message: OWNER_STORES_MESSAGE };
   const wanted = [...new Set(storeIds)];
-  const active = new Set((await findActiveStores(db)).map((s) => s.id));
-  if (wanted.some((s) => !active.has(s))) {
-    return {
-      ok: false,
-      status: 400,
-      message: "Choose active stores of the chain",
-      field: "storeIds",
-    };
-  }
   const result = await inTransaction(db, async (trx) => {
     const current = (await findStoreIdsByUser(trx, id)).get(id) ?? [];
+    // A store the user keeps (an inactive one, another admin's) is no new gift.
+    const refused = await checkStores(trx, actor, wanted, current);
+    if (refused) return refused;
     let next = wanted;
-    if (actor.role !== "OWNER") {
-      const mine = new Set(
-        (await findUserStores(trx, { id: actor.id ?? "", role: actor.role })).map((s) => s.id),
-      );
-      if (wanted.some((s) => !mine.has(s) && !current.includes(s))) {
-        return forbidden("You can only give the stores you work in");
-      }
-      // What the admin cannot see stays as it was.
+    if (actor.storeIds) {
+      const mine = new Set(actor.storeIds);
+      // What the store admin does not administer stays as it was.
       next = [...new Set([...wanted, ...current.filter((s) => !mine.has(s))])];
     }
     if (next.length === 0) {
@@ -336,5 +441,12 @@ export async function setUserStores(
     return { ok: true } as const;
   });
   if (!result.ok) return result;
-  return { ok: true, value: (await listUsers(db)).find((u) => u.id === id)! };
+  return { ok: true, value: (await listAllUsers(db)).find((u) => u.id === id)! };
+}
+
+/** The codes of these stores, by code, as the history shows them ("DT, UP"). */
+async function storeCodes(db: DB, storeIds: string[]): Promise<string> {
+  if (storeIds.length === 0) return "";
+  return (await db.selectFrom("stores").select("code").where("id", "in", storeIds)
+    .orderBy("code").execute()).map((s) => s.code).join(", ");
 }

@@ -1,7 +1,7 @@
-// Keeping the chain's stores over HTTP: an owner adds a store, an owner or an
-// admin of that store changes what it sets of its own (null: the chain's), the
-// last active store stays active; who works where; and the store a device
-// works in, remembered by its store cookie.
+// Keeping the chain's stores over HTTP: an owner adds a store, an owner, a
+// chain admin or a store admin of that store changes what it sets of its own
+// (null: the chain's), the last active store stays active; who works where;
+// and the store a device works in, remembered by its store cookie.
 import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { TestApp, TestUser } from "../helpers/test_app.ts";
@@ -9,6 +9,7 @@ import { call, createTestUser, signedInUser } from "../helpers/test_app.ts";
 import { useTestApp } from "../helpers/suite.ts";
 import { findFirstStore } from "../../src/stores/stores.ts";
 import {
+  CHAIN_LEVEL_FIELDS,
   LAST_ACTIVE_STORE,
   NOT_YOUR_STORE,
   STORE_CODE_TAKEN,
@@ -26,15 +27,18 @@ import { findBranding } from "../../src/settings/settings.ts";
 let app: TestApp;
 let main: string;
 let ownerCookie: string;
-/** An admin who works in the install's store only. */
+/** A store admin who works in the install's store only. */
 let adminCookie: string;
+/** A chain admin who works in the install's store only. */
+let chainAdminCookie: string;
 let staffCookie: string;
 
 useTestApp(async (started) => {
   ({ app } = started);
   main = (await findFirstStore(app.db)).id;
   ownerCookie = (await signedInUser(app.db, { role: "OWNER" })).cookie;
-  adminCookie = (await signedInUser(app.db, { role: "ADMIN" })).cookie;
+  adminCookie = (await signedInUser(app.db, { role: "ADMIN", chainAdmin: false })).cookie;
+  chainAdminCookie = (await signedInUser(app.db, { role: "ADMIN" })).cookie;
   staffCookie = (await signedInUser(app.db)).cookie;
 });
 
@@ -72,8 +76,16 @@ describe("the chain's stores", () => {
     expect(hours.body.errors?.closingTime).toBe("Closing time must be after opening time");
     expect((await addStore({ code: "AD" }, adminCookie)).status).toBe(403);
     expect((await addStore({ code: "ST" }, staffCookie)).status).toBe(403);
-    const list = await call<StoreView[]>(app, "GET", "/api/admin/stores", { cookie: adminCookie });
+    expect((await addStore({ code: "CA" }, chainAdminCookie)).status).toBe(403);
+    const list = await call<StoreView[]>(app, "GET", "/api/admin/stores", {
+      cookie: chainAdminCookie,
+    });
     expect(list.body.map((s) => s.code)).toEqual(["MAIN", "UP"]);
+    // A store admin keeps their own stores only.
+    const theirs = await call<StoreView[]>(app, "GET", "/api/admin/stores", {
+      cookie: adminCookie,
+    });
+    expect(theirs.body.map((s) => s.code)).toEqual(["MAIN"]);
   });
 
   it("a store overrides a setting and goes back to the chain's, each change in the history", async () => {
@@ -109,6 +121,30 @@ describe("the chain's stores", () => {
     expect(refused.body.message).toBe(NOT_YOUR_STORE);
     expect((await changeStore(main, { phone: "(555) 010-0177" }, adminCookie)).status).toBe(200);
     expect((await changeStore(main, { phone: null }, staffCookie)).status).toBe(403);
+    // A chain admin changes any store of the chain, though they work in MAIN only.
+    const chain = await changeStore(uptown.id, { phone: "(555) 010-0188" }, chainAdminCookie);
+    expect(chain.status).toBe(200);
+    expect(chain.body.phone).toBe("(555) 010-0188");
+  });
+
+  it("a store admin keeps their store's own settings; its code and being open are the chain's", async () => {
+    const code = await changeStore(main, { code: "MINE" }, adminCookie);
+    expect(code.status).toBe(403);
+    expect(code.body).toMatchObject({
+      message: CHAIN_LEVEL_FIELDS,
+      errors: { code: CHAIN_LEVEL_FIELDS },
+    });
+    const closed = await changeStore(main, { active: false }, adminCookie);
+    expect(closed.status).toBe(403);
+    expect(closed.body.errors?.active).toBe(CHAIN_LEVEL_FIELDS);
+    // The whole form sent back as it was (its code, still active) is no such change.
+    const same = await changeStore(main, { code: "main", active: true, name: "Main" }, adminCookie);
+    expect(same.status).toBe(200);
+    expect(same.body).toMatchObject({ code: "MAIN", active: true, name: "Main" });
+    expect((await changeStore(main, { name: null }, adminCookie)).body.name).toBeNull();
+    const renamed = await changeStore(uptown.id, { code: "UPT" }, chainAdminCookie);
+    expect(renamed.body.code).toBe("UPT");
+    expect((await changeStore(uptown.id, { code: "UP" }, chainAdminCookie)).status).toBe(200);
   });
 
   it("a store is made inactive, never the last active one", async () => {
@@ -121,7 +157,7 @@ describe("the chain's stores", () => {
 });
 
 describe("who works where", () => {
-  it("an owner gives staff any active store; an admin only their own", async () => {
+  it("an owner gives staff any active store; a store admin only their own", async () => {
     const [downtown, staff] = await Promise.all([
       addStore({ code: "DTN", name: "Downtown" }).then((r) => r.body),
       createTestUser(app.db, { storeIds: [main] }),
@@ -147,6 +183,10 @@ describe("who works where", () => {
       .where("action", "=", "user.change_stores").where("entityId", "=", staff.id)
       .orderBy("at", "desc").executeTakeFirstOrThrow();
     expect(entry.details.changes).toEqual([{ field: "stores", from: "DTN, MAIN", to: "DTN" }]);
+    // A chain admin gives any active store, as the owner does.
+    const chain = await giveStores(wrongStore, [main, downtown.id], chainAdminCookie);
+    expect(chain.status).toBe(200);
+    expect(chain.body.storeIds.sort()).toEqual([main, downtown.id].sort());
   });
 
   it("a device works in one of the user's stores, remembered until changed", async () => {

@@ -2,7 +2,7 @@ import { describe, it } from "node:test";
 import { expect } from "expect";
 import type { TestApp, TestUser } from "../helpers/test_app.ts";
 import { call, createTestUser, sessionCookieFor, startTestApp } from "../helpers/test_app.ts";
-import { assignableRoles, userPermissions } from "../../src/users/permissions.ts";
+import { assignableRoles, canSetChainAdmin, userPermissions } from "../../src/users/permissions.ts";
 import { useTestApp } from "../helpers/suite.ts";
 
 let app: TestApp;
@@ -39,8 +39,8 @@ const newUser = (over: Record<string, unknown> = {}) => ({
 describe("permissions (pure)", () => {
   it("follow the spec's table", () => {
     const o = { id: "o", role: "OWNER" as const };
-    const a = { id: "a", role: "ADMIN" as const };
-    const s = { id: "s", role: "AUTHORIZED_USER" as const };
+    const a = { id: "a", role: "ADMIN" as const, chainAdmin: true };
+    const s = { id: "s", role: "AUTHORIZED_USER" as const, storeIds: ["B"] };
     expect(userPermissions(o, a)).toMatchObject({ canResetPassword: true, canDelete: true });
     expect(userPermissions(a, o)).toMatchObject({
       canResetPassword: false,
@@ -57,6 +57,21 @@ describe("permissions (pure)", () => {
       canDelete: true,
     });
     expect(userPermissions(o, o).canDelete).toBe(false);
+    // A store admin manages the staff of their own stores only.
+    const storeAdmin = { id: "sa", role: "ADMIN" as const, chainAdmin: false, storeIds: ["A"] };
+    expect(userPermissions(storeAdmin, s)).toMatchObject({
+      canResetPassword: false,
+      canChangeRole: false,
+      canChangeStores: false,
+      canDelete: false,
+    });
+    expect(userPermissions({ ...storeAdmin, storeIds: ["A", "B"] }, s)).toMatchObject({
+      canResetPassword: true,
+      canChangeStores: true,
+      canDelete: true,
+    });
+    expect(canSetChainAdmin(storeAdmin)).toBe(false);
+    expect(canSetChainAdmin(a) && canSetChainAdmin(o)).toBe(true);
     expect(assignableRoles("ADMIN")).toEqual(["AUTHORIZED_USER", "ADMIN"]);
     expect(assignableRoles("OWNER")).toContain("OWNER");
   });

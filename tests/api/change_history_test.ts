@@ -205,7 +205,11 @@ describe("history of what a manager asks about", () => {
     expect(res.status).toBe(200);
     const entry = (await audit("user")).find((e) => e.action === "user.change_role")!;
     expect(entry.summary).toBe("Role changed: alice_r is now Admin");
-    expect(entry.changes).toEqual([{ label: "Role", from: "Authorized User", to: "Admin" }]);
+    // An admin made by the owner administers the whole chain unless told otherwise.
+    expect(entry.changes).toEqual([
+      { label: "Role", from: "Authorized User", to: "Admin" },
+      { label: "Chain admin", from: "No", to: "Yes" },
+    ]);
   });
 
   it("a user's whole life is in the log: added, renamed, password reset by an admin, deleted", async () => {

@@ -133,6 +133,8 @@ export async function createTestUser(
     external?: boolean;
     /** The stores they work in (else the chain's first; an OWNER works in all anyway). */
     storeIds?: string[];
+    /** An ADMIN of the whole chain (the default, as every admin before 0037) or of their stores. */
+    chainAdmin?: boolean;
   } = {},
 ): Promise<TestUser> {
   const username = init.username ?? `user${++userCounter}_${crypto.randomUUID().slice(0, 6)}`;
@@ -145,6 +147,7 @@ export async function createTestUser(
     role,
     passwordHash: init.external ? null : await testHash(password),
     ...(init.external ? { isExternal: true, externalSubject: crypto.randomUUID() } : {}),
+    ...(init.chainAdmin === undefined ? {} : { chainAdmin: init.chainAdmin }),
   });
   await addUserStores(db, user.id, init.storeIds ?? [(await findFirstStore(db)).id]);
   return { id: user.id, username, password, role };
