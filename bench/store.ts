@@ -151,14 +151,23 @@ export async function fillStore(
       progress(end - from, to - from);
     }
 
-    const { rows: [{ counts }] } = await sql<{ counts: string | null }>`select
-      to_regclass('quote_expiry_counts')::text counts`.execute(trx);
+    const { rows: [{ counts, byStore }] } = await sql<
+      { counts: string | null; byStore: boolean }
+    >`select to_regclass('quote_expiry_counts')::text counts,
+      exists (select from information_schema.columns where table_name = 'quote_expiry_counts'
+        and column_name = 'store_id') as "byStore"`.execute(trx);
     if (counts) {
-      // What the insert trigger (migration 0016) adds up statement by statement.
+      // What the insert trigger (migration 0016, per store since 0038) adds up statement by statement.
       await sql`delete from quote_expiry_counts`.execute(trx);
-      await sql`insert into quote_expiry_counts (status, expires_on, n)
-        select status, quote_expiry_day(expires_at), count(*) from quotes group by 1, 2`
-        .execute(trx);
+      if (byStore) {
+        await sql`insert into quote_expiry_counts (status, expires_on, store_id, n)
+          select status, quote_expiry_day(expires_at), store_id, count(*) from quotes
+          group by 1, 2, 3`.execute(trx);
+      } else {
+        await sql`insert into quote_expiry_counts (status, expires_on, n)
+          select status, quote_expiry_day(expires_at), count(*) from quotes group by 1, 2`
+          .execute(trx);
+      }
     }
     if (!superuser) {
       for (const table of FILLED) {

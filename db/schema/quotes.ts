@@ -108,6 +108,8 @@ export interface QuoteCarryOversTable {
  * kept by triggers on quotes (migration 0016) for the dashboard's counts.
  */
 export interface QuoteExpiryCountsTable {
+  /** Migration 0038: the quotes' store (a store's dashboard sums its own). */
+  storeId: string;
   status: string;
   /** YYYY-MM-DD, or 'infinity'. */
   expiresOn: string;

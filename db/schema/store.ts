@@ -111,6 +111,8 @@ export interface AuditLogTable {
   entityType: string;
   entityId: string | null;
   details: ColumnType<Record<string, unknown>, RawBuilder<unknown> | undefined, never>;
+  /** Migration 0038: the store the entry concerns; null is the chain's (clients, catalog, users). */
+  storeId: ColumnType<string | null, string | RawBuilder<unknown> | null | undefined, never>;
 }
 
 export type KioskKind = "QUOTE" | "INTAKE";

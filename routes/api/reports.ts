@@ -4,26 +4,28 @@ import { HttpError, readQuery } from "../../src/http/errors.ts";
 import { requireUser } from "../../src/http/middleware.ts";
 import { reportQuerySchema } from "../../src/schemas/report.ts";
 import { reportRange } from "../../src/reports/report_query.ts";
-import {
-  conversionReport,
-  REPORT_CSV_HEADER,
-  reportCsvRows,
-} from "../../src/reports/conversion.ts";
+import { conversionReport, reportCsvHeader, reportCsvRows } from "../../src/reports/conversion.ts";
+import { reportScope } from "../../src/reports/report_stores.ts";
 import { toCsv } from "../../src/csv/csv.ts";
 import {
-  ORDER_REPORT_CSV,
+  orderReportCsv,
   type OrderReportName,
   orderReports,
 } from "../../src/orders/order_reports.ts";
 
-/** The conversion report as JSON and as CSV: ADMIN and OWNER. */
+/**
+ * The conversion report as JSON and as CSV: ADMIN and OWNER. Each report is
+ * of `store` (a store's id, or "all": store by store with the chain's total),
+ * by default the current store; a one-store chain's are its only store's.
+ */
 export const reportsApi = new Hono<AppEnv>();
 const admin = requireUser("ADMIN", "OWNER");
 
 async function load(c: Context<AppEnv>) {
   const range = reportRange(readQuery(c, reportQuerySchema));
   if ("error" in range) throw new HttpError(400, range.error, { to: range.error });
-  return await conversionReport(c.var.db, range);
+  const scope = await reportScope(c, c.req.query("store"), { page: false });
+  return await conversionReport(c.var.db, range, new Date(), scope);
 }
 
 reportsApi.get("/reports/conversion", admin, async (c) => c.json(await load(c)));
@@ -37,14 +39,15 @@ reportsApi.get("/reports/conversion.csv", admin, async (c) => {
   );
   c.header("Cache-Control", "no-store");
   // Optician names are typed by staff: guarded against formula injection.
-  return c.body(toCsv(REPORT_CSV_HEADER, reportCsvRows(report), ["optician"]));
+  return c.body(toCsv(reportCsvHeader(report), reportCsvRows(report), ["optician"]));
 });
 
 /** The order reports, JSON and one CSV each. */
 async function loadOrders(c: Context<AppEnv>) {
   const range = reportRange(readQuery(c, reportQuerySchema), c.var.clock());
   if ("error" in range) throw new HttpError(400, range.error, { to: range.error });
-  return await orderReports(c.var.db, range);
+  const scope = await reportScope(c, c.req.query("store"), { page: false });
+  return await orderReports(c.var.db, range, scope);
 }
 
 reportsApi.get("/reports/orders", admin, async (c) => c.json(await loadOrders(c)));
@@ -55,13 +58,13 @@ reportsApi.get(
   async (c) => {
     const name = c.req.param("file").replace(/\.csv$/, "") as OrderReportName;
     const report = await loadOrders(c);
-    const csv = ORDER_REPORT_CSV[name];
+    const csv = orderReportCsv(name, report);
     c.header("Content-Type", "text/csv; charset=utf-8");
     c.header(
       "Content-Disposition",
       `attachment; filename="orders-${name}-${report.from}-to-${report.to}.csv"`,
     );
     c.header("Cache-Control", "no-store");
-    return c.body(toCsv(csv.header, csv.rows(report), csv.guarded));
+    return c.body(toCsv(csv.header, csv.rows, csv.guarded));
   },
 );

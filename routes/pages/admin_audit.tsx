@@ -3,7 +3,13 @@ import type { AppEnv } from "../../src/http/app_env.ts";
 import type { AssetManifest } from "../../src/assets/manifest.ts";
 import { renderPage } from "../render_page.tsx";
 import { renderUnauthorized } from "./unauthorized.tsx";
-import { type AuditPage, listAuditPage, listAuditUsers } from "../../src/audit/audit_log.ts";
+import {
+  AUDIT_CHAIN,
+  type AuditPage,
+  listAuditPage,
+  listAuditStores,
+  listAuditUsers,
+} from "../../src/audit/audit_log.ts";
 import { toAuditQuery } from "../../src/audit/audit_query.ts";
 import { AUDIT_KIND_LABELS, AUDIT_KINDS } from "../../src/audit/kinds.ts";
 import { type AuditQueryInput, auditQuerySchema } from "../../src/schemas/audit.ts";
@@ -26,7 +32,7 @@ function recordLink(entry: HistoryEntry) {
 /** The page's own link with the filters kept and the paging replaced. */
 function pageHref(filters: AuditQueryInput, paging: { before?: string; after?: string }) {
   const params = new URLSearchParams();
-  for (const key of ["user", "kind", "from", "to"] as const) {
+  for (const key of ["user", "store", "kind", "from", "to"] as const) {
     const value = filters[key];
     if (value) params.set(key, value);
   }
@@ -36,15 +42,25 @@ function pageHref(filters: AuditQueryInput, paging: { before?: string; after?: s
   return query ? `/admin/audit?${query}` : "/admin/audit";
 }
 
-function AuditTable({ page }: { page: AuditPage }) {
+/**
+ * The log's entries. `storeCodes` (a chain of more than one store) adds the
+ * Store column: the code of the store an entry concerns, "Chain" for the
+ * chain's own records (clients, catalog, users, sign-ins).
+ */
+function AuditTable(
+  { page, storeCodes }: { page: AuditPage; storeCodes: Map<string, string> | null },
+) {
   if (page.entries.length === 0) {
     return <p className="empty-inline">No entries match these filters.</p>;
   }
+  const columns = storeCodes
+    ? ["When", "Who", "Store", "What", "Record"]
+    : ["When", "Who", "What", "Record"];
   return (
     <div className="data-table-wrap" tabIndex={0} aria-labelledby="audit-table-caption">
       <table className="data-table audit-table">
         <caption id="audit-table-caption" className="sr-only">Audit log entries</caption>
-        <ColumnHeads columns={["When", "Who", "What", "Record"]} />
+        <ColumnHeads columns={columns} />
         <tbody>
           {page.entries.map((entry) => {
             const href = recordLink(entry);
@@ -54,6 +70,13 @@ function AuditTable({ page }: { page: AuditPage }) {
                   <When iso={entry.at} />
                 </td>
                 <td>{entry.actor}</td>
+                {storeCodes && (
+                  <td data-testid="audit-store">
+                    {entry.storeId
+                      ? storeCodes.get(entry.storeId) ?? "?"
+                      : <span className="muted">Chain</span>}
+                  </td>
+                )}
                 <td>
                   <span className="history-summary">{entry.summary}</span>
                   <HistoryChanges changes={entry.changes} />
@@ -95,10 +118,13 @@ export function adminAuditPages(manifest: AssetManifest) {
       ? parsed.data
       : { from: undefined, to: undefined };
     const errors = parsed.success ? {} : formErrors(parsed.error);
-    const [page, users] = await Promise.all([
+    const [page, users, stores] = await Promise.all([
       listAuditPage(db, toAuditQuery(filters)),
       listAuditUsers(db),
+      listAuditStores(db),
     ]);
+    // A one-store chain's log reads as it always did: no Store column, no store filter.
+    const storeCodes = stores.length > 1 ? new Map(stores.map((s) => [s.id, s.code])) : null;
     const raw = c.req.query();
     return renderPage(
       c,
@@ -125,6 +151,25 @@ export function adminAuditPages(manifest: AssetManifest) {
                 : u.username,
             }))}
           />
+          {storeCodes && (
+            <FilterSelect
+              id="audit-store"
+              label="Store"
+              name="store"
+              value={raw.store}
+              anyLabel="All stores"
+              choices={[
+                ...stores.map((s) => ({
+                  value: s.id,
+                  // As the lists' store select names a store: "Downtown (DT)".
+                  label: `${s.name ? `${s.name} (${s.code})` : s.code}${
+                    s.active ? "" : ", inactive"
+                  }`,
+                })),
+                { value: AUDIT_CHAIN, label: "Chain (no one store)" },
+              ]}
+            />
+          )}
           <FilterSelect
             id="audit-kind"
             label="Kind"
@@ -159,7 +204,7 @@ export function adminAuditPages(manifest: AssetManifest) {
             {Object.values(errors)[0]} Showing every entry instead.
           </p>
         )}
-        <AuditTable page={page} />
+        <AuditTable page={page} storeCodes={storeCodes} />
         <nav className="pager" aria-label="Audit log pages">
           {page.newer
             ? (

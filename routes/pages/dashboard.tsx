@@ -14,6 +14,9 @@ import {
   type OrdersDashboard,
   readOrdersDashboard,
 } from "../../src/orders/orders_dashboard.ts";
+import { reportScope, storeWords } from "../../src/reports/report_stores.ts";
+import type { StoreListing } from "../../src/stores/store_listing.ts";
+import { StoreSelect } from "../../components/StoreSelect.tsx";
 
 const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });
 const quoteNumber = (q: QuoteSummary) => q.quoteNumber || shortId(q.id);
@@ -41,14 +44,25 @@ function StatusBadge({ status }: { status: QuoteSummary["status"] }) {
   return <Badge variant={QUOTE_STATUS_VARIANTS[status]}>{statusText(status)}</Badge>;
 }
 
-/** The staff dashboard: counts and the two quote lists, all rendered on the server. */
+/**
+ * The staff dashboard: counts and the two quote lists, all rendered on the
+ * server. In a chain of more than one store, the current store's, or the one
+ * picked in its store select (`?store=`, "All stores" for those allowed).
+ */
 export async function renderDashboard(c: Context<AppEnv>, manifest: AssetManifest) {
+  const { storeId, listing } = await reportScope(c, c.req.query("store"), { page: true });
   // One round trip for the counts and both lists, kept while nothing they show changes,
   // and one for the orders panel.
   const [dashboard, orders] = await Promise.all([
-    readDashboard(c.var.db),
-    readOrdersDashboard(c.var.db, c.var.clock()),
+    readDashboard(c.var.db, storeId),
+    readOrdersDashboard(c.var.db, c.var.clock(), storeId),
   ]);
+  // A chain's dashboard also shows the user's store select: rendered afresh.
+  if (listing) {
+    return renderPage(c, manifest, dashboardContent(dashboard, orders, listing), {
+      title: "Staff Dashboard",
+    });
+  }
   // Rendered once per pair of kept reads: the content shows nothing but what they hold.
   return renderPage(
     c,
@@ -57,6 +71,20 @@ export async function renderDashboard(c: Context<AppEnv>, manifest: AssetManifes
     { title: "Staff Dashboard" },
   );
 }
+
+/** The store select of a chain's dashboard: a GET form, no script needed. */
+function StoreForm({ listing }: { listing: StoreListing }) {
+  return (
+    <form method="get" action="/dashboard" className="dash-store-form" aria-label="Store shown">
+      <StoreSelect id="dashboard-store" listing={listing} />
+      <button type="submit" className="btn btn-outline">Show</button>
+    </form>
+  );
+}
+
+/** The lists' links keep the store the dashboard shows. */
+const withStore = (href: string, listing?: StoreListing) =>
+  listing ? `${href}${href.includes("?") ? "&" : "?"}store=${listing.selected}` : href;
 
 const pairs = new WeakMap<object, WeakMap<object, object>>();
 /** One object per pair of kept reads, so their markup is kept as long as both are. */
@@ -112,7 +140,7 @@ function JobList(
 
 const dayFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" });
 
-function OrdersPanel({ orders }: { orders: OrdersDashboard }) {
+function OrdersPanel({ orders, listing }: { orders: OrdersDashboard; listing?: StoreListing }) {
   return (
     <div className="dash-grid dash-orders">
       <JobList
@@ -121,7 +149,7 @@ function OrdersPanel({ orders }: { orders: OrdersDashboard }) {
         jobs={orders.late.jobs}
         count={orders.late.count}
         empty="No late jobs."
-        more="/orders?late=1"
+        more={withStore("/orders?late=1", listing)}
         dayLabel="promised"
       />
       <JobList
@@ -130,7 +158,7 @@ function OrdersPanel({ orders }: { orders: OrdersDashboard }) {
         jobs={orders.waiting.jobs}
         count={orders.waiting.count}
         empty="No glasses waiting too long."
-        more="/orders?waiting=1"
+        more={withStore("/orders?waiting=1", listing)}
         dayLabel="ready since"
       />
       <JobList
@@ -139,7 +167,7 @@ function OrdersPanel({ orders }: { orders: OrdersDashboard }) {
         jobs={orders.pickups.jobs}
         count={orders.pickups.count}
         empty="No pickups yet today."
-        more="/orders?status=PICKED_UP"
+        more={withStore("/orders?status=PICKED_UP", listing)}
         dayLabel="on"
       />
     </div>
@@ -149,13 +177,19 @@ function OrdersPanel({ orders }: { orders: OrdersDashboard }) {
 function dashboardContent(
   { stats, recent, expired, expiredCount, acceptedOnline }: Dashboard,
   orders: OrdersDashboard,
+  listing?: StoreListing,
 ) {
   return (
     <>
       <div className="page-head">
         <div>
           <h1>Staff Dashboard</h1>
-          <p className="muted">Manage clients, quotes, and measurements.</p>
+          <p className="muted">
+            {listing
+              ? `Manage clients, quotes, and measurements${storeWords(listing)}.`
+              : "Manage clients, quotes, and measurements."}
+          </p>
+          {listing && <StoreForm listing={listing} />}
         </div>
         <div className="actions">
           <a className="btn btn-primary" href="/intake">New Client Intake</a>
@@ -237,7 +271,10 @@ function dashboardContent(
                   ))}
                 </ul>
                 {expiredCount > DASHBOARD_LIST_SIZE && (
-                  <a className="btn btn-outline btn-block" href="/quotes?filter=expired">
+                  <a
+                    className="btn btn-outline btn-block"
+                    href={withStore("/quotes?filter=expired", listing)}
+                  >
                     View All {expiredCount} Expired Quotes
                   </a>
                 )}
@@ -269,7 +306,7 @@ function dashboardContent(
             )}
         </section>
       </div>
-      <OrdersPanel orders={orders} />
+      <OrdersPanel orders={orders} listing={listing} />
     </>
   );
 }

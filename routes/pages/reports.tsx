@@ -22,6 +22,8 @@ import {
 import { formatDecimal } from "../../src/quotes/money.ts";
 import { ConversionChart } from "../../components/reports/ConversionChart.tsx";
 import { dayText } from "../../components/reports/report_dates.ts";
+import { reportScope, storeWords } from "../../src/reports/report_stores.ts";
+import { StoreSelect } from "../../components/StoreSelect.tsx";
 
 /** Same words as the settings screen: the report is for ADMIN and OWNER. */
 export const UNAUTHORIZED_REPORTS_TEXT = UNAUTHORIZED_SETTINGS_TEXT;
@@ -46,13 +48,19 @@ function MetricCells({ m }: { m: Metrics }) {
   );
 }
 
+/**
+ * Metrics by week, optician or store. `second` adds a column after the row's
+ * label (the week, in the store by week table); `totalLabel` names the foot.
+ */
 function MetricTable(
-  { id, caption, first, rows, totals }: {
+  { id, caption, first, second, rows, totals, totalLabel = "Total" }: {
     id: string;
     caption: string;
     first: string;
-    rows: { key: string; label: string; m: Metrics }[];
+    second?: string;
+    rows: { key: string; label: string; detail?: string; m: Metrics }[];
     totals: Metrics;
+    totalLabel?: string;
   },
 ) {
   return (
@@ -62,6 +70,7 @@ function MetricTable(
         <thead>
           <tr>
             <th scope="col">{first}</th>
+            {second && <th scope="col">{second}</th>}
             {COLUMNS.map((c) => <th key={c} scope="col" className="num">{c}</th>)}
             <th scope="col" className="num">Avg. accepted value</th>
           </tr>
@@ -70,18 +79,63 @@ function MetricTable(
           {rows.map((r) => (
             <tr key={r.key}>
               <th scope="row">{r.label}</th>
+              {second && <td>{r.detail}</td>}
               <MetricCells m={r.m} />
             </tr>
           ))}
         </tbody>
         <tfoot>
           <tr>
-            <th scope="row">Total</th>
+            <th scope="row" colSpan={second ? 2 : undefined}>{totalLabel}</th>
             <MetricCells m={totals} />
           </tr>
         </tfoot>
       </table>
     </div>
+  );
+}
+
+const weekLabel = (w: { week: string; from: string; to: string }) =>
+  w.from === w.week && w.to >= w.week
+    ? dayText(w.week)
+    : `${dayText(w.week)} (from ${dayText(w.from)})`;
+
+/** "All stores" in a chain of more than one: each store's figures, and the chain's total. */
+function StoreSections({ report }: { report: ConversionReport }) {
+  if (!report.stores || !report.storeWeeks) return null;
+  const label = (r: { storeCode: string; storeName: string | null }) =>
+    r.storeName ? `${r.storeName} (${r.storeCode})` : r.storeCode;
+  return (
+    <section className="card report-section" aria-labelledby="report-stores-title">
+      <h2 id="report-stores-title">By Store</h2>
+      <MetricTable
+        id="report-stores-caption"
+        caption="Quotes by the store they were made in; the chain total is their sum"
+        first="Store"
+        rows={report.stores.map((r) => ({ key: r.storeId, label: label(r), m: r }))}
+        totals={report.totals}
+        totalLabel="Chain total"
+      />
+      <h3 className="report-subtitle">By Store and Week</h3>
+      {report.storeWeeks.length === 0
+        ? <p className="muted">No quotes were created in this range.</p>
+        : (
+          <MetricTable
+            id="report-store-weeks-caption"
+            caption="Quotes by store and by the week they were created"
+            first="Store"
+            second="Week of"
+            rows={report.storeWeeks.map((r) => ({
+              key: `${r.storeId}~${r.week}`,
+              label: label(r),
+              detail: weekLabel(r),
+              m: r,
+            }))}
+            totals={report.totals}
+            totalLabel="Chain total"
+          />
+        )}
+    </section>
   );
 }
 
@@ -115,16 +169,11 @@ function ReportBody({ report, csvHref }: { report: ConversionReport; csvHref: st
           id="report-weeks-caption"
           caption="Quotes by the week they were created"
           first="Week of"
-          rows={report.weeks.map((w) => ({
-            key: w.week,
-            label: w.from === w.week && w.to >= w.week
-              ? dayText(w.week)
-              : `${dayText(w.week)} (from ${dayText(w.from)})`,
-            m: w,
-          }))}
+          rows={report.weeks.map((w) => ({ key: w.week, label: weekLabel(w), m: w }))}
           totals={t}
         />
       </section>
+      <StoreSections report={report} />
       <section className="card report-section" aria-labelledby="report-opticians-title">
         <h2 id="report-opticians-title">By Optician</h2>
         {report.opticians.length === 0
@@ -189,13 +238,21 @@ export function reportsPages(manifest: AssetManifest) {
       ? chosen.error
       : undefined;
     const range = chosen && !("error" in chosen) ? chosen : defaultRange();
+    // The current store's reports, or the one picked, or "All stores" store by store.
+    const { listing, ...scope } = await reportScope(c, raw.store, { page: true });
     const [report, opticians, orders] = await Promise.all([
-      conversionReport(db, range),
+      conversionReport(db, range, new Date(), scope),
       listReportOpticians(db),
-      orderReports(db, range),
+      orderReports(db, range, scope),
     ]);
     const params = new URLSearchParams({ from: report.from, to: report.to });
     if (report.optician) params.set("optician", report.optician);
+    // The exports are of the stores on the screen.
+    const ordersParams = new URLSearchParams({ from: report.from, to: report.to });
+    if (listing) {
+      params.set("store", listing.selected);
+      ordersParams.set("store", listing.selected);
+    }
     return renderPage(
       c,
       manifest,
@@ -205,7 +262,8 @@ export function reportsPages(manifest: AssetManifest) {
             <h1>Reports</h1>
             <p className="muted">
               From {dayText(report.from)} to {dayText(report.to)}: the quotes created
-              {report.optician ? ` by ${report.optician}` : ""}{" "}
+              {report.optician ? ` by ${report.optician}` : ""}
+              {storeWords(listing)}{" "}
               and what became of them, then the orders and payments of the same days.
             </p>
           </div>
@@ -227,6 +285,7 @@ export function reportsPages(manifest: AssetManifest) {
               aria-describedby={error ? "report-error" : undefined}
             />
           </div>
+          {listing && <StoreSelect id="report-store" listing={listing} />}
           <FilterSelect
             id="report-optician"
             label="Optician"
@@ -247,7 +306,7 @@ export function reportsPages(manifest: AssetManifest) {
         <ReportBody report={report} csvHref={`/api/reports/conversion.csv?${params}`} />
         <OrderReportTables
           report={orders}
-          query={new URLSearchParams({ from: report.from, to: report.to }).toString()}
+          query={ordersParams.toString()}
         />
       </div>,
       { title: "Reports" },

@@ -1,5 +1,6 @@
-import { sql } from "kysely";
+import { type RawBuilder, sql } from "kysely";
 import type { DB } from "../db/database.ts";
+import { isUuid } from "../db/ids.ts";
 import { describeEntry, type HistoryEntry } from "./describe.ts";
 import type { AuditKind } from "./kinds.ts";
 
@@ -9,6 +10,29 @@ export interface AuditActor {
   label: string;
 }
 
+/**
+ * The store an entry concerns when the write does not say: a store's own
+ * entry is that store's, a quote's or an order's is the record's store (read
+ * in the same statement, so no extra round trip), anything else the chain's.
+ */
+function storeOfEntity(entityType: string, entityId: string | null): RawBuilder<unknown> | null {
+  if (!entityId || !isUuid(entityId)) return null;
+  if (entityType === "store") return sql`${entityId}::uuid`;
+  if (entityType === "quote") {
+    return sql`(select store_id from quotes where id = ${entityId}::uuid)`;
+  }
+  if (entityType === "order") {
+    return sql`(select store_id from orders where id = ${entityId}::uuid)`;
+  }
+  return null;
+}
+
+/**
+ * Records who did what to which record. `storeId` names the store the entry
+ * concerns where it is not the record's own (a payment is the store that took
+ * it, a job's step the store its glasses go to); null is the chain's;
+ * undefined lets storeOfEntity work it out.
+ */
 export async function recordAudit(
   db: DB,
   actor: AuditActor,
@@ -16,6 +40,7 @@ export async function recordAudit(
   entityType: string,
   entityId: string | null,
   details: Record<string, unknown> = {},
+  storeId?: string | null,
 ): Promise<void> {
   await db.insertInto("auditLog").values({
     userId: actor.id,
@@ -26,6 +51,7 @@ export async function recordAudit(
     // Bound as text and cast: postgres.js would otherwise store a JSON *string*
     // scalar in the jsonb column, while PGlite stores the object.
     details: sql`${JSON.stringify(details)}::text::jsonb`,
+    storeId: storeId === undefined ? storeOfEntity(entityType, entityId) : storeId,
   }).execute();
 }
 
@@ -50,6 +76,7 @@ function entryColumns(db: DB) {
     "entityType",
     "entityId",
     "details",
+    "storeId",
   ]);
 }
 
@@ -90,6 +117,9 @@ export async function listEntityHistory(
 
 export const AUDIT_PAGE_SIZE = 50;
 
+/** The store filter's value for the chain's own entries (no store). */
+export const AUDIT_CHAIN = "chain";
+
 /** A position in the log: the (at, id) of an entry, as the cursor text "at~id". */
 export interface AuditCursor {
   at: string;
@@ -107,6 +137,8 @@ export const cursorText = (c: { at: string; id: string }) => `${c.at}~${c.id}`;
 
 export interface AuditQuery {
   userId?: string;
+  /** One store's entries, or "chain": the entries of no one store (clients, catalog, users). */
+  storeId?: string;
   kind?: AuditKind;
   /** Inclusive start and exclusive end instants. */
   from?: Date;
@@ -135,6 +167,8 @@ export function auditPageQuery(db: DB, query: AuditQuery) {
   let q = entryColumns(db);
   if (query.kind) q = q.where("kind", "=", query.kind);
   if (query.userId) q = q.where("userId", "=", query.userId);
+  if (query.storeId === AUDIT_CHAIN) q = q.where("storeId", "is", null);
+  else if (query.storeId) q = q.where("storeId", "=", query.storeId);
   if (query.from) q = q.where("at", ">=", query.from);
   if (query.to) q = q.where("at", "<", query.to);
   if (query.after) {
@@ -182,4 +216,13 @@ export async function listAuditPage(db: DB, query: AuditQuery): Promise<AuditPag
 export function listAuditUsers(db: DB) {
   return db.selectFrom("users").select(["id", "username", "firstName", "lastName"])
     .orderBy(sql`lower(username)`).execute();
+}
+
+/**
+ * The stores the store filter offers and the Store column names, inactive
+ * ones too: their entries stay in the log.
+ */
+export function listAuditStores(db: DB) {
+  return db.selectFrom("stores").select(["id", "code", "name", "active"]).orderBy("code")
+    .execute();
 }

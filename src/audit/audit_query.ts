@@ -6,6 +6,7 @@ import { endOfDay, startOfDay } from "../schemas/date_range.ts";
 export function toAuditQuery(input: AuditQueryInput): AuditQuery {
   return {
     userId: input.user,
+    storeId: input.store,
     kind: input.kind,
     from: input.from ? startOfDay(input.from) : undefined,
     to: input.to ? endOfDay(input.to) : undefined,

@@ -28,6 +28,8 @@ export interface HistoryEntry {
   kind: string;
   entityType: string;
   entityId: string | null;
+  /** The store the entry concerns; null is the chain's (migration 0038). */
+  storeId: string | null;
   summary: string;
   changes: HistoryChange[];
 }
@@ -125,7 +127,9 @@ const FIELD_LABELS: Record<string, string> = {
   address: "Address",
   website: "Website",
   stores: "Stores",
+  chainAdmin: "Chain admin",
   pickupStore: "Pickup store",
+  homeStore: "Home store",
 };
 
 /** Prescription eye fields: "rightEye.sphere" → "Right eye sphere". */
@@ -358,6 +362,8 @@ const SUMMARIES: Record<string, (d: Record<string, unknown>) => string> = {
   "auth.login_failed": () => "Sign-in refused",
   "auth.logout": () => "Signed out",
   "settings.update": () => "Settings changed",
+  "settings.store_create": (d) => `Store added${typeof d.code === "string" ? `: ${d.code}` : ""}`,
+  "settings.store_update": (d) => `Store changed${typeof d.code === "string" ? `: ${d.code}` : ""}`,
 };
 
 /** "user.change_role" → "User change role" for actions without their own words. */
@@ -384,6 +390,7 @@ export function describeEntry(row: {
   entityType: string;
   entityId: string | null;
   details: Record<string, unknown>;
+  storeId?: string | null;
 }): HistoryEntry {
   const d = row.details ?? {};
   const summary = (SUMMARIES[row.action] ?? (() => fallbackSummary(row.action)))(d);
@@ -418,6 +425,7 @@ export function describeEntry(row: {
     kind: row.kind,
     entityType: row.entityType,
     entityId: row.entityId,
+    storeId: row.storeId ?? null,
     summary,
     changes,
   };

@@ -169,11 +169,11 @@ export async function createOrder(
       prescription: prescription
         ? `${prescription.dateWritten} ${prescription.prescriber}`
         : "none",
-    });
+    }, locked.storeId);
     await recordAudit(trx, actor, "quote.order", "quote", quoteId, {
       orderId: order.id,
       jobs: jobNumbers.join(", "),
-    });
+    }, locked.storeId);
     return { ok: true, value: { orderId: order.id, jobNumbers } };
   });
 }
@@ -331,7 +331,7 @@ export async function stepJob(
       ...(promisedDate
         ? { changes: [{ field: "promisedDate", from: job.promisedDate, to: promisedDate }] }
         : {}),
-    });
+    }, job.pickupStoreId);
     return { ok: true, value: { orderId: job.orderId, status: input.to } };
   });
 }
@@ -372,7 +372,7 @@ export async function setPickupStore(
     await recordAudit(trx, who.actor, "order.pickup_store", "order", job.orderId, {
       jobNumber: job.jobNumber,
       changes: [{ field: "pickupStore", from: from.code, to: to.code }],
-    });
+    }, input.storeId);
     return { ok: true, value: { orderId: job.orderId } };
   });
 }
@@ -410,7 +410,7 @@ export async function setPromisedDate(
       jobNumber: job.jobNumber,
       reason: input.reason,
       changes: [{ field: "promisedDate", from: job.promisedDate, to: input.promisedDate }],
-    });
+    }, job.pickupStoreId);
     return { ok: true, value: { orderId: job.orderId } };
   });
 }
@@ -464,7 +464,7 @@ export async function addPayment(
         from: centsToDecimal(money.balanceCents),
         to: centsToDecimal(Math.max(0, money.totalCents - money.paidCents - input.amount)),
       },
-    });
+    }, storeId);
     return { ok: true, value: { paymentId: row.id } };
   });
 }

@@ -1,5 +1,7 @@
 // The dashboard's statements: its counts and lists in one round trip, kept
-// between views while nothing they read is written.
+// between views while nothing they read is written. In a chain of more than
+// one store they are one store's (`storeId`: its quotes, the clients who
+// registered there) or, undefined, every store's, as in a chain of one.
 import { sql } from "kysely";
 import { jsonArrayFrom } from "kysely/helpers/postgres";
 import type { DB } from "../db/database.ts";
@@ -52,11 +54,20 @@ export const ACTIVE_STATUSES: QuoteStatus[] = [
   "ACCEPTED",
 ];
 
-const recentQuotes = (db: DB, limit: number) =>
-  summaries(db).orderBy("quotes.updatedAt", "desc").orderBy("quotes.id", "desc").limit(limit);
+/** Only `storeId`'s rows of `column` when a store is given; every row otherwise. */
+// deno-lint-ignore no-explicit-any
+const inStore = <Q extends { where: (...args: any[]) => Q }>(
+  q: Q,
+  column: string,
+  storeId: string | undefined,
+): Q => (storeId === undefined ? q : q.where(column, "=", storeId));
 
-const expiredQuotes = (db: DB, limit: number, now: Date) =>
-  summaries(db).where("quotes.status", "!=", "CLOSED")
+const recentQuotes = (db: DB, limit: number, storeId?: string) =>
+  inStore(summaries(db), "quotes.storeId", storeId).orderBy("quotes.updatedAt", "desc")
+    .orderBy("quotes.id", "desc").limit(limit);
+
+const expiredQuotes = (db: DB, limit: number, now: Date, storeId?: string) =>
+  inStore(summaries(db), "quotes.storeId", storeId).where("quotes.status", "!=", "CLOSED")
     .where("quotes.expiresAt", "<", now).orderBy("quotes.expiresAt", "desc")
     .orderBy("quotes.id", "desc").limit(limit);
 
@@ -75,15 +86,21 @@ function utcDay(now: Date): { day: string; start: Date } {
  * (migration 0016 keeps them) plus today's expired quotes, read off the expiry
  * index. Constant work however many quotes expired over the years.
  */
-const expiredCount = (db: DB, now: Date) => {
+const expiredCount = (db: DB, now: Date, storeId?: string) => {
   const { day, start } = utcDay(now);
   // The statuses by name, not `<> 'CLOSED'`, so the counts' primary key can
   // serve the sum where that is cheaper than reading the small table whole
   // (for the days before today, most of its rows, the planner reads it whole).
-  const before = db.selectFrom("quoteExpiryCounts").select(sql<string>`coalesce(sum(n), 0)`.as("n"))
-    .where("status", "in", OPEN_STATUSES).where("expiresOn", "<", sql<string>`${day}::date`);
-  const today = db.selectFrom("quotes").select((eb) => eb.fn.countAll<string>().as("n"))
-    .where("status", "!=", "CLOSED").where("expiresAt", ">=", start).where("expiresAt", "<", now);
+  const before = inStore(
+    db.selectFrom("quoteExpiryCounts").select(sql<string>`coalesce(sum(n), 0)`.as("n")),
+    "storeId",
+    storeId,
+  ).where("status", "in", OPEN_STATUSES).where("expiresOn", "<", sql<string>`${day}::date`);
+  const today = inStore(
+    db.selectFrom("quotes").select((eb) => eb.fn.countAll<string>().as("n")),
+    "storeId",
+    storeId,
+  ).where("status", "!=", "CLOSED").where("expiresAt", ">=", start).where("expiresAt", "<", now);
   return db.selectNoFrom(sql<string>`((${before}) + (${today}))::bigint`.as("n"));
 };
 
@@ -114,25 +131,34 @@ export function startOfToday(now = new Date()): Date {
  * is the day 'infinity') less today's quotes that already expired, read off
  * the active expiry index.
  */
-const activeCount = (db: DB, now: Date) => {
+const activeCount = (db: DB, now: Date, storeId?: string) => {
   const { day, start } = utcDay(now);
-  const fromToday = db.selectFrom("quoteExpiryCounts")
-    .select(sql<string>`coalesce(sum(n), 0)`.as("n"))
-    .where("status", "in", ACTIVE_STATUSES).where("expiresOn", ">=", sql<string>`${day}::date`);
-  const expiredToday = db.selectFrom("quotes").select((eb) => eb.fn.countAll<string>().as("n"))
-    .where("status", "in", ACTIVE_STATUSES)
+  const fromToday = inStore(
+    db.selectFrom("quoteExpiryCounts").select(sql<string>`coalesce(sum(n), 0)`.as("n")),
+    "storeId",
+    storeId,
+  ).where("status", "in", ACTIVE_STATUSES).where("expiresOn", ">=", sql<string>`${day}::date`);
+  const expiredToday = inStore(
+    db.selectFrom("quotes").select((eb) => eb.fn.countAll<string>().as("n")),
+    "storeId",
+    storeId,
+  ).where("status", "in", ACTIVE_STATUSES)
     .where("expiresAt", ">=", start).where("expiresAt", "<", now);
   return db.selectNoFrom(sql<string>`((${fromToday}) - (${expiredToday}))::bigint`.as("n"));
 };
 
 // Bounded on both sides (no client is created tomorrow): a closed range is
 // what the planner, without statistics yet, reads through the index.
-const newClientsCount = (db: DB, now: Date) => {
+// A store's new clients are those who registered there (their home store).
+const newClientsCount = (db: DB, now: Date, storeId?: string) => {
   const today = startOfToday(now);
   const tomorrow = new Date(today);
   tomorrow.setDate(tomorrow.getDate() + 1);
-  return db.selectFrom("clients").select((eb) => eb.fn.countAll<string>().as("n"))
-    .where("createdAt", ">=", today).where("createdAt", "<", tomorrow);
+  return inStore(
+    db.selectFrom("clients").select((eb) => eb.fn.countAll<string>().as("n")),
+    "homeStoreId",
+    storeId,
+  ).where("createdAt", ">=", today).where("createdAt", "<", tomorrow);
 };
 
 export async function findStats(db: DB, now = new Date()): Promise<Stats> {
@@ -171,14 +197,14 @@ const fromJson = (r: JsonSummary): QuoteSummary => ({
  * counts by the per-day counts of migration 0016 and today's part of those
  * indexes (tests/api/hot_plan_test.ts checks the plans).
  */
-export function dashboardParts(db: DB, now = new Date()) {
+export function dashboardParts(db: DB, now = new Date(), storeId?: string) {
   return {
-    activeQuotes: activeCount(db, now),
-    newClients: newClientsCount(db, now),
-    expiredCount: expiredCount(db, now),
-    recent: recentQuotes(db, DASHBOARD_LIST_SIZE),
-    expired: expiredQuotes(db, DASHBOARD_LIST_SIZE, now),
-    acceptedOnline: acceptedOnlineQuotes(db, DASHBOARD_LIST_SIZE),
+    activeQuotes: activeCount(db, now, storeId),
+    newClients: newClientsCount(db, now, storeId),
+    expiredCount: expiredCount(db, now, storeId),
+    recent: recentQuotes(db, DASHBOARD_LIST_SIZE, storeId),
+    expired: expiredQuotes(db, DASHBOARD_LIST_SIZE, now, storeId),
+    acceptedOnline: acceptedOnlineQuotes(db, DASHBOARD_LIST_SIZE, storeId),
   };
 }
 
@@ -192,9 +218,10 @@ export interface AcceptedOnline {
 }
 
 /** The newest online acceptances (migration 0023's index on accepted_at). */
-function acceptedOnlineQuotes(db: DB, limit: number) {
-  return db.selectFrom("quoteAcceptances")
-    .innerJoin("quotes", "quotes.id", "quoteAcceptances.quoteId")
+function acceptedOnlineQuotes(db: DB, limit: number, storeId?: string) {
+  const q = db.selectFrom("quoteAcceptances")
+    .innerJoin("quotes", "quotes.id", "quoteAcceptances.quoteId");
+  return inStore(q, "quotes.storeId", storeId)
     .select([
       "quotes.id",
       "quotes.clientName",
@@ -213,8 +240,8 @@ export async function listAcceptedOnline(
   return rows.map((r) => ({ ...r, acceptedAt: new Date(r.acceptedAt).toISOString() }));
 }
 
-export function dashboardQuery(db: DB, now = new Date()) {
-  const parts = dashboardParts(db, now);
+export function dashboardQuery(db: DB, now = new Date(), storeId?: string) {
+  const parts = dashboardParts(db, now, storeId);
   return db.selectNoFrom([
     parts.activeQuotes.as("activeQuotes"),
     parts.newClients.as("newClients"),
@@ -225,8 +252,12 @@ export function dashboardQuery(db: DB, now = new Date()) {
   ]);
 }
 
-export async function loadDashboard(db: DB, now = new Date()): Promise<Dashboard> {
-  const row = await dashboardQuery(db, now).executeTakeFirstOrThrow();
+export async function loadDashboard(
+  db: DB,
+  now = new Date(),
+  storeId?: string,
+): Promise<Dashboard> {
+  const row = await dashboardQuery(db, now, storeId).executeTakeFirstOrThrow();
   return {
     stats: { activeQuotes: Number(row.activeQuotes), newClients: Number(row.newClients) },
     recent: (row.recent as JsonSummary[]).map(fromJson),
@@ -248,11 +279,11 @@ const DASHBOARD_TABLES = ["quotes", "quote_options", "clients", "quote_acceptanc
  * a second: quotes expire with time alone, and the counts show that at most a
  * second late.
  */
-export function readDashboard(db: DB): Promise<Dashboard> {
+export function readDashboard(db: DB, storeId?: string): Promise<Dashboard> {
   return readThrough(db, {
-    key: "dashboard",
+    key: storeId === undefined ? "dashboard" : `dashboard:${storeId}`,
     tables: DASHBOARD_TABLES,
     maxAgeMs: 1_000,
-    load: () => loadDashboard(db),
+    load: () => loadDashboard(db, new Date(), storeId),
   });
 }

@@ -121,11 +121,14 @@ export function reopenQuote(db: DB, id: string, reason: string, actor: AuditActo
 export async function deleteQuote(db: DB, id: string, actor: AuditActor): Promise<boolean> {
   if (!isUuid(id)) return false;
   return await db.transaction().execute(async (trx) => {
-    const quote = await trx.selectFrom("quotes").select(["quoteNumber", "clientId", "status"])
+    const row = await trx.selectFrom("quotes")
+      .select(["quoteNumber", "clientId", "status", "storeId"])
       .where("id", "=", id).forUpdate().executeTakeFirst();
-    if (!quote) return false;
+    if (!row) return false;
+    const { storeId, ...quote } = row;
     await trx.deleteFrom("quotes").where("id", "=", id).execute();
-    await recordAudit(trx, actor, "quote.delete", "quote", id, quote);
+    // Named here: once the quote is gone its store cannot be read.
+    await recordAudit(trx, actor, "quote.delete", "quote", id, quote, storeId);
     return true;
   });
 }

@@ -46,6 +46,31 @@ export interface CellRow extends Metrics {
   from: string;
   to: string;
   optician: string;
+  /** The store's code, with "All stores" in a chain of more than one (else absent). */
+  store?: string;
+}
+
+/** A store of the chain as the reports name it. */
+export interface ReportStore {
+  id: string;
+  code: string;
+  name: string | null;
+  /** An inactive store has a row only when it has figures. */
+  active: boolean;
+}
+
+/** One store's figures for the whole range ("All stores" in a chain of more than one). */
+export interface StoreRow extends Metrics {
+  storeId: string;
+  storeCode: string;
+  storeName: string | null;
+}
+
+/** One store's figures for one week. */
+export interface StoreWeekRow extends StoreRow {
+  week: string;
+  from: string;
+  to: string;
 }
 
 export interface ConversionReport {
@@ -53,6 +78,16 @@ export interface ConversionReport {
   to: string;
   /** The optician filter as chosen, or null for everyone. */
   optician: string | null;
+  /** The one store reported on, or null: every store (a one-store chain's only one). */
+  store: string | null;
+  /**
+   * "All stores" in a chain of more than one: each store's row for the range
+   * (every active store, and any other with quotes in it), by code; their
+   * sum is `totals`, the chain's. Null otherwise.
+   */
+  stores: StoreRow[] | null;
+  /** The same per week: a row per store and week with quotes, by week then code. */
+  storeWeeks: StoreWeekRow[] | null;
   weeks: WeekRow[];
   opticians: OpticianRow[];
   /** One row per week and optician with quotes: the CSV export. */
@@ -173,15 +208,27 @@ export async function listReportOpticians(db: DB): Promise<string[]> {
 }
 
 /**
+ * Which stores a report covers: one (`storeId`), or every store, either as
+ * one (a one-store chain: no filter, no store column) or, given `byStore`
+ * (the chain's stores, "All stores" in a chain of more than one), store by
+ * store with the chain's total.
+ */
+export interface ReportStores {
+  storeId?: string;
+  byStore?: ReportStore[];
+}
+
+/**
  * The report for [from, to] (whole days, inclusive), optionally for one
  * optician (matched case-insensitively; NO_OPTICIAN for quotes without one).
- * Counting happens in SQL per week and optician; money is summed as NUMERIC
- * there and as integer cents here.
+ * Counting happens in SQL per week and optician (and store, store by store);
+ * money is summed as NUMERIC there and as integer cents here.
  */
 export async function conversionReport(
   db: DB,
   range: { from: string; to: string; optician?: string | null },
   now = new Date(),
+  scope: ReportStores = {},
 ): Promise<ConversionReport> {
   const weeks = weeksOf(range.from, range.to);
   const buckets = weeks.map((w, i) =>
@@ -195,9 +242,16 @@ export async function conversionReport(
     : optician === NO_OPTICIAN
     ? sql`WHERE btrim(q.optician_name) = ''`
     : sql`WHERE lower(btrim(q.optician_name)) = lower(${optician})`;
+  // A quote belongs to the store it was made in (quotes.store_id).
+  const storeFilter = scope.storeId === undefined
+    ? sql``
+    : sql`${optician === null ? sql`WHERE` : sql`AND`} q.store_id = ${scope.storeId}::uuid`;
+  const byStore = scope.byStore !== undefined;
+  const storeKey = byStore ? sql`q.store_id::text` : sql`NULL::text`;
   // A quote's value as lists show it: its chosen options' totals, else its first option's.
   const result = await sql<{
     n: number;
+    sid: string | null;
     optician: string;
     created: string;
     accepted: string;
@@ -209,7 +263,7 @@ export async function conversionReport(
   }>`
     WITH w (n, lo, hi) AS (VALUES ${sql.join(buckets)}),
     q AS (
-      SELECT w.n, lower(btrim(q.optician_name)) AS okey, btrim(q.optician_name) AS oname,
+      SELECT w.n, ${storeKey} AS sid, lower(btrim(q.optician_name)) AS okey, btrim(q.optician_name) AS oname,
         q.accepted_at IS NOT NULL AS accepted,
         q.finalized_at IS NOT NULL AS finalized,
         q.status = 'CLOSED' AS closed,
@@ -222,9 +276,9 @@ export async function conversionReport(
             WHERE o.quote_id = q.id ORDER BY o.position LIMIT 1),
           0) END AS total
       FROM w JOIN quotes q ON q.created_at >= w.lo AND q.created_at < w.hi
-      ${opticianFilter}
+      ${opticianFilter} ${storeFilter}
     )
-    SELECT n, min(oname) AS optician,
+    SELECT n, sid, min(oname) AS optician,
       count(*)::text AS created,
       count(*) FILTER (WHERE accepted)::text AS accepted,
       count(*) FILTER (WHERE finalized)::text AS finalized,
@@ -232,12 +286,18 @@ export async function conversionReport(
       count(*) FILTER (WHERE expired)::text AS expired,
       count(*) FILTER (WHERE accepted OR finalized)::text AS won,
       coalesce(sum(total), 0)::numeric(14,2)::text AS won_value
-    FROM q GROUP BY n, okey ORDER BY n, okey`.execute(db);
+    FROM q GROUP BY n, sid, okey ORDER BY n, okey, sid`.execute(db);
 
   const byWeek = weeks.map(zero);
   const byOptician = new Map<string, { name: string; counts: Counts }>();
   const totals = zero();
   const cells: CellRow[] = [];
+  const known = new Map((scope.byStore ?? []).map((s) => [s.id, s]));
+  const storeOf = (id: string) => known.get(id) ?? { id, code: "?", name: null };
+  const byStoreTotal = new Map(
+    (scope.byStore ?? []).filter((s) => s.active).map((s) => [s.id, zero()]),
+  );
+  const byStoreWeek = new Map<string, Counts>();
   for (const row of result.rows) {
     const counts: Counts = {
       created: Number(row.created),
@@ -255,12 +315,43 @@ export async function conversionReport(
     const entry = byOptician.get(key) ?? { name, counts: zero() };
     add(entry.counts, counts);
     byOptician.set(key, entry);
-    cells.push({ ...weeks[row.n], optician: name, ...metrics(counts) });
+    if (row.sid === null) {
+      cells.push({ ...weeks[row.n], optician: name, ...metrics(counts) });
+      continue;
+    }
+    cells.push({
+      ...weeks[row.n],
+      optician: name,
+      store: storeOf(row.sid).code,
+      ...metrics(counts),
+    });
+    const total = byStoreTotal.get(row.sid) ?? zero();
+    add(total, counts);
+    byStoreTotal.set(row.sid, total);
+    const cell = `${row.n}~${row.sid}`;
+    const week = byStoreWeek.get(cell) ?? zero();
+    add(week, counts);
+    byStoreWeek.set(cell, week);
   }
+  const storeRow = (id: string, counts: Counts): StoreRow => {
+    const store = storeOf(id);
+    return { storeId: id, storeCode: store.code, storeName: store.name, ...metrics(counts) };
+  };
+  const byCode = (a: StoreRow, b: StoreRow) => a.storeCode.localeCompare(b.storeCode);
   return {
     from: range.from,
     to: range.to,
     optician,
+    store: scope.storeId ?? null,
+    stores: byStore
+      ? [...byStoreTotal].map(([id, counts]) => storeRow(id, counts)).sort(byCode)
+      : null,
+    storeWeeks: byStore
+      ? [...byStoreWeek].map(([key, counts]) => {
+        const [n, id] = key.split("~");
+        return { ...weeks[Number(n)], ...storeRow(id, counts) };
+      }).sort((a, b) => a.week.localeCompare(b.week) || byCode(a, b))
+      : null,
     weeks: weeks.map((w, i) => ({ ...w, ...metrics(byWeek[i]) })),
     opticians: [...byOptician.values()]
       .sort((a, b) => b.counts.created - a.counts.created || a.name.localeCompare(b.name))
@@ -286,8 +377,14 @@ export const REPORT_CSV_HEADER = [
   "average_accepted_value",
 ] as const;
 
+/** The CSV's columns: a store column first with "All stores" in a chain of more than one. */
+export function reportCsvHeader(report: ConversionReport): readonly string[] {
+  return report.stores ? ["store", ...REPORT_CSV_HEADER] : REPORT_CSV_HEADER;
+}
+
 export function reportCsvRows(report: ConversionReport) {
   return report.cells.map((c) => [
+    ...(report.stores ? [c.store ?? ""] : []),
     c.week,
     c.from,
     c.to,

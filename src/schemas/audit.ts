@@ -9,6 +9,12 @@ export const auditQuerySchema = z.object({
   from: dayField,
   to: dayField,
   user: z.preprocess(blankToUndefined, z.uuid("Pick a user from the list").optional()),
+  store: z.preprocess(
+    blankToUndefined,
+    z.union([z.uuid("Pick a store from the list"), z.literal("chain")], {
+      error: "Pick a store from the list",
+    }).optional(),
+  ),
   kind: z.preprocess(blankToUndefined, z.enum(AUDIT_KINDS, "Pick a kind from the list").optional()),
   before: z.preprocess(
     blankToUndefined,

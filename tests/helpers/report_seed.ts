@@ -89,12 +89,22 @@ export function reportQuotes(): SeedQuote[] {
   return quotes;
 }
 
-export async function insertReportQuotes(db: DB, quotes: SeedQuote[]): Promise<void> {
-  const client = await db.insertInto("clients").values({ firstName: "Report", lastName: "Client" })
+/**
+ * Writes the quotes (and their client) in `storeId`: in a chain of more than
+ * one store a row must say its store; in a chain of one it may leave it out.
+ */
+export async function insertReportQuotes(
+  db: DB,
+  quotes: SeedQuote[],
+  { storeId }: { storeId?: string } = {},
+): Promise<void> {
+  const client = await db.insertInto("clients")
+    .values({ firstName: "Report", lastName: "Client", homeStoreId: storeId })
     .returning("id").executeTakeFirstOrThrow();
   for (const q of quotes) {
     const row = await db.insertInto("quotes").values({
       clientId: client.id,
+      storeId,
       opticianName: q.optician,
       status: q.status,
       closureReason: q.status === "CLOSED" ? "Seeded" : null,

@@ -1,6 +1,6 @@
 // Rows of the route table: uploads and branding, the kiosk tablet, history, audit, search and reports.
 import { get, ok, send } from "./build.ts";
-import type { RouteEntry } from "./expectations.ts";
+import { CHAIN_WIDE_ONLY, type RouteEntry } from "./expectations.ts";
 import { freshUser, TEST_PASSWORD } from "./fixtures.ts";
 import { requestUploadUrl, svg } from "../images.ts";
 
@@ -27,14 +27,21 @@ export const KIOSK_AND_REPORT_ROUTES: RouteEntry[] = [
       headers: { "content-type": "image/svg+xml" },
     }),
   },
-  send("PUT", "/api/admin/logo", "admin", ok(200), async (fx) => ({
-    path: "/api/admin/logo",
-    body: { logoUrl: await fx.uploadedImage("logo") },
-  })),
-  send("PUT", "/api/admin/favicon", "admin", ok(200), async (fx) => ({
-    path: "/api/admin/favicon",
-    body: { faviconUrl: await fx.uploadedImage("favicon") },
-  })),
+  // The chain's logo and favicon: not a store admin's.
+  {
+    ...send("PUT", "/api/admin/logo", "admin", ok(200), async (fx) => ({
+      path: "/api/admin/logo",
+      body: { logoUrl: await fx.uploadedImage("logo") },
+    })),
+    overrides: CHAIN_WIDE_ONLY,
+  },
+  {
+    ...send("PUT", "/api/admin/favicon", "admin", ok(200), async (fx) => ({
+      path: "/api/admin/favicon",
+      body: { faviconUrl: await fx.uploadedImage("favicon") },
+    })),
+    overrides: CHAIN_WIDE_ONLY,
+  },
 
   // ---- Kiosk: the tablet handed to a client ----
   send(
@@ -77,19 +84,22 @@ export const KIOSK_AND_REPORT_ROUTES: RouteEntry[] = [
     path: async (fx) => `/api/quotes/${(await fx.savedQuote()).quote.id}/history`,
   }),
   get("/api/admin/audit", "owner", ok(200), {
-    query: ["from", "to", "user", "kind", "before", "after"],
+    query: ["from", "to", "user", "store", "kind", "before", "after"],
     path: "/api/admin/audit?from=2026-01-01&to=2100-01-01&kind=client",
   }),
   get("/api/search", "staff", ok(200), { query: ["q"], path: "/api/search?q=rita" }),
 
   // ---- Reports (ADMIN, OWNER) ----
+  // Asked for every store ("All stores"): the chain's admins' and the owner's, not a store admin's.
   get("/api/reports/conversion", "admin", ok(200), {
-    query: ["from", "to", "optician"],
-    path: "/api/reports/conversion?from=2026-01-01&to=2026-03-31",
+    query: ["from", "to", "optician", "store"],
+    path: "/api/reports/conversion?from=2026-01-01&to=2026-03-31&store=all",
+    overrides: CHAIN_WIDE_ONLY,
   }),
   get("/api/reports/conversion.csv", "admin", ok(200), {
-    query: ["from", "to", "optician"],
-    path: "/api/reports/conversion.csv?from=2026-01-01&to=2026-03-31",
+    query: ["from", "to", "optician", "store"],
+    path: "/api/reports/conversion.csv?from=2026-01-01&to=2026-03-31&store=all",
+    overrides: CHAIN_WIDE_ONLY,
   }),
 
   {
