@@ -27,13 +27,16 @@ export const NAV_ENTRIES: NavEntry[] = [
     label: "Admin",
     href: "/admin",
     adminOnly: true,
-    active: (p) => under("/admin")(p) && !under("/admin/settings")(p) && !under("/admin/users")(p),
+    active: (p) =>
+      under("/admin")(p) && !under("/admin/settings")(p) && !under("/admin/users")(p) &&
+      !under("/admin/stores")(p),
   },
   {
     label: "Settings",
     href: "/admin/settings",
     adminOnly: true,
-    active: (p) => under("/admin/settings")(p) || under("/admin/users")(p),
+    active: (p) =>
+      under("/admin/settings")(p) || under("/admin/users")(p) || under("/admin/stores")(p),
   },
 ];
 
@@ -56,13 +59,15 @@ export const logoutPath = (user: { isExternal: boolean }) =>
  * everyone), so no script is needed and there is one Main navigation at a time.
  */
 export function StaffNav(
-  { user, path, storeName, logoUrl, search }: {
+  { user, path, storeName, logoUrl, search, storePicker }: {
     user: NavUser;
     path: string;
     storeName: string;
     logoUrl: string;
     /** The global search box (an island), placed between the entries and the Menu. */
     search?: ReactNode;
+    /** The stores the user works in, when more than one: the picker of this device's store. */
+    storePicker?: StorePickerProps;
   },
 ) {
   const entries = NAV_ENTRIES.filter((e) => !e.adminOnly || isAdminRole(user.role));
@@ -82,6 +87,7 @@ export function StaffNav(
         </nav>
         {search}
         <div className="usermenu">
+          {storePicker && storePicker.stores.length > 1 && <StorePicker {...storePicker} />}
           <span className="user-name" data-testid="user-name">{user.displayName}</span>
           <details className="menu">
             <summary className="btn btn-ghost btn-sm chevron">Menu</summary>
@@ -108,5 +114,49 @@ export function StaffNav(
         </div>
       </div>
     </header>
+  );
+}
+
+export interface StorePickerProps {
+  stores: { id: string; code: string; name: string }[];
+  currentId: string;
+  /** The page to come back to once the store is switched. */
+  returnTo: string;
+}
+
+/**
+ * The store this device works in, for a user of several stores: a menu of
+ * plain form buttons (routes/api/store_switch.ts), so switching needs no
+ * script; the page comes back in the chosen store (its lists, its name).
+ */
+export function StorePicker({ stores, currentId, returnTo }: StorePickerProps) {
+  const current = stores.find((s) => s.id === currentId) ?? stores[0];
+  return (
+    <details className="menu store-menu">
+      <summary
+        className="btn btn-ghost btn-sm chevron"
+        aria-label={`${current.code}: ${current.name}, switch store`}
+        data-testid="current-store"
+      >
+        {current.code}
+      </summary>
+      <div className="menu-panel">
+        <form method="post" action="/api/stores/switch">
+          <input type="hidden" name="returnTo" value={returnTo} />
+          {stores.map((s) => (
+            <button
+              key={s.id}
+              type="submit"
+              name="storeId"
+              value={s.id}
+              className="menu-item"
+              aria-current={s.id === current.id ? "true" : undefined}
+            >
+              {s.name} ({s.code})
+            </button>
+          ))}
+        </form>
+      </div>
+    </details>
   );
 }

@@ -34,6 +34,8 @@ export interface IntakeFormProps {
    * worker keeps (`/intake?shell=1`): no staff name is kept on the device.
    */
   kiosk?: { staff: KioskStaff | null; completed: boolean } | null;
+  /** The store's own intake page (/intake/{code}): the client registers in that store. */
+  storeCode?: string;
 }
 
 export const INTAKE_THANKS =
@@ -85,7 +87,7 @@ const CONSENTS = [
 
 export default function IntakeForm(
   // The server rendered both lists into the page; nothing here changes them.
-  { consentTexts: texts, heardHowOptions: options, kiosk = null }: IntakeFormProps,
+  { consentTexts: texts, heardHowOptions: options, kiosk = null, storeCode }: IntakeFormProps,
 ) {
   const { values, errors, setField, validate, setErrors, reset } = useCheckedForm(
     checkIntake,
@@ -193,7 +195,7 @@ export default function IntakeForm(
       dob: values.dob.trim() || null,
       heardHowText: values.heardHowId === OTHER ? values.heardHowText : "",
     };
-    const job = queueIntake(payload, consentCalls(data, texts));
+    const job = queueIntake(payload, consentCalls(data, texts), storeCode);
     // Kept as it is sent: a tab that dies mid-request sends it again on load.
     setQueued(job);
     keeping.current = keep("outbox", deviceId, job);

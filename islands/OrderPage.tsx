@@ -12,9 +12,12 @@ import { CalendarDate } from "../components/client_manager/format.tsx";
 import { When } from "../components/history/HistoryChanges.tsx";
 import { type PendingStep, StepDialog } from "../components/orders/StepDialog.tsx";
 import { PromisedDateDialog } from "../components/orders/PromisedDateDialog.tsx";
+import { PickupStoreDialog } from "../components/orders/PickupStoreDialog.tsx";
+import type { StoreListing } from "../src/stores/store_listing.ts";
 import { EmailLabDialog } from "../components/orders/EmailLabDialog.tsx";
 import { formatDecimal, formatMoney, parseCents } from "../src/quotes/money.ts";
 import {
+  isForLab,
   JOB_STATUS_LABELS,
   type JobStep,
   PAYMENT_METHOD_LABELS,
@@ -30,14 +33,22 @@ import { useFocusAfter } from "../components/focus_rule.ts";
 export interface OrderPageProps {
   bundle: OrderBundle;
   role: Role;
+  /** A chain of several stores: the order's, each job's pickup and each payment's store. */
+  stores?: StoreListing;
 }
+
+/** "Downtown (DT)", or the id's end for a store no longer known. */
+const storeName = (stores: StoreListing, id: string) => {
+  const s = stores.stores.find((s) => s.id === id);
+  return s ? `${s.name} (${s.code})` : id.slice(-8);
+};
 
 function failed(error: unknown, title: string) {
   if (isUnauthorized(error)) return;
   toast({ title, description: errorDetail(error), variant: "destructive" });
 }
 
-export default function OrderPage({ bundle: initial, role }: OrderPageProps) {
+export default function OrderPage({ bundle: initial, role, stores }: OrderPageProps) {
   const [bundle, setBundle] = useState(initial);
   const [pending, setPending] = useState<PendingStep | null>(null);
   const mayOverride = role === "ADMIN" || role === "OWNER";
@@ -135,6 +146,30 @@ export default function OrderPage({ bundle: initial, role }: OrderPageProps) {
     onError: (error) => failed(error, "The promised date was not changed"),
   });
 
+  const [moving, setMoving] = useState<JobView | null>(null);
+  const moveKey = useSendKey();
+  const move = useMutation({
+    mutationFn: (input: { job: JobView; storeId: string }) => {
+      const url = `/api/jobs/${input.job.id}/pickup-store`;
+      const body = { storeId: input.storeId, version: input.job.version };
+      return apiRequest<OrderBundle>("PUT", url, body, {
+        idempotencyKey: moveKey.keyFor([url, body]),
+      });
+    },
+    onSuccess: (next, input) => {
+      moveKey.done();
+      setBundle(next);
+      setMoving(null);
+      toast({
+        title: `${input.job.jobNumber}: pickup at ${
+          stores ? storeName(stores, input.storeId) : ""
+        }`,
+        variant: "success",
+      });
+    },
+    onError: (error) => failed(error, "The pickup store was not changed"),
+  });
+
   const [choosingJobs, setChoosingJobs] = useState(false);
   const emailLab = useMutation({
     mutationFn: (jobIds: string[]) =>
@@ -166,6 +201,12 @@ export default function OrderPage({ bundle: initial, role }: OrderPageProps) {
               ? <a className="link" href={`/quote/${order.quoteId}`}>{order.quoteNumber}</a>
               : order.quoteNumber} · ordered <When iso={order.createdAt} />
             {order.opticianName && <>{" "}· optician {order.opticianName}</>}
+            {stores && (
+              <>
+                {" "}· store{" "}
+                <span data-testid="order-store">{storeName(stores, order.storeId)}</span>
+              </>
+            )}
           </p>
         </div>
         <div className="order-head-actions">
@@ -224,10 +265,12 @@ export default function OrderPage({ bundle: initial, role }: OrderPageProps) {
           busy={step.isPending}
           onStep={(s) => onStep(job, s)}
           onChangeDate={() => setDating(job)}
+          pickupStore={stores ? storeName(stores, job.pickupStoreId) : undefined}
+          onChangePickup={stores ? () => setMoving(job) : undefined}
         />
       ))}
 
-      <Payments bundle={bundle} role={role} onChange={setBundle} />
+      <Payments bundle={bundle} role={role} onChange={setBundle} stores={stores} />
 
       <PromisedDateDialog
         job={dating}
@@ -236,6 +279,15 @@ export default function OrderPage({ bundle: initial, role }: OrderPageProps) {
         onSubmit={(promisedDate, reason) =>
           dating && promise.mutate({ job: dating, promisedDate, reason })}
       />
+      {stores && (
+        <PickupStoreDialog
+          job={moving}
+          stores={stores.stores}
+          busy={move.isPending}
+          onClose={() => setMoving(null)}
+          onSubmit={(storeId) => moving && move.mutate({ job: moving, storeId })}
+        />
+      )}
       <EmailLabDialog
         open={choosingJobs}
         jobs={bundle.jobs}
@@ -257,12 +309,15 @@ export default function OrderPage({ bundle: initial, role }: OrderPageProps) {
 const jobHeadingId = (jobId: string) => `job-${jobId}`;
 
 function JobCard(
-  { orderId, job, busy, onStep, onChangeDate }: {
+  { orderId, job, busy, onStep, onChangeDate, pickupStore, onChangePickup }: {
     orderId: string;
     job: JobView;
     busy: boolean;
     onStep: (s: JobStep) => void;
     onChangeDate: () => void;
+    /** A chain's: the store the glasses go to, and the way to send them elsewhere. */
+    pickupStore?: string;
+    onChangePickup?: () => void;
   },
 ) {
   const headingId = jobHeadingId(job.id);
@@ -297,6 +352,12 @@ function JobCard(
           <dt>Remakes</dt>
           <dd data-testid="remake-count">{job.remakeCount}</dd>
         </div>
+        {pickupStore && (
+          <div>
+            <dt>Pickup store</dt>
+            <dd data-testid="pickup-store">{pickupStore}</dd>
+          </div>
+        )}
         {job.clientNotifiedAt && (
           <div>
             <dt>Client notified</dt>
@@ -361,6 +422,12 @@ function JobCard(
               Change promised date
             </button>
           )}
+          {/* Until the glasses are ready they may go to another store for pickup. */}
+          {onChangePickup && job.status !== "READY" && isForLab(job.status) && (
+            <button type="button" className="btn btn-sm btn-outline" onClick={onChangePickup}>
+              Change pickup store
+            </button>
+          )}
         </div>
       )}
     </section>
@@ -368,10 +435,11 @@ function JobCard(
 }
 
 function Payments(
-  { bundle, role, onChange }: {
+  { bundle, role, onChange, stores }: {
     bundle: OrderBundle;
     role: Role;
     onChange: (b: OrderBundle) => void;
+    stores?: StoreListing;
   },
 ) {
   const id = useId();
@@ -447,7 +515,16 @@ function Payments(
           <div className="data-table-wrap" tabIndex={0} aria-labelledby={`${id}-caption`}>
             <table className="data-table">
               <caption id={`${id}-caption`} className="sr-only">Payments of this order</caption>
-              <ColumnHeads columns={["Date", "Amount", "Method", "Staff", "Note"]} />
+              <ColumnHeads
+                columns={[
+                  "Date",
+                  "Amount",
+                  "Method",
+                  ...(stores ? ["Store"] : []),
+                  "Staff",
+                  "Note",
+                ]}
+              />
               <tbody>
                 {bundle.payments.map((p) => (
                   <tr key={p.id}>
@@ -456,6 +533,8 @@ function Payments(
                     </td>
                     <td className="num">{formatDecimal(p.amount)}</td>
                     <td>{PAYMENT_METHOD_LABELS[p.method]}</td>
+                    {stores && <td>{stores.stores.find((s) => s.id === p.storeId)?.code ?? "—"}
+                    </td>}
                     <td>{p.actor}</td>
                     <td>{[p.note, p.reason].filter(Boolean).join(" · ")}</td>
                   </tr>

@@ -22,6 +22,8 @@ import {
 } from "../components/quote_manager/queries.ts";
 import { quoteLabel, QuoteTable } from "../components/quote_manager/QuoteTable.tsx";
 import { ListState } from "../components/ListState.tsx";
+import { StoreSelect } from "../components/StoreSelect.tsx";
+import type { StoreListing } from "../src/stores/store_listing.ts";
 
 export interface QuoteManagerProps {
   /** `?q=` as the page was asked for. */
@@ -36,6 +38,8 @@ export interface QuoteManagerProps {
   initialTotalAtLeast: boolean;
   /** Without mail settings the Email action is off and says why. */
   emailConfigured: boolean;
+  /** A chain of several stores: the store listed and each row's store (else undefined). */
+  stores?: StoreListing;
 }
 
 export const SEARCH_DEBOUNCE_MS = 250;
@@ -71,6 +75,8 @@ export default function QuoteManager(props: QuoteManagerProps) {
   const [search, setSearch] = useState(props.initialQuery);
   const [query, setQuery] = useState(props.initialQuery);
   const [filter, setFilter] = useState<QuoteListFilter>(props.initialFilter);
+  // The store listed: a store's id or "all" ("" in a chain of one store).
+  const [store, setStore] = useState(props.stores?.selected ?? "");
   const [pending, setPending] = useState<Pending | null>(null);
   const queryClient = useQueryClient();
 
@@ -89,8 +95,8 @@ export default function QuoteManager(props: QuoteManagerProps) {
   }, [search, query]);
 
   const list = useInfiniteQuery({
-    queryKey: quoteListKey(filter, query),
-    queryFn: ({ pageParam }) => fetchQuotePage(filter, query, pageParam),
+    queryKey: quoteListKey(filter, query, store),
+    queryFn: ({ pageParam }) => fetchQuotePage(filter, query, pageParam, store),
     initialPageParam: 0,
     getNextPageParam: (last, pages, lastOffset) => {
       const loaded = pages.reduce((n, p) => n + p.rows.length, 0);
@@ -98,7 +104,8 @@ export default function QuoteManager(props: QuoteManagerProps) {
       const more = last.atLeast ? last.rows.length === QUOTE_PAGE_SIZE : loaded < last.total;
       return more && last.rows.length > 0 ? lastOffset + QUOTE_PAGE_SIZE : undefined;
     },
-    initialData: filter === props.initialFilter && query === props.initialQuery
+    initialData: filter === props.initialFilter && query === props.initialQuery &&
+        store === (props.stores?.selected ?? "")
       ? {
         pages: [{
           rows: props.initialRows,
@@ -131,6 +138,11 @@ export default function QuoteManager(props: QuoteManagerProps) {
       status: value === "expired" ? null : value,
       filter: value === "expired" ? "expired" : null,
     });
+  }
+
+  function chooseStore(value: string) {
+    setStore(value);
+    setUrlParams({ store: value });
   }
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: QUOTE_LISTS_KEY });
@@ -240,6 +252,15 @@ export default function QuoteManager(props: QuoteManagerProps) {
           </option>)}
           <option value="expired">Expired</option>
         </select>
+        {props.stores && (
+          <StoreSelect
+            id="quote-store-filter"
+            className="quote-store-filter"
+            listing={props.stores}
+            value={store}
+            onChange={chooseStore}
+          />
+        )}
       </div>
       <p className="hint quote-status-line" role="status" aria-live="polite">
         {searching && list.isPlaceholderData
@@ -260,6 +281,7 @@ export default function QuoteManager(props: QuoteManagerProps) {
         <QuoteTable
           rows={rows}
           emailConfigured={props.emailConfigured}
+          stores={props.stores}
           busy={searching}
           actions={{
             onEmail: (r) => setPending({ kind: "email", row: r }),

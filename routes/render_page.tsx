@@ -3,7 +3,9 @@ import { renderToStaticMarkup, renderToString } from "react-dom/server";
 import type { Context } from "hono";
 import type { AppEnv } from "../src/http/app_env.ts";
 import { IslandCollector } from "../components/island_context.ts";
-import { isAdminRole, StaffNav } from "../components/StaffNav.tsx";
+import { isAdminRole, StaffNav, type StorePickerProps } from "../components/StaffNav.tsx";
+import { storeChoiceOf } from "../src/stores/current_store.ts";
+import type { StoreRef } from "../src/stores/stores.ts";
 import { EMAIL_BANNER_COOKIE, EmailBanner } from "../components/EmailBanner.tsx";
 import { Island } from "../components/Island.tsx";
 import SearchBox from "../islands/SearchBox.tsx";
@@ -28,6 +30,23 @@ export interface PageOptions {
    * pages): its title names that store. Else the chain's settings.
    */
   storeId?: string | null;
+}
+
+/** The picker's stores, each named as its own pages are (its name, else the chain's). */
+async function storePickerOf(
+  c: Context<AppEnv>,
+  stores: StoreRef[],
+  currentId: string,
+): Promise<StorePickerProps> {
+  const chainName = stores.some((s) => !s.name)
+    ? (await pageSettings(c, null)).branding.storeName
+    : "";
+  const url = new URL(c.req.url);
+  return {
+    stores: stores.map((s) => ({ id: s.id, code: s.code, name: s.name ?? chainName })),
+    currentId,
+    returnTo: url.pathname + url.search,
+  };
 }
 
 /** A page's content rendered once and kept with what it was rendered from (keptMarkup). */
@@ -73,18 +92,29 @@ export async function renderPage(
   content: ReactNode | KeptMarkup,
   options: PageOptions,
 ): Promise<Response> {
-  const { branding, mailConfigured } = await pageSettings(c, options.storeId ?? null);
   // A kiosk (a browser handed to a client) has no user, so no staff bar and no
   // banner; it also gets no skip link, there being no navigation to skip.
   const kiosk = c.var.kiosk;
   const user = c.var.user;
-  const showEmailBanner = !!user && options.chrome !== false && isAdminRole(user.role) &&
+  const chrome = !!user && options.chrome !== false;
+  // Staff pages wear the current store's name and logo; a page of a record
+  // (a quote's printout) names its own store.
+  const choice = chrome ? await storeChoiceOf(c, user) : undefined;
+  const { branding, mailConfigured } = await pageSettings(
+    c,
+    options.storeId !== undefined ? options.storeId : choice?.current?.id ?? null,
+  );
+  const storePicker = choice && choice.current && choice.stores.length > 1
+    ? await storePickerOf(c, choice.stores, choice.current.id)
+    : undefined;
+  const showEmailBanner = chrome && isAdminRole(user!.role) &&
     getCookie(c, EMAIL_BANNER_COOKIE) !== "dismissed" && !mailConfigured;
   const islands = new Set<string>();
   const body = renderToString(
     <IslandCollector.Provider value={islands}>
-      {user && options.chrome !== false && (
+      {user && chrome && (
         <StaffNav
+          storePicker={storePicker}
           user={{ displayName: displayName(user), role: user.role, isExternal: user.isExternal }}
           path={c.req.path}
           storeName={branding.storeName}

@@ -30,6 +30,9 @@
 // handed the tablet over; activating this worker deletes them.
 const SHELL_CACHE = "lensdesk-shell-v2";
 const SHELL_PAGES = ["/intake"];
+// A store's own intake address (/intake/{code}) is kept as /intake is.
+const STORE_INTAKE_PAGE = /^\/intake\/[A-Za-z0-9]{1,8}$/;
+const isShellPage = (path) => SHELL_PAGES.includes(path) || STORE_INTAKE_PAGE.test(path);
 const TABLET_PAGE = /^\/tablet\/[^/]+$/;
 // Where the one tablet shell is kept: not a page's address, so the shell can
 // never be taken for a quote's page.
@@ -130,7 +133,7 @@ async function keepIfShell(cache, path, res) {
 }
 
 async function page(event, request, url) {
-  const shell = SHELL_PAGES.includes(url.pathname);
+  const shell = isShellPage(url.pathname);
   const tablet = TABLET_PAGE.test(url.pathname);
   try {
     const res = await fetch(request);

@@ -17,6 +17,7 @@ import { CalendarDate, DateText, formatAddress, fullName } from "./format.tsx";
 import { ClientDetailTabs } from "./ClientHistory.tsx";
 import { PrescriptionsSection } from "./PrescriptionsSection.tsx";
 import { ClientOrdersSection } from "../orders/ClientOrdersSection.tsx";
+import { HomeStoreField } from "./HomeStoreField.tsx";
 import {
   failureToast,
   successToast,
@@ -121,6 +122,7 @@ function ClientDetailBody({ client }: { client: ClientDetail }) {
             </>
           )}
         </dl>
+        {client.stores && <HomeStoreField client={client} stores={client.stores} />}
       </section>
       <section className="detail-section" aria-labelledby="detail-consent">
         <h3 id="detail-consent">Communication Consent</h3>
@@ -152,6 +154,11 @@ function ClientDetailBody({ client }: { client: ClientDetail }) {
                   <span className="client-quote-row-id">
                     <code title={quote.id}>{shortId(quote.id)}</code>
                     {quote.quoteNumber && <span className="muted">{quote.quoteNumber}</span>}
+                    {client.stores && (
+                      <span className="store-tag" title="The store it was made in">
+                        {quote.storeCode}
+                      </span>
+                    )}
                   </span>
                   <Badge variant={QUOTE_STATUS_VARIANTS[quote.status] ?? "secondary"}>
                     {QUOTE_STATUS_LABELS[quote.status] ?? quote.status}
@@ -171,7 +178,7 @@ function ClientDetailBody({ client }: { client: ClientDetail }) {
             </ul>
           )}
       </section>
-      <ClientOrdersSection orders={client.orders ?? []} />
+      <ClientOrdersSection orders={client.orders ?? []} chain={!!client.stores} />
     </div>
   );
 }

@@ -20,9 +20,15 @@ export interface QueuedIntake {
   created?: CreatedClient;
 }
 
-export function queueIntake(payload: unknown, calls: ConsentCall[]): QueuedIntake {
+/** `storeCode`: the store whose intake page this is (/intake/{code}), signed out. */
+export function queueIntake(
+  payload: unknown,
+  calls: ConsentCall[],
+  storeCode?: string,
+): QueuedIntake {
+  const url = storeCode ? `/api/clients?store=${encodeURIComponent(storeCode)}` : "/api/clients";
   return {
-    client: keyedRequest("POST", "/api/clients", payload),
+    client: keyedRequest("POST", url, payload),
     consents: calls.map((call) => ({ call, key: crypto.randomUUID() })),
   };
 }

@@ -6,7 +6,7 @@ import { JOB_STATUS_VARIANTS } from "./job_status.ts";
 import { JOB_STATUS_LABELS } from "../../src/orders/rules.ts";
 import type { ClientOrderRow as Row } from "../../src/clients/views.ts";
 
-export function ClientOrdersSection({ orders }: { orders: Row[] }) {
+export function ClientOrdersSection({ orders, chain }: { orders: Row[]; chain?: boolean }) {
   const grouped = new Map<string, Row[]>();
   for (const row of orders) {
     grouped.set(row.orderId, [...grouped.get(row.orderId) ?? [], row]);
@@ -20,6 +20,11 @@ export function ClientOrdersSection({ orders }: { orders: Row[] }) {
             <li key={jobs[0].orderId} className="quote-row">
               <span className="quote-row-id">
                 <span className="muted">{jobs[0].quoteNumber}</span>
+                {chain && (
+                  <span className="store-tag" title="The store it was ordered in">
+                    {jobs[0].storeCode}
+                  </span>
+                )}
               </span>
               <span className="client-order-jobs">
                 {jobs.map((j) => (

@@ -7,6 +7,8 @@ import { expiryTone } from "./queries.ts";
 import { closeBlocker } from "../../src/quotes/rules.ts";
 import { ColumnHeads } from "../ColumnHeads.tsx";
 import { RowMenu } from "../RowMenu.tsx";
+import { storeCodeOf } from "../StoreSelect.tsx";
+import type { StoreListing } from "../../src/stores/store_listing.ts";
 
 export const EMAIL_NOT_CONFIGURED =
   "Email is not configured. Quote emailing is disabled until email settings are configured.";
@@ -22,10 +24,12 @@ export interface RowActions {
 }
 
 export function QuoteTable(
-  { rows, emailConfigured, busy, actions }: {
+  { rows, emailConfigured, busy, actions, stores }: {
     rows: QuoteListRow[];
     emailConfigured: boolean;
     busy?: boolean;
+    /** A chain of several stores: a Store column. */
+    stores?: StoreListing;
     actions: RowActions;
   },
 ) {
@@ -39,10 +43,19 @@ export function QuoteTable(
         aria-busy={busy ? true : undefined}
       >
         <ColumnHeads
-          columns={["Quote #", "Client", "Optician", "Status", "Created", "Expires", {
-            label: "Actions",
-            className: "quote-actions-head",
-          }]}
+          columns={[
+            "Quote #",
+            ...(stores ? ["Store"] : []),
+            "Client",
+            "Optician",
+            "Status",
+            "Created",
+            "Expires",
+            {
+              label: "Actions",
+              className: "quote-actions-head",
+            },
+          ]}
         />
         <tbody>
           {rows.map((row) => (
@@ -51,6 +64,7 @@ export function QuoteTable(
               row={row}
               emailConfigured={emailConfigured}
               actions={actions}
+              storeCode={stores ? storeCodeOf(stores, row.storeId) : undefined}
             />
           ))}
         </tbody>
@@ -60,10 +74,11 @@ export function QuoteTable(
 }
 
 function QuoteTableRow(
-  { row, emailConfigured, actions }: {
+  { row, emailConfigured, actions, storeCode }: {
     row: QuoteListRow;
     emailConfigured: boolean;
     actions: RowActions;
+    storeCode?: string;
   },
 ) {
   const id = encodeURIComponent(row.id);
@@ -89,7 +104,10 @@ function QuoteTableRow(
     <tr data-quote-id={row.id}>
       <td className="quote-cell-number">
         <a className="link quote-number" href={`/quote/${id}`}>{label}</a>
+        {/* Narrow screens' two-line row has no Store column: the code rides with the number. */}
+        {storeCode && <span className="store-tag store-tag-narrow">{storeCode}</span>}
       </td>
+      {storeCode && <td className="quote-cell-store">{storeCode}</td>}
       <td className="quote-name quote-cell-client">
         <a className="link quote-clamp" href={`/clients?id=${encodeURIComponent(row.clientId)}`}>
           {row.clientName}

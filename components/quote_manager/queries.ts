@@ -10,8 +10,8 @@ export type QuoteListFilter = QuoteStatus | "expired" | "";
 
 /** Every list query starts with this, so one invalidation refreshes them all. */
 export const QUOTE_LISTS_KEY = ["quotes", "list"] as const;
-export const quoteListKey = (filter: QuoteListFilter, q: string) =>
-  [...QUOTE_LISTS_KEY, filter, q] as const;
+export const quoteListKey = (filter: QuoteListFilter, q: string, store = "") =>
+  [...QUOTE_LISTS_KEY, filter, q, store] as const;
 
 export interface QuotePage {
   rows: QuoteListRow[];
@@ -20,9 +20,16 @@ export interface QuotePage {
   atLeast: boolean;
 }
 
-export function quoteListUrl(filter: QuoteListFilter, q: string, offset: number): string {
+/** `store` is a store's id or "all"; empty is the device's current store (a chain of one: every quote). */
+export function quoteListUrl(
+  filter: QuoteListFilter,
+  q: string,
+  offset: number,
+  store = "",
+): string {
   const params = new URLSearchParams();
   if (q) params.set("q", q);
+  if (store) params.set("store", store);
   if (filter === "expired") params.set("filter", "expired");
   else if (filter) params.set("status", filter);
   params.set("limit", String(QUOTE_PAGE_SIZE));
@@ -38,8 +45,9 @@ export async function fetchQuotePage(
   filter: QuoteListFilter,
   q: string,
   offset: number,
+  store = "",
 ): Promise<QuotePage> {
-  const res = await fetch(quoteListUrl(filter, q, offset), {
+  const res = await fetch(quoteListUrl(filter, q, offset, store), {
     credentials: "same-origin",
     headers: { accept: "application/json" },
   });

@@ -1,6 +1,9 @@
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
-import { currentStoreId } from "../../src/stores/current_store.ts";
+import { intakeStoreId } from "../../src/stores/current_store.ts";
+import { findActiveStores } from "../../src/stores/stores.ts";
+
+const UNKNOWN_HOME_STORE = "The home store must be one of the chain's active stores";
 import { auditActor } from "../../src/http/actor.ts";
 import { HttpError, notFound, readJson, readQuery } from "../../src/http/errors.ts";
 import { clientListQuery } from "../../src/schemas/query.ts";
@@ -66,7 +69,7 @@ clientsApi.post("/clients", async (c) => {
       c.var.db,
       input,
       c.var.user?.id ?? null,
-      await currentStoreId(c),
+      await intakeStoreId(c, c.req.query("store")),
     );
     const via = c.var.user ? "staff" : "intake";
     await recordAudit(c.var.db, auditActor(c), "client.create", "client", created.client.id, {
@@ -132,6 +135,12 @@ staff.get("/clients/:id", async (c) => {
 
 staff.put("/clients/:id", async (c) => {
   const input = await readJson(c, updateClientSchema);
+  if ("homeStoreId" in input) {
+    const stores = await findActiveStores(c.var.db);
+    if (!stores.some((s) => s.id === input.homeStoreId)) {
+      throw new HttpError(400, UNKNOWN_HOME_STORE, { homeStoreId: UNKNOWN_HOME_STORE });
+    }
+  }
   const client = await updateClient(c.var.db, c.req.param("id"), input, auditActor(c));
   if (!client) throw notFound("Client not found");
   return c.json(client);

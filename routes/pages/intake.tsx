@@ -1,4 +1,6 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
+import { findActiveStoreByCode, type StoreRef } from "../../src/stores/stores.ts";
+import { renderNotFound } from "./not_found.tsx";
 import type { AppEnv } from "../../src/http/app_env.ts";
 import { shownStoreId } from "../../src/stores/current_store.ts";
 import type { AssetManifest } from "../../src/assets/manifest.ts";
@@ -19,9 +21,21 @@ export function intakePages(manifest: AssetManifest) {
   // Public: the optician hands a tablet to the client, who may never sign in.
   // Signed-in staff also get "Hand to client", which locks this browser to
   // the form (a kiosk session) until a staff password is typed.
-  app.get("/intake", async (c) => {
+  app.get("/intake", (c) => intakePage(c));
+
+  // A store's own intake address (a chain of stores): signed out, the client
+  // registers in that store and the page wears its name. A kiosk and signed-in
+  // staff stay in their own store whatever the address says.
+  app.get("/intake/:code", async (c) => {
+    const store = await findActiveStoreByCode(c.var.db, c.req.param("code"));
+    if (!store) return renderNotFound(c, manifest);
+    return intakePage(c, store);
+  });
+
+  async function intakePage(c: Context<AppEnv>, store?: StoreRef) {
     const db = c.var.db;
-    const storeId = await shownStoreId(c);
+    const signedOut = !c.var.kiosk && !c.var.user;
+    const storeId = signedOut && store ? store.id : await shownStoreId(c);
     const [branding, consentTexts, options] = await Promise.all([
       findBranding(db, storeId),
       findConsentTexts(db),
@@ -42,6 +56,7 @@ export function intakePages(manifest: AssetManifest) {
         emailConsentText: consentTexts.emailConsentText,
       },
       heardHowOptions: options.map(({ id, label }) => ({ id, label })),
+      ...(signedOut && store ? { storeCode: store.code } : {}),
     };
     const page = await renderPage(
       c,
@@ -78,7 +93,7 @@ export function intakePages(manifest: AssetManifest) {
     // the tablet over, and a staff member's has their name in the staff bar.
     if (!c.var.user && (!kiosk || shell)) page.headers.set("X-Offline-Shell", "intake");
     return page;
-  });
+  }
 
   return app;
 }

@@ -1,6 +1,8 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
 import { pageListedStoreId } from "../../src/stores/current_store.ts";
+import { type StoreListing, storeListingOf } from "../../src/stores/store_listing.ts";
+import { storeCodeOf, StoreSelect } from "../../components/StoreSelect.tsx";
 import type { AssetManifest } from "../../src/assets/manifest.ts";
 import { renderPage } from "../render_page.tsx";
 import { Island } from "../../components/Island.tsx";
@@ -38,7 +40,7 @@ import { Checkbox } from "../../components/Checkbox.tsx";
 /** The list's own link with the filters kept and the page replaced. */
 function pageHref(raw: Record<string, string>, page: number) {
   const params = new URLSearchParams();
-  for (const key of ["q", "status", "late", "waiting", "labId", "optician"]) {
+  for (const key of ["q", "status", "late", "waiting", "labId", "optician", "store"]) {
     if (raw[key]) params.set(key, raw[key]);
   }
   if (page > 1) params.set("page", String(page));
@@ -47,16 +49,22 @@ function pageHref(raw: Record<string, string>, page: number) {
 }
 
 /** The jobs, a row each; on a phone each row is a card (its cells' classes place them). */
-function OrdersTable({ rows }: { rows: OrderListRow[] }) {
+function OrdersTable({ rows, stores }: { rows: OrderListRow[]; stores?: StoreListing }) {
   return (
     <div className="data-table-wrap" tabIndex={0} aria-labelledby="orders-caption">
       <table className="data-table data-table-roomy orders-table">
         <caption id="orders-caption" className="sr-only">Jobs</caption>
         <ColumnHeads
-          columns={["Job", "Client", "Lab", "Optician", "Status", "Promised", {
-            label: "Total",
-            className: "num",
-          }]}
+          columns={[
+            "Job",
+            ...(stores ? ["Store"] : []),
+            "Client",
+            "Lab",
+            "Optician",
+            "Status",
+            "Promised",
+            { label: "Total", className: "num" },
+          ]}
         />
         <tbody>
           {rows.map((r) => (
@@ -64,6 +72,11 @@ function OrdersTable({ rows }: { rows: OrderListRow[] }) {
               <td className="orders-cell-job">
                 <a className="link job-number" href={`/orders/${r.orderId}`}>{r.jobNumber}</a>
               </td>
+              {stores && (
+                <td className="orders-cell-store nowrap">
+                  <StoreCell stores={stores} row={r} />
+                </td>
+              )}
               <td className="orders-cell-client">{r.clientName}</td>
               <td className="orders-cell-lab">{r.labName}</td>
               <td className="orders-cell-optician">
@@ -89,6 +102,18 @@ function OrdersTable({ rows }: { rows: OrderListRow[] }) {
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** The order's store, and "→ B" when its glasses are picked up at another store. */
+function StoreCell({ stores, row }: { stores: StoreListing; row: OrderListRow }) {
+  const store = storeCodeOf(stores, row.storeId);
+  if (row.pickupStoreId === row.storeId) return <>{store}</>;
+  const pickup = storeCodeOf(stores, row.pickupStoreId);
+  return (
+    <span title={`Ordered at ${store}, picked up at ${pickup}`}>
+      {store} → {pickup}
+    </span>
   );
 }
 
@@ -137,11 +162,12 @@ export function ordersPages(manifest: AssetManifest) {
       c,
       typeof raw.store === "string" ? raw.store : undefined,
     );
-    const [{ rows, total }, labs, opticians] = await Promise.all([
+    const [{ rows, total }, labs, opticians, stores] = await Promise.all([
       listOrders(db, { ...query, storeId }, c.var.clock()),
       listLabs(db),
       db.selectFrom("orders").select("opticianName").distinct()
         .where("opticianName", "<>", "").orderBy("opticianName").limit(200).execute(),
+      storeListingOf(c, storeId),
     ]);
     const pages = Math.max(1, Math.ceil(total / ORDER_PAGE_SIZE));
     return renderPage(
@@ -190,6 +216,7 @@ export function ordersPages(manifest: AssetManifest) {
             anyLabel="All opticians"
             choices={opticians.map((o) => ({ value: o.opticianName, label: o.opticianName }))}
           />
+          {stores && <StoreSelect id="orders-store" listing={stores} />}
           <Checkbox label="Late" name="late" value="1" defaultChecked={raw.late === "1"} />
           <Checkbox
             label="Ready and waiting"
@@ -216,7 +243,7 @@ export function ordersPages(manifest: AssetManifest) {
               No jobs match. Orders are made from a finalized quote's builder (Create Order).
             </p>
           )
-          : <OrdersTable rows={rows} />}
+          : <OrdersTable rows={rows} stores={stores} />}
         {pages > 1 && (
           <nav className="pager" aria-label="Pages">
             {query.page > 1 && (
@@ -239,7 +266,8 @@ export function ordersPages(manifest: AssetManifest) {
     const user = c.var.user!;
     const bundle = await readOrder(c.var.db, c.req.param("id"), user.role, c.var.clock());
     if (!bundle) return renderNotFound(c, manifest);
-    const props: OrderPageProps = { bundle, role: user.role };
+    const stores = await storeListingOf(c, undefined);
+    const props: OrderPageProps = { bundle, role: user.role, stores };
     return renderPage(
       c,
       manifest,

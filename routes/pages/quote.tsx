@@ -1,3 +1,4 @@
+import { shownStoreId } from "../../src/stores/current_store.ts";
 import { Hono } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
 import type { AssetManifest } from "../../src/assets/manifest.ts";
@@ -52,7 +53,8 @@ export function quotePages(manifest: AssetManifest) {
     const [bundle, catalog, settings] = await Promise.all([
       readQuoteBundle(db, c.req.param("id")),
       readBuilderCatalog(db),
-      pageSettings(c),
+      // The settings the staff bar reads too (its store's): one read for both.
+      shownStoreId(c).then((storeId) => pageSettings(c, storeId)),
     ]);
     if (!bundle) return renderNotFound(c, manifest);
     // Only a finalized quote can have an order: the others skip the read.

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
 import { pageListedStoreId } from "../../src/stores/current_store.ts";
+import { storeListingOf } from "../../src/stores/store_listing.ts";
 import type { AssetManifest } from "../../src/assets/manifest.ts";
 import type { QuoteStatus } from "../../db/schema.ts";
 import { renderPage } from "../render_page.tsx";
@@ -30,7 +31,7 @@ export function quotesListPages(manifest: AssetManifest) {
     const filter = filterFromQuery(query.status, query.filter);
     const q = (query.q ?? "").trim().slice(0, 200);
     const storeId = await pageListedStoreId(c, query.store);
-    const [first, emailConfigured] = await Promise.all([
+    const [first, emailConfigured, stores] = await Promise.all([
       listQuotes(db, {
         q: q || undefined,
         status: filter === "expired" || filter === "" ? undefined : filter,
@@ -40,6 +41,7 @@ export function quotesListPages(manifest: AssetManifest) {
         storeId,
       }),
       isMailConfigured(db),
+      storeListingOf(c, storeId),
     ]);
     const props: QuoteManagerProps = {
       initialQuery: q,
@@ -48,6 +50,7 @@ export function quotesListPages(manifest: AssetManifest) {
       initialTotal: first.total,
       initialTotalAtLeast: first.atLeast,
       emailConfigured,
+      stores,
     };
     return renderPage(
       c,

@@ -23,6 +23,7 @@ import { listClientOrders } from "../orders/order_read.ts";
 import { isUuid } from "../db/ids.ts";
 import { inTransaction } from "../db/transaction.ts";
 import { findMeasurements } from "./measurements.ts";
+import { findActiveStores } from "../stores/stores.ts";
 
 type ClientsEB = ExpressionBuilder<
   Database & { m: Database["clientMeasurements"] },
@@ -235,17 +236,28 @@ export async function findClientDetail(db: DB, id: string): Promise<ClientDetail
       "clients.smsConsent",
       "clients.emailConsent",
       "clients.consentDate",
+      "clients.homeStoreId",
     ])
     .where("clients.id", "=", id).executeTakeFirst();
   if (!row) return undefined;
-  const [measurements, quotes, prescriptions, orders] = await Promise.all([
+  const [measurements, quotes, prescriptions, orders, stores] = await Promise.all([
     findMeasurements(db, id),
-    db.selectFrom("quotes").select(["id", "quoteNumber", "status", "createdAt", "expiresAt"])
-      .where("clientId", "=", id).orderBy("createdAt", "desc").orderBy("id", "desc").execute(),
+    db.selectFrom("quotes").innerJoin("stores", "stores.id", "quotes.storeId")
+      .select([
+        "quotes.id",
+        "quotes.quoteNumber",
+        "quotes.status",
+        "quotes.createdAt",
+        "quotes.expiresAt",
+        "stores.code as storeCode",
+      ])
+      .where("quotes.clientId", "=", id)
+      .orderBy("quotes.createdAt", "desc").orderBy("quotes.id", "desc").execute(),
     listPrescriptions(db, id),
     listClientOrders(db, id),
+    findActiveStores(db),
   ]);
-  const { heardHowLabel, consentDate, ...rest } = row;
+  const { heardHowLabel, consentDate, homeStoreId: _home, ...rest } = row;
   return {
     ...toSummary(rest),
     dob: rest.dob,
@@ -270,9 +282,12 @@ export async function findClientDetail(db: DB, id: string): Promise<ClientDetail
       status: q.status,
       createdAt: q.createdAt.toISOString(),
       expiresAt: q.expiresAt ? q.expiresAt.toISOString() : null,
+      storeCode: q.storeCode,
     })),
     prescriptions,
     orders,
+    homeStoreId: row.homeStoreId,
+    stores: stores.length > 1 ? stores : null,
   };
 }
 
@@ -352,9 +367,26 @@ export async function updateClient(
       .select([
         ...CLIENT_HISTORY_FIELDS.filter((f) => f !== "dob"),
         sql<string | null>`to_char(dob, 'YYYY-MM-DD')`.as("dob"),
+        "homeStoreId",
       ])
       .where("id", "=", id).forUpdate().executeTakeFirst();
     if (!before) return false;
+    if ("homeStoreId" in input) {
+      // Another store of the chain: the history names both stores by code.
+      const codes = await trx.selectFrom("stores").select(["id", "code"])
+        .where("id", "in", [before.homeStoreId, input.homeStoreId]).execute();
+      const code = (storeId: string) => codes.find((s) => s.id === storeId)?.code ?? null;
+      await trx.updateTable("clients").set({
+        homeStoreId: input.homeStoreId,
+        updatedAt: new Date(),
+      })
+        .where("id", "=", id).execute();
+      const changes = before.homeStoreId === input.homeStoreId
+        ? {}
+        : { homeStore: { from: code(before.homeStoreId), to: code(input.homeStoreId) } };
+      await recordAudit(trx, actor, "client.update", "client", id, { changes });
+      return true;
+    }
     await trx.updateTable("clients").set({ ...input, updatedAt: new Date() })
       .where("id", "=", id).execute();
     const changes = diffFields(before, input, CLIENT_HISTORY_FIELDS);

@@ -2,6 +2,7 @@
 import type { QuoteStatus } from "../../db/schema.ts";
 import type { PrescriptionView } from "../prescriptions/views.ts";
 import type { JobStatus } from "../../db/schema.ts";
+import type { StoreRef } from "../stores/stores.ts";
 
 /**
  * NONE: nothing measured yet (both PDs 0 and not complete); PENDING: some
@@ -42,6 +43,8 @@ export interface ClientQuoteSummary {
   status: QuoteStatus;
   createdAt: string;
   expiresAt: string | null;
+  /** The code of the store it was made in. */
+  storeCode: string;
 }
 
 export interface ClientDetail extends ClientSummary {
@@ -59,6 +62,10 @@ export interface ClientDetail extends ClientSummary {
   prescriptions: PrescriptionView[];
   /** The client's orders, one row per job, newest order first. */
   orders: ClientOrderRow[];
+  /** The store the client belongs to first (staff may change it). */
+  homeStoreId: string;
+  /** A chain of several stores: its active stores (the dialog marks each quote and order with its store); else null. */
+  stores: StoreRef[] | null;
 }
 
 export interface ClientOrderRow {
@@ -67,6 +74,8 @@ export interface ClientOrderRow {
   createdAt: string;
   jobNumber: string;
   status: JobStatus;
+  /** The code of the order's store. */
+  storeCode: string;
 }
 
 export interface CreatedClient {

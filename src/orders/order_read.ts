@@ -95,6 +95,7 @@ export async function readOrder(
         "reason",
         "actor",
         "createdAt",
+        "storeId",
       ])
       .where("orderId", "=", id).orderBy("createdAt").orderBy("id").execute(),
     findStoreHours(db, order.storeId),
@@ -232,6 +233,8 @@ export async function listOrders(
       "jobs.orderedAt",
       "jobs.readyAt",
       sql<string>`jobs.total::text`.as("total"),
+      "orders.storeId",
+      "jobs.pickupStoreId",
     ]).orderBy("jobs.orderedAt", "desc").orderBy("jobs.jobNumber", "desc")
       .limit(ORDER_PAGE_SIZE).offset((query.page - 1) * ORDER_PAGE_SIZE).execute(),
     q.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
@@ -260,12 +263,14 @@ export async function findOrderIdOfQuote(db: DB, quoteId: string): Promise<strin
 export async function listClientOrders(db: DB, clientId: string) {
   if (!isUuid(clientId)) return [];
   const rows = await db.selectFrom("jobs").innerJoin("orders", "orders.id", "jobs.orderId")
+    .innerJoin("stores", "stores.id", "orders.storeId")
     .select([
       "orders.id as orderId",
       "orders.quoteNumber",
       "orders.createdAt",
       "jobs.jobNumber",
       "jobs.status",
+      "stores.code as storeCode",
     ])
     .where("orders.clientId", "=", clientId)
     .orderBy("orders.createdAt", "desc").orderBy("jobs.position").limit(200).execute();

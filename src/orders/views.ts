@@ -85,6 +85,8 @@ export interface PaymentView {
   reason: string | null;
   actor: string;
   createdAt: string;
+  /** The store that took it. */
+  storeId: string;
 }
 
 /** GET /api/orders/{id}. */
@@ -121,4 +123,7 @@ export interface OrderListRow {
   readyAt: string | null;
   total: string;
   isLate: boolean;
+  /** The order's store, and the one the glasses go to for pickup (the same unless sent on). */
+  storeId: string;
+  pickupStoreId: string;
 }

@@ -51,6 +51,7 @@ const LIST_COLUMNS = [
   "quotes.expiresAt",
   "quotes.footerMessage",
   "quotes.clientViewedAt",
+  "quotes.storeId",
 ] as const;
 
 /** The quotes list's page: 100 rows unless asked, at most 500. */
@@ -154,6 +155,7 @@ export async function listQuotes(db: DB, query: QuoteListQuery, now = new Date()
       footerMessage: r.footerMessage,
       clientViewedAt: r.clientViewedAt ? new Date(r.clientViewedAt).toISOString() : null,
       isExpired: isExpired(r, now),
+      storeId: r.storeId,
     }));
   if (searchWords(query.q ?? "").length) {
     const { head, matches, complete, filled } = await readHead(

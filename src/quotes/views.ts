@@ -116,4 +116,6 @@ export interface QuoteListRow {
   footerMessage: string | null;
   /** When the client last opened the quote's online link (the list's "Viewed" mark). */
   clientViewedAt: string | null;
+  /** The store the quote belongs to (its list's Store column in a chain). */
+  storeId: string;
 }

@@ -84,9 +84,15 @@ export const createClientSchema = clientFieldsSchema.extend({
 export type CreateClientInput = z.infer<typeof createClientSchema>;
 
 /** Edit: the same fields, all of them or the e-mail alone (the e-mail dialog). */
+/** A client's home store (a chain's): the store they belong to first. */
+export const homeStoreSchema = z.object({
+  homeStoreId: z.uuid({ error: "homeStoreId must be a store id" }),
+}).strict();
+
 export const updateClientSchema = z.union([
   clientFieldsSchema,
   z.object({ email: emailField }).strict(),
+  homeStoreSchema,
 ]);
 export type UpdateClientInput = z.infer<typeof updateClientSchema>;
 

@@ -25,6 +25,8 @@ export const DEMO_STAFF: readonly {
   firstName: string;
   lastName: string;
   email: string;
+  /** Where they work: the chain's first store, the demo's second (Wicker Park), or both. */
+  stores: "first" | "second" | "both";
 }[] = [
   {
     username: "admin.demo",
@@ -32,6 +34,7 @@ export const DEMO_STAFF: readonly {
     firstName: "Alex",
     lastName: "Morgan",
     email: "alex.morgan@northside-eyewear.example",
+    stores: "both",
   },
   {
     username: "maria.optician",
@@ -39,6 +42,7 @@ export const DEMO_STAFF: readonly {
     firstName: "Maria",
     lastName: "Alvarez",
     email: "maria.alvarez@northside-eyewear.example",
+    stores: "first",
   },
   {
     username: "james.optician",
@@ -46,6 +50,7 @@ export const DEMO_STAFF: readonly {
     firstName: "James",
     lastName: "Okafor",
     email: "james.okafor@northside-eyewear.example",
+    stores: "second",
   },
 ];
 
@@ -67,6 +72,22 @@ const STORE_SETTINGS = {
   footerMessage: FOOTER_MESSAGE,
   smsConsentText: SMS_CONSENT_TEXT,
   emailConsentText: EMAIL_CONSENT_TEXT,
+};
+
+/**
+ * The demo chain's second store: its own name, address, phone and hours; the
+ * rest (logo, wording, time zone) is the chain's. Its code is taken only when
+ * no store has it yet.
+ */
+const SECOND_STORE = {
+  code: "WP",
+  name: "Northside Eyewear Wicker Park",
+  address: "1520 N Milwaukee Ave, Chicago, IL 60622",
+  phone: "(312) 555-0192",
+  email: "wickerpark@northside-eyewear.example",
+  openingDays: "2,3,4,5,6",
+  openingTime: "10:00",
+  closingTime: "19:00",
 };
 
 const HEARD_HOW = [
@@ -676,8 +697,16 @@ export async function seedDemoStore(db: DB, options: { now?: Date } = {}): Promi
 
     await trx.updateTable("settings").set({ ...STORE_SETTINGS, updatedAt: now })
       .where("id", "=", 1).execute();
-    // The demo's staff, clients and quotes are the chain's first store's.
+    // A chain of two stores: the first one there is, and Wicker Park. Each
+    // quote is its optician's store's; each client's home store its first quote's.
     const store = await findFirstStore(trx);
+    const second = await trx.selectFrom("stores").select("id").where("code", "=", SECOND_STORE.code)
+      .executeTakeFirst() ?? await trx.insertInto("stores").values({
+        ...SECOND_STORE,
+        createdAt: now,
+        updatedAt: now,
+      }).returning("id").executeTakeFirstOrThrow();
+    const storesOf = { first: [store.id], second: [second.id], both: [store.id, second.id] };
 
     // Heard-how options (labels are unique; keep any that already exist).
     await trx.insertInto("heardHowOptions")
@@ -697,7 +726,7 @@ export async function seedDemoStore(db: DB, options: { now?: Date } = {}): Promi
 
     // Staff.
     const users: { username: string; role: Role; created: boolean }[] = [];
-    const userByUsername = new Map<string, { id: string; fullName: string }>();
+    const userByUsername = new Map<string, { id: string; fullName: string; storeId: string }>();
     for (const [i, staff] of DEMO_STAFF.entries()) {
       const existing = await trx.selectFrom("users").select(["id", "firstName", "lastName"])
         .where((eb) => eb(eb.fn("lower", ["username"]), "=", staff.username.toLowerCase()))
@@ -708,6 +737,7 @@ export async function seedDemoStore(db: DB, options: { now?: Date } = {}): Promi
         userByUsername.set(staff.username, {
           id: existing.id,
           fullName: fullName || staff.username,
+          storeId: storesOf[staff.stores][0],
         });
         continue;
       }
@@ -721,11 +751,12 @@ export async function seedDemoStore(db: DB, options: { now?: Date } = {}): Promi
         createdAt: clock.daysAgo(120, 9),
         updatedAt: clock.daysAgo(120, 9),
       }).returning("id").executeTakeFirstOrThrow();
-      await addUserStores(trx, created.id, [store.id]);
+      await addUserStores(trx, created.id, storesOf[staff.stores]);
       users.push({ username: staff.username, role: staff.role, created: true });
       userByUsername.set(staff.username, {
         id: created.id,
         fullName: `${staff.firstName} ${staff.lastName}`,
+        storeId: storesOf[staff.stores][0],
       });
     }
 
@@ -736,8 +767,13 @@ export async function seedDemoStore(db: DB, options: { now?: Date } = {}): Promi
         ? clock.today(0.2 + i * 0.05)
         : clock.daysAgo(c.createdDaysAgo, 10 + (i % 6), (i * 7) % 60);
       const consent = c.sms || c.emailOptIn;
+      const firstQuote = QUOTES.filter((q) => q.client === c.key)
+        .sort((a, b) => b.createdDaysAgo - a.createdDaysAgo)[0];
+      const homeStoreId = firstQuote
+        ? userByUsername.get(firstQuote.optician)?.storeId ?? store.id
+        : store.id;
       const row = await trx.insertInto("clients").values({
-        homeStoreId: store.id,
+        homeStoreId,
         firstName: c.firstName,
         middleName: c.middleName ?? null,
         lastName: c.lastName,
@@ -825,7 +861,7 @@ export async function seedDemoStore(db: DB, options: { now?: Date } = {}): Promi
 
       const quote = await trx.insertInto("quotes").values({
         clientId,
-        storeId: store.id,
+        storeId: optician.storeId,
         opticianName: optician.fullName,
         status: q.status,
         internalNotes: q.internalNotes ?? "",

@@ -6,6 +6,7 @@ import { appCookie } from "../http/app_cookie.ts";
 import { HttpError } from "../http/errors.ts";
 import type { Role } from "../../db/schema.ts";
 import {
+  findActiveStoreByCode,
   findActiveStores,
   findFirstStore,
   findUserStores,
@@ -14,6 +15,7 @@ import {
 } from "./stores.ts";
 import { readThrough } from "../db/read_through.ts";
 import { isUuid } from "../db/ids.ts";
+import { isChainWide } from "./scope.ts";
 
 /**
  * The store this device works in, remembered across sign-ins (a shared
@@ -45,6 +47,20 @@ export async function currentStoreId(c: Context<AppEnv>): Promise<string> {
   return (await currentStore(c, user)).id;
 }
 
+export const UNKNOWN_STORE_CODE = "store must be the code of one of the chain's active stores";
+
+/**
+ * The store a new client registers in: a kiosk's, a signed-in user's current
+ * store; signed out, the store whose intake page sent it (`code`, from
+ * /intake/{code}), else the chain's first store.
+ */
+export async function intakeStoreId(c: Context<AppEnv>, code: string | undefined) {
+  if (c.var.kiosk || c.var.user || code === undefined) return await currentStoreId(c);
+  const store = await findActiveStoreByCode(c.var.db, code);
+  if (!store) throw new HttpError(400, UNKNOWN_STORE_CODE, { store: UNKNOWN_STORE_CODE });
+  return store.id;
+}
+
 /**
  * The store a page shows itself as (currentStoreId's), or null, the chain's
  * own settings, for a user who works in no store: showing is never refused.
@@ -55,12 +71,12 @@ export async function shownStoreId(c: Context<AppEnv>): Promise<string | null> {
   return (await pickFor(c, user))?.id ?? null;
 }
 
-export const ALL_STORES_FORBIDDEN = "Only owners and admins list every store at once.";
+export const ALL_STORES_FORBIDDEN = "Only the owner and chain admins list every store at once.";
 export const UNKNOWN_STORE = "store must be one of the chain's active stores";
 
 /**
  * The store a list, the dashboard or a report shows: the one asked for
- * (`store`: a store's id, or "all" for owners and admins), else the device's
+ * (`store`: a store's id, or "all" for the owner and chain admins), else the device's
  * current store; undefined is every store, which is also what a chain of one
  * store shows (no filter at all, so its lists read as they always did).
  */
@@ -70,7 +86,8 @@ export async function listedStoreId(
 ): Promise<string | undefined> {
   const user = c.var.user!;
   if (asked === "all") {
-    if (user.role === "AUTHORIZED_USER") throw new HttpError(403, ALL_STORES_FORBIDDEN);
+    // A store admin administers their stores only (src/stores/scope.ts).
+    if (!isChainWide(user)) throw new HttpError(403, ALL_STORES_FORBIDDEN);
     return undefined;
   }
   const stores = await readThrough(c.var.db, {
@@ -118,6 +135,49 @@ export async function currentStore(
 }
 
 async function pickFor(c: Context<AppEnv>, user: { id: string; role: Role }) {
-  const stores = await findUserStores(c.var.db, user);
+  const stores = await userStoresOf(c, user);
   return pickCurrentStore(stores, storeCookie.read(c, c.var.config.secureCookies));
+}
+
+const perRequest = new WeakMap<Request, Promise<StoreRef[]>>();
+
+/**
+ * The stores a signed-in user works in (findUserStores), read once per
+ * request however many parts of the page ask (the route's write, the staff
+ * bar's picker), and kept between requests until a store or a user's stores
+ * are written (migration 0036's notifications).
+ */
+export function userStoresOf(
+  c: Context<AppEnv>,
+  user: { id: string; role: Role },
+): Promise<StoreRef[]> {
+  let stores = perRequest.get(c.req.raw);
+  if (!stores) {
+    const db = c.var.db;
+    stores = readThrough(db, {
+      key: user.role === "OWNER" ? "owner-stores" : `user-stores:${user.id}`,
+      tables: ["stores", "user_stores"],
+      maxAgeMs: 60_000,
+      load: () => findUserStores(db, user),
+    });
+    perRequest.set(c.req.raw, stores);
+  }
+  return stores;
+}
+
+/** What the staff bar's store picker shows: the user's stores and this device's current one. */
+export interface StoreChoice {
+  stores: StoreRef[];
+  current: StoreRef | undefined;
+}
+
+export async function storeChoiceOf(
+  c: Context<AppEnv>,
+  user: { id: string; role: Role },
+): Promise<StoreChoice> {
+  const stores = await userStoresOf(c, user);
+  return {
+    stores,
+    current: pickCurrentStore(stores, storeCookie.read(c, c.var.config.secureCookies)),
+  };
 }

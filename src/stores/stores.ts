@@ -54,6 +54,14 @@ export async function findFirstStore(db: DB): Promise<StoreRef> {
     .where("active", "=", true).orderBy("code").limit(1).executeTakeFirstOrThrow();
 }
 
+/** An active store by its code (any case), or undefined. */
+export async function findActiveStoreByCode(db: DB, code: string): Promise<StoreRef | undefined> {
+  const upper = code.toUpperCase();
+  if (!/^[A-Z0-9]{1,8}$/.test(upper)) return undefined;
+  return await db.selectFrom("stores").select(["id", "code", "name"])
+    .where("code", "=", upper).where("active", "=", true).executeTakeFirst();
+}
+
 /** The ids of the stores each user was given (user_stores), by user id; one user's with `userId`. */
 export async function findStoreIdsByUser(db: DB, userId?: string): Promise<Map<string, string[]>> {
   let query = db.selectFrom("userStores").innerJoin("stores", "stores.id", "userStores.storeId")

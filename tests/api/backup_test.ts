@@ -86,7 +86,8 @@ describe(`deno task backup / restore (${ON_SERVER ? "server" : "PGlite"})`, () =
       const clients = await app.request("/api/clients", { headers: { cookie } });
       expect(clients.status).toBe(200);
       expect((await clients.json() as unknown[]).length).toBeGreaterThan(0);
-      const quotes = await app.request("/api/quotes", { headers: { cookie } });
+      // The demo is a chain of two stores: the owner lists every store's quotes.
+      const quotes = await app.request("/api/quotes?store=all", { headers: { cookie } });
       expect(quotes.status).toBe(200);
       expect(Number(quotes.headers.get("x-total-count"))).toBe(original.quotes.length);
       const upload = await database.db.selectFrom("uploadedFiles").select("data")

@@ -111,6 +111,36 @@ describe("seedDemoStore on an empty database", () => {
     expect((await findUserByUsername(db, "owner"))!.role).toBe("OWNER");
   });
 
+  it("makes a chain of two stores with staff in one, the other or both", async () => {
+    const stores = await db.selectFrom("stores").select(["id", "code", "name", "address"])
+      .orderBy("code").execute();
+    expect(stores.map((s) => s.code)).toEqual(["MAIN", "WP"]);
+    const second = stores.find((s) => s.code === "WP")!;
+    expect(second.name).toBe("Northside Eyewear Wicker Park");
+    expect(second.address).toMatch(/Milwaukee/);
+    const codesOf = async (username: string) =>
+      (await db.selectFrom("userStores").innerJoin("users", "users.id", "userStores.userId")
+        .innerJoin("stores", "stores.id", "userStores.storeId").select("stores.code")
+        .where("users.username", "=", username).orderBy("stores.code").execute())
+        .map((r) => r.code);
+    expect(await codesOf("admin.demo")).toEqual(["MAIN", "WP"]);
+    expect(await codesOf("maria.optician")).toEqual(["MAIN"]);
+    expect(await codesOf("james.optician")).toEqual(["WP"]);
+    // Each quote is its optician's store's: both stores have quotes.
+    const perStore = await db.selectFrom("quotes").innerJoin(
+      "stores",
+      "stores.id",
+      "quotes.storeId",
+    )
+      .select(["stores.code", "quotes.opticianName"]).execute();
+    expect(new Set(perStore.map((q) => q.code))).toEqual(new Set(["MAIN", "WP"]));
+    for (const q of perStore) {
+      expect(q.code).toBe(q.opticianName === "James Okafor" ? "WP" : "MAIN");
+    }
+    const homes = await db.selectFrom("clients").select("homeStoreId").distinct().execute();
+    expect(homes.length).toBe(2);
+  });
+
   it("creates clients with measurements, consent records and valid states", async () => {
     const clients = await db.selectFrom("clients")
       .leftJoin("clientMeasurements", "clientMeasurements.clientId", "clients.id")

@@ -11,7 +11,7 @@ import { createPersistentTestDatabase } from "../helpers/database.ts";
 import type { DatabaseHandle } from "../../src/db/database.ts";
 import { dumpDatabase } from "../../src/backup/dump.ts";
 import { restoreDatabase } from "../../src/backup/restore.ts";
-import { call, signedInUser } from "../helpers/test_app.ts";
+import { call, sessionCookieFor, signedInUser } from "../helpers/test_app.ts";
 import { insertSavedQuote } from "../helpers/quote_fixture.ts";
 import { findFirstStore, findUserStores, pickCurrentStore } from "../../src/stores/stores.ts";
 import { ALL_STORES_FORBIDDEN, NO_STORE_MESSAGE } from "../../src/stores/current_store.ts";
@@ -21,6 +21,7 @@ import {
   PICKUP_STORE_UNKNOWN,
 } from "../../src/orders/order_store.ts";
 import type { OrderBundle } from "../../src/orders/views.ts";
+import type { ClientDetail } from "../../src/clients/views.ts";
 import { app, finalizedQuote, lab, setNow, step, useOrdersApp } from "./orders_fixture.ts";
 import { createQuoteLink } from "../../src/quotes/online_links.ts";
 
@@ -388,6 +389,74 @@ describe("in a chain of two stores", () => {
     const client = await app.db.selectFrom("clients").select("homeStoreId")
       .where("firstName", "=", "Walk").executeTakeFirstOrThrow();
     expect(client.homeStoreId).toBe(storeB);
+  });
+
+  it("a store's own intake address registers in that store; an unknown store is refused", async () => {
+    const res = await call(app, "POST", "/api/clients?store=main", {
+      body: { firstName: "Store", lastName: "Intake" },
+    });
+    expect(res.status).toBe(201);
+    const client = await app.db.selectFrom("clients").select("homeStoreId")
+      .where("firstName", "=", "Store").executeTakeFirstOrThrow();
+    expect(client.homeStoreId).toBe(storeA);
+    const page = await fetch(`${app.baseUrl}/intake/DT`);
+    expect(await page.text()).toContain("Welcome to Downtown");
+    expect((await fetch(`${app.baseUrl}/intake/NOPE`)).status).toBe(404);
+    const before = await app.db.selectFrom("clients").select(sql<number>`count(*)::int`.as("n"))
+      .executeTakeFirstOrThrow();
+    const unknown = await call<{ message: string }>(app, "POST", "/api/clients?store=NOPE", {
+      body: { firstName: "No", lastName: "Where" },
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.message).toMatch(/active stores/);
+    const after = await app.db.selectFrom("clients").select(sql<number>`count(*)::int`.as("n"))
+      .executeTakeFirstOrThrow();
+    expect(after.n).toBe(before.n);
+    // A tablet or signed-in staff stay in their own store whatever the address says (the
+    // hand-over above ended `both`'s session on that device: a new one).
+    both.cookie = await sessionCookieFor(app.db, both.id);
+    const staffed = await call<{ client: { id: string } }>(app, "POST", "/api/clients?store=MAIN", {
+      cookie: inStore(both.cookie, storeB),
+      body: { firstName: "Staffed", lastName: "Intake" },
+    });
+    expect(staffed.status).toBe(201);
+    expect(
+      (await app.db.selectFrom("clients").select("homeStoreId")
+        .where("id", "=", staffed.body.client.id).executeTakeFirstOrThrow()).homeStoreId,
+    ).toBe(storeB);
+  });
+
+  it("a client's quotes and orders name their store; staff change the client's home store", async () => {
+    const q = await insertSavedQuote(app.db, { storeId: storeB });
+    const detail = await call<ClientDetail>(app, "GET", `/api/clients/${q.clientId}`, {
+      cookie: both.cookie,
+    });
+    expect(detail.body.quotes.map((x) => x.storeCode)).toEqual(["DT"]);
+    expect(detail.body.homeStoreId).toBe(storeB);
+    expect(detail.body.stores?.map((s) => s.code)).toEqual(["DT", "MAIN"]);
+    const moved = await call<ClientDetail>(app, "PUT", `/api/clients/${q.clientId}`, {
+      cookie: both.cookie,
+      body: { homeStoreId: storeA },
+    });
+    expect(moved.status).toBe(200);
+    expect(moved.body.homeStoreId).toBe(storeA);
+    const audit = await app.db.selectFrom("auditLog").select("details")
+      .where("entityId", "=", q.clientId).where("action", "=", "client.update")
+      .executeTakeFirstOrThrow();
+    expect((audit.details as { changes: unknown }).changes).toEqual({
+      homeStore: { from: "DT", to: "MAIN" },
+    });
+    for (const homeStoreId of [crypto.randomUUID(), "nope"]) {
+      const bad = await call(app, "PUT", `/api/clients/${q.clientId}`, {
+        cookie: both.cookie,
+        body: { homeStoreId },
+      });
+      expect(bad.status).toBe(400);
+    }
+    expect(
+      (await app.db.selectFrom("clients").select("homeStoreId").where("id", "=", q.clientId)
+        .executeTakeFirstOrThrow()).homeStoreId,
+    ).toBe(storeA);
   });
 
   it("an admin's new staff member works in the admin's current store", async () => {

@@ -1,23 +1,27 @@
 // Rows of the route table: administration: settings, e-mail, users and the catalog sections.
 import { get, ok, SECTION, send } from "./build.ts";
-import type { RouteEntry } from "./expectations.ts";
+import { CHAIN_WIDE_ONLY, type RouteEntry, STORE_SCOPED } from "./expectations.ts";
 import { freshUser } from "./fixtures.ts";
 import { findFirstStore } from "../../../src/stores/stores.ts";
 
 export const ADMIN_ROUTES: RouteEntry[] = [
   // ---- Administration ----
   get("/api/admin/settings", "admin", ok(200)),
-  send("PUT", "/api/admin/settings", "admin", ok(200), () =>
-    Promise.resolve({
-      path: "/api/admin/settings",
-      body: {
-        storeName: "Route Table Optical",
-        storeAddress: "1 Lens Lane\nSpringfield",
-        quoteExpirationEnabled: true,
-        quoteExpirationDays: 30,
-        emailSubject: "Quote from {store}",
-      },
-    })),
+  // The chain's settings: a store admin keeps their store's own on the Stores page.
+  {
+    ...send("PUT", "/api/admin/settings", "admin", ok(200), () =>
+      Promise.resolve({
+        path: "/api/admin/settings",
+        body: {
+          storeName: "Route Table Optical",
+          storeAddress: "1 Lens Lane\nSpringfield",
+          quoteExpirationEnabled: true,
+          quoteExpirationDays: 30,
+          emailSubject: "Quote from {store}",
+        },
+      })),
+    overrides: CHAIN_WIDE_ONLY,
+  },
   get("/api/admin/oauth2-status", "staff", ok(200)),
   {
     method: "POST",
@@ -40,6 +44,7 @@ export const ADMIN_ROUTES: RouteEntry[] = [
     body: { storeIds: [(await findFirstStore(fx.app.db)).id] },
   })),
   // ---- The chain's stores ----
+  // A store admin lists and changes their own stores (the table's callers work in MAIN).
   get("/api/admin/stores", "admin", ok(200)),
   // Codes after MAIN's: the chain's first store, where the table's callers work, stays first.
   send("POST", "/api/admin/stores", "owner", ok(201), () =>
@@ -52,10 +57,25 @@ export const ADMIN_ROUTES: RouteEntry[] = [
     body: { phone: "(555) 010-0123" },
   })),
   get("/api/stores", "staff", ok(200)),
-  send("PUT", "/api/stores/current", "staff", ok(200), async (fx) => ({
-    path: "/api/stores/current",
-    body: { storeId: (await findFirstStore(fx.app.db)).id },
-  })),
+  // The first store: not one of another store's staff member.
+  {
+    ...send("PUT", "/api/stores/current", "staff", ok(200), async (fx) => ({
+      path: "/api/stores/current",
+      body: { storeId: (await findFirstStore(fx.app.db)).id },
+    })),
+    overrides: STORE_SCOPED,
+  },
+  // The staff bar's picker: back to the page, without its old `store`.
+  {
+    ...send("POST", "/api/stores/switch", "staff", ok(303, /^\/quotes\?q=a$/), async (fx) => ({
+      path: "/api/stores/switch",
+      body: `storeId=${
+        (await findFirstStore(fx.app.db)).id
+      }&returnTo=%2Fquotes%3Fstore%3Dall%26q%3Da`,
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    })),
+    overrides: STORE_SCOPED,
+  },
   send("POST", "/api/admin/users/invite", "admin", ok(201), () =>
     Promise.resolve({
       path: "/api/admin/users/invite",

@@ -5,6 +5,13 @@ export const CALLERS = [
   "anonymous",
   "AUTHORIZED_USER",
   "ADMIN",
+  /** An ADMIN of their own stores only (users.chain_admin false): the table's first store. */
+  "STORE_ADMIN",
+  /**
+   * An AUTHORIZED_USER who works only in another store of the chain ("OTHER"),
+   * not the table's first store, where every record of the table is made.
+   */
+  "OTHER_STORE",
   "OWNER",
   "KIOSK_INTAKE",
   "KIOSK_QUOTE",
@@ -45,6 +52,15 @@ export interface RouteEntry {
   request: (fx: Fixtures) => Promise<SampleRequest>;
 }
 
+/**
+ * The overrides of a route that changes a record of one store (a job of the
+ * table's first store): the staff of another store are refused.
+ */
+export const STORE_SCOPED: RouteEntry["overrides"] = { OTHER_STORE: { status: 403 } };
+
+/** The overrides of a route that is the chain's (its settings): a store admin is refused. */
+export const CHAIN_WIDE_ONLY: RouteEntry["overrides"] = { STORE_ADMIN: { status: 403 } };
+
 const SIGN_IN: Expectation = { status: 302, location: /^\/staff\?returnTo=%2F/ };
 const NOTICE: Expectation = { status: 403, text: "Unauthorized" };
 const KIOSK_NOTICE: Expectation = { status: 403, text: "not available on this tablet" };
@@ -67,7 +83,9 @@ export function expectedFor(entry: RouteEntry, caller: Caller): Expectation {
   const denied = (): Expectation | undefined => {
     if (entry.access === "public") return undefined;
     if (caller === "anonymous") return entry.page ? SIGN_IN : { status: 401 };
-    if (entry.access === "admin" && caller === "AUTHORIZED_USER") {
+    // A store admin is an ADMIN for every route's access; the few routes that
+    // are the chain's (its settings) refuse them by an override.
+    if (entry.access === "admin" && (caller === "AUTHORIZED_USER" || caller === "OTHER_STORE")) {
       return entry.page ? NOTICE : { status: 403 };
     }
     if (entry.access === "owner" && caller !== "OWNER") {

@@ -8,7 +8,7 @@ import type { OrderBundle } from "../../../src/orders/views.ts";
 import { createQuoteLink } from "../../../src/quotes/online_links.ts";
 import type { QuoteBundle } from "../../../src/quotes/views.ts";
 import { insertUser } from "../../../src/users/users.ts";
-import { addUserStores, findFirstStore } from "../../../src/stores/stores.ts";
+import { addUserStores, findFirstStore, replaceUserStores } from "../../../src/stores/stores.ts";
 import { putFile, requestUploadUrl, setBrandingImage, svg } from "../images.ts";
 import { call, kioskCookieFor, sessionCookieFor, type TestApp, testHash } from "../test_app.ts";
 
@@ -16,16 +16,35 @@ import { call, kioskCookieFor, sessionCookieFor, type TestApp, testHash } from "
 export const TEST_PASSWORD = "route-table-pass";
 let counter = 0;
 
-export async function freshUser(db: DB, role: Role) {
+export async function freshUser(db: DB, role: Role, chainAdmin = true) {
   const user = await insertUser(db, {
     username: `rt${++counter}_${crypto.randomUUID().slice(0, 8)}`,
     firstName: "Route",
     email: null,
     role,
+    chainAdmin,
     passwordHash: await testHash(TEST_PASSWORD),
   });
   await addUserStores(db, user.id, [(await findFirstStore(db)).id]);
   return user;
+}
+
+/**
+ * The chain's second store, "OTHER" (after the first, MAIN, by code), made
+ * the first time another store's staff member calls.
+ */
+async function otherStoreId(db: DB): Promise<string> {
+  const found = await db.selectFrom("stores").select("id").where("code", "=", "OTHER")
+    .executeTakeFirst();
+  if (found) return found.id;
+  return (await db.insertInto("stores").values({ code: "OTHER", name: "Other Store" })
+    .onConflict((oc) => oc.column("code").doNothing()).returning("id").executeTakeFirst())?.id ??
+    await otherStoreId(db);
+}
+
+/** Forgets the password-reset requests counted so far (src/auth/reset_limits.ts). */
+export async function forgetResetCounts(fx: Fixtures): Promise<void> {
+  await fx.app.db.deleteFrom("passwordResetRequests").execute();
 }
 
 /** A Cookie header for `caller`; kiosk callers need the fixtures (a quote, who handed it over). */
@@ -42,7 +61,15 @@ export async function cookieFor(
       ? await kioskCookieFor(db, { kind: "QUOTE", quoteId: await fx.kioskQuote(), handedOverBy })
       : await kioskCookieFor(db, { kind: "INTAKE", handedOverBy });
   }
-  return await sessionCookieFor(db, (await freshUser(db, caller)).id);
+  if (caller === "OTHER_STORE") {
+    const user = await freshUser(db, "AUTHORIZED_USER");
+    await replaceUserStores(db, user.id, [await otherStoreId(db)]);
+    return await sessionCookieFor(db, user.id);
+  }
+  const user = caller === "STORE_ADMIN"
+    ? await freshUser(db, "ADMIN", false)
+    : await freshUser(db, caller);
+  return await sessionCookieFor(db, user.id);
 }
 
 /** What requests act on, made through the API as an owner. */

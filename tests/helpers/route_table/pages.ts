@@ -1,7 +1,7 @@
 // Rows of the route table: the HTML pages.
 import { html, ok, page } from "./build.ts";
 import type { RouteEntry } from "./expectations.ts";
-import { freshUser, TEST_PASSWORD } from "./fixtures.ts";
+import { forgetResetCounts, freshUser, TEST_PASSWORD } from "./fixtures.ts";
 
 export const PAGE_ROUTES: RouteEntry[] = [
   // ---- Pages ----
@@ -42,14 +42,17 @@ export const PAGE_ROUTES: RouteEntry[] = [
     page: true,
     access: "public",
     ok: { status: 200, text: "Check Your Email" },
-    request: () =>
-      Promise.resolve({
+    request: async (fx) => {
+      // A fresh address each time, and the per-client count forgotten, so the
+      // limits never answer instead (every caller comes from one address).
+      await forgetResetCounts(fx);
+      return {
         path: "/forgot-password",
-        // A fresh address each time, so the per-address limit never answers instead.
         body: new URLSearchParams({ email: `rt-${crypto.randomUUID().slice(0, 8)}@nowhere.test` })
           .toString(),
         headers: { ...html, "content-type": "application/x-www-form-urlencoded" },
-      }),
+      };
+    },
   },
   page("/reset-password", "public", { status: 200, text: "Confirm New Password" }, {
     query: ["token"],
@@ -61,6 +64,12 @@ export const PAGE_ROUTES: RouteEntry[] = [
   page("/staff/two-factor", "public", ok(302, /^\/staff$/)),
   page("/intake", "public", { status: 200, text: "Submit Intake Form" }, {
     overrides: { KIOSK_INTAKE: { status: 200, text: "Submit Intake Form" } },
+  }),
+  // A store's own intake address: the first store's (MAIN) code, in any case.
+  page("/intake/:code", "public", { status: 200, text: "Submit Intake Form" }, {
+    path: () => Promise.resolve("/intake/main"),
+    // A tablet handed to a client stays on its own store's /intake.
+    overrides: { KIOSK_INTAKE: { status: 403 } },
   }),
   page("/clients", "staff", ok(200), {
     query: ["filter", "id"],
@@ -92,6 +101,8 @@ export const PAGE_ROUTES: RouteEntry[] = [
   page("/admin/:section", "admin", ok(200), { path: "/admin/ar-coatings" }),
   page("/admin/settings", "admin", { status: 200, text: "Admin Settings" }),
   page("/admin/users", "admin", ok(200)),
+  // The chain's stores; a store admin's own (issue 48).
+  page("/admin/stores", "admin", { status: 200, text: "Stores" }),
   page("/orders", "staff", { status: 200, text: "Orders" }, {
     query: ["q", "status", "late", "waiting", "labId", "optician", "page"],
     path: "/orders?q=rita&late=1",

@@ -1,6 +1,6 @@
 // Rows of the route table: quotes, labs, orders and jobs, quote PDFs and e-mail, the catalog (staff).
 import { daysFromToday, get, ok, send } from "./build.ts";
-import type { RouteEntry } from "./expectations.ts";
+import { CHAIN_WIDE_ONLY, type RouteEntry, STORE_SCOPED } from "./expectations.ts";
 import { saveBody } from "./fixtures.ts";
 
 export const QUOTE_AND_ORDER_ROUTES: RouteEntry[] = [
@@ -76,27 +76,39 @@ export const QUOTE_AND_ORDER_ROUTES: RouteEntry[] = [
     // Yesterday: a day in the payment's window whatever the store's time zone.
     body: { amount: "10.00", method: "CASH", paidOn: daysFromToday(-1) },
   })),
-  send("POST", "/api/jobs/:id/step", "staff", ok(200), async (fx) => {
-    const job = (await fx.order()).jobs[0];
-    return {
-      path: `/api/jobs/${job.id}/step`,
-      body: { to: "SENT_TO_LAB", version: job.version },
-    };
-  }),
-  send("PUT", "/api/jobs/:id/promised-date", "staff", ok(200), async (fx) => {
-    const job = (await fx.order()).jobs[0];
-    return {
-      path: `/api/jobs/${job.id}/promised-date`,
-      body: { promisedDate: daysFromToday(30), reason: "Lab said so", version: job.version },
-    };
-  }),
-  send("PUT", "/api/jobs/:id/pickup-store", "staff", ok(200), async (fx) => {
-    const job = (await fx.order()).jobs[0];
-    return {
-      path: `/api/jobs/${job.id}/pickup-store`,
-      body: { storeId: job.pickupStoreId, version: job.version },
-    };
-  }),
+  // A job of the first store: moved on by its stores' staff only.
+  {
+    ...send("POST", "/api/jobs/:id/step", "staff", ok(200), async (fx) => {
+      const job = (await fx.order()).jobs[0];
+      return {
+        path: `/api/jobs/${job.id}/step`,
+        body: { to: "SENT_TO_LAB", version: job.version },
+      };
+    }),
+    overrides: STORE_SCOPED,
+  },
+  // A job of the first store: moved on by its stores' staff only.
+  {
+    ...send("PUT", "/api/jobs/:id/promised-date", "staff", ok(200), async (fx) => {
+      const job = (await fx.order()).jobs[0];
+      return {
+        path: `/api/jobs/${job.id}/promised-date`,
+        body: { promisedDate: daysFromToday(30), reason: "Lab said so", version: job.version },
+      };
+    }),
+    overrides: STORE_SCOPED,
+  },
+  // A job of the first store: moved on by its stores' staff only.
+  {
+    ...send("PUT", "/api/jobs/:id/pickup-store", "staff", ok(200), async (fx) => {
+      const job = (await fx.order()).jobs[0];
+      return {
+        path: `/api/jobs/${job.id}/pickup-store`,
+        body: { storeId: job.pickupStoreId, version: job.version },
+      };
+    }),
+    overrides: STORE_SCOPED,
+  },
   get("/api/orders/:id/work-order.pdf", "staff", ok(200), {
     query: ["paper", "job"],
     path: async (fx) => `/api/orders/${(await fx.order()).order.id}/work-order.pdf`,
@@ -112,15 +124,21 @@ export const QUOTE_AND_ORDER_ROUTES: RouteEntry[] = [
       body: {},
     }),
   },
+  // Asked for every store ("All stores"): the chain's admins' and the owner's, not a store admin's.
   get("/api/reports/orders", "admin", ok(200), {
-    query: ["from", "to", "optician"],
-    path: "/api/reports/orders?from=2026-01-01&to=2026-12-31",
+    query: ["from", "to", "optician", "store"],
+    path: "/api/reports/orders?from=2026-01-01&to=2026-12-31&store=all",
+    overrides: CHAIN_WIDE_ONLY,
   }),
   get(
     "/api/reports/orders/:file{(?:turnaround|remakes|payments|balances)\\.csv}",
     "admin",
     ok(200),
-    { query: ["from", "to"], path: "/api/reports/orders/payments.csv" },
+    {
+      query: ["from", "to", "store"],
+      path: "/api/reports/orders/payments.csv?store=all",
+      overrides: CHAIN_WIDE_ONLY,
+    },
   ),
   get("/api/clients/:id/orders", "staff", ok(200), {
     path: async (fx) => `/api/clients/${(await fx.client()).client.id}/orders`,

@@ -1,7 +1,7 @@
 // Rows of the route table: health checks, signing in and out, passwords and the second factor.
 import { get, ok, send } from "./build.ts";
 import type { RouteEntry } from "./expectations.ts";
-import { freshUser, TEST_PASSWORD } from "./fixtures.ts";
+import { forgetResetCounts, freshUser, TEST_PASSWORD } from "./fixtures.ts";
 import { issueResetToken } from "../../../src/auth/password_reset.ts";
 
 export const SIGN_IN_ROUTES: RouteEntry[] = [
@@ -47,12 +47,15 @@ export const SIGN_IN_ROUTES: RouteEntry[] = [
     pattern: "/api/auth/forgot-password",
     access: "public",
     ok: ok(200),
-    // A fresh address each time, so the per-address limit never answers instead.
-    request: () =>
-      Promise.resolve({
+    // A fresh address each time, and the per-client count forgotten, so the
+    // limits never answer instead (every caller comes from one address).
+    request: async (fx) => {
+      await forgetResetCounts(fx);
+      return {
         path: "/api/auth/forgot-password",
         body: { email: `rt-${crypto.randomUUID().slice(0, 8)}@nowhere.test` },
-      }),
+      };
+    },
   },
   send("POST", "/api/auth/reset-password", "public", ok(200), async (fx) => {
     const user = await freshUser(fx.app.db, "AUTHORIZED_USER");
