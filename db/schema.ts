@@ -48,7 +48,7 @@ import type {
   SettingsTable,
   UploadedFilesTable,
 } from "./schema/store.ts";
-import type { StoresTable, UserStoresTable } from "./schema/stores.ts";
+import type { StoreLabsTable, StoresTable, UserStoresTable } from "./schema/stores.ts";
 
 export * from "./schema/users.ts";
 export * from "./schema/clients.ts";
@@ -99,4 +99,5 @@ export interface Database {
   payments: PaymentsTable;
   stores: StoresTable;
   userStores: UserStoresTable;
+  storeLabs: StoreLabsTable;
 }

@@ -555,6 +555,7 @@ export default function QuoteBuilder(
         options={bundle.options}
         quoteId={quote.id}
         quoteNumber={quote.quoteNumber}
+        storeId={quote.storeId}
         clientId={client.id}
         onClose={() => setDialog(null)}
       />

@@ -17,6 +17,8 @@ import type { StoreView } from "../src/stores/admin_stores.ts";
 export interface StoresAdminProps {
   initialStores: StoreView[];
   chain: ChainDefaults;
+  /** The chain's active labs: each store may use some of them only. */
+  labs: { id: string; name: string }[];
   /** The owner: adds stores. */
   canAdd: boolean;
   /** The owner or a chain admin: changes codes, makes stores inactive or active. */
@@ -28,7 +30,7 @@ export interface StoresAdminProps {
 const STORES_KEY = ["admin", "stores"];
 
 export default function StoresAdmin(
-  { initialStores, chain, canAdd, chainWide, today }: StoresAdminProps,
+  { initialStores, chain, labs, canAdd, chainWide, today }: StoresAdminProps,
 ) {
   const queryClient = useQueryClient();
   const stores = useQuery({
@@ -190,6 +192,7 @@ export default function StoresAdmin(
         store={editing}
         adding={adding}
         chain={chain}
+        labs={labs}
         chainWide={chainWide}
         today={today}
         onClose={() => {
@@ -201,6 +204,7 @@ export default function StoresAdmin(
           setEditing(null);
           refresh();
         }}
+        onLogoChanged={refresh}
       />
       <Dialog
         open={!!closing}

@@ -19,12 +19,14 @@ interface ClientOrderRow {
 }
 
 export function CreateOrderDialog(
-  { open, options, quoteId, quoteNumber, clientId, onClose }: {
+  { open, options, quoteId, quoteNumber, storeId, clientId, onClose }: {
     open: boolean;
     /** The quote's options: the chosen ones become jobs (the only one when none is chosen). */
     options: QuoteOptionView[];
     quoteId: string;
     quoteNumber: string;
+    /** The quote's store: the order is its, and goes to one of the labs it uses. */
+    storeId: string;
     clientId: string;
     onClose: () => void;
   },
@@ -40,6 +42,7 @@ export function CreateOrderDialog(
         options={options}
         quoteId={quoteId}
         quoteNumber={quoteNumber}
+        storeId={storeId}
         clientId={clientId}
         onClose={onClose}
       />
@@ -48,18 +51,19 @@ export function CreateOrderDialog(
 }
 
 function CreateOrderForm(
-  { options, quoteId, quoteNumber, clientId, onClose }: {
+  { options, quoteId, quoteNumber, storeId, clientId, onClose }: {
     options: QuoteOptionView[];
     quoteId: string;
     quoteNumber: string;
+    storeId: string;
     clientId: string;
     onClose: () => void;
   },
 ) {
   const id = useId();
   const labs = useQuery({
-    queryKey: ["labs", "active"],
-    queryFn: () => apiRequest<LabView[]>("GET", "/api/labs"),
+    queryKey: ["labs", "active", storeId],
+    queryFn: () => apiRequest<LabView[]>("GET", `/api/labs?store=${encodeURIComponent(storeId)}`),
   });
   const prescriptions = useQuery({
     queryKey: ["prescriptions", clientId],

@@ -70,7 +70,17 @@ function showOnPage(which: Which, url: string) {
  * preview, then the upload with its progress.
  */
 export function ImageUpload(
-  { which, currentUrl, previewSize }: { which: Which; currentUrl: string; previewSize: number },
+  { which, currentUrl, previewSize, saveTo, onSaved }: {
+    which: Which;
+    currentUrl: string;
+    previewSize: number;
+    /**
+     * Where the upload is saved: a store's own logo (/api/admin/stores/{id}/logo),
+     * which this page need not wear; else the chain's, which it shows at once.
+     */
+    saveTo?: string;
+    onSaved?: (url: string) => void;
+  },
 ) {
   const id = useId();
   const label = LABELS[which];
@@ -98,14 +108,15 @@ export function ImageUpload(
         { purpose: which },
       );
       await putWithProgress(uploadURL, chosen, setProgress);
-      return await apiRequest<Record<string, string>>("PUT", `/api/admin/${which}`, {
+      return await apiRequest<Record<string, string>>("PUT", saveTo ?? `/api/admin/${which}`, {
         [label.field]: uploadURL,
       });
     },
     onSuccess: (saved) => {
       const url = saved[label.field];
       setCurrent(url);
-      showOnPage(which, url);
+      if (saveTo) onSaved?.(url);
+      else showOnPage(which, url);
       clear();
       toast({ title: `${label.title} Updated`, variant: "success" });
     },

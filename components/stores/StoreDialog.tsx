@@ -4,7 +4,8 @@
 // their fields.
 import { type FormEvent, useId, useState } from "react";
 import { useMutation } from "@tanstack/react-query";
-import { ApiError, apiRequest, isUnauthorized } from "../api_client.ts";
+import { ApiError, apiRequest, errorDetail, isUnauthorized } from "../api_client.ts";
+import { ImageUpload } from "../settings/ImageUpload.tsx";
 import { toast } from "../toast.tsx";
 import { Dialog } from "../Dialog.tsx";
 import { Checkbox } from "../Checkbox.tsx";
@@ -39,9 +40,11 @@ const LABELS: Record<TextOverride, string> = {
 };
 
 export function StoreDialog(
-  { store, adding, chain, chainWide, today, onClose, onSaved }: {
+  { store, adding, chain, labs, chainWide, today, onClose, onSaved, onLogoChanged }: {
     /** The store edited; null while adding. */
     store: StoreView | null;
+    /** The chain's active labs, for the store's choice of them. */
+    labs: { id: string; name: string }[];
     adding: boolean;
     chain: ChainDefaults;
     /** The owner or a chain admin: changes the code and whether the store is active. */
@@ -49,6 +52,8 @@ export function StoreDialog(
     today: string;
     onClose: () => void;
     onSaved: (store: StoreView) => void;
+    /** Its logo was saved on its own (the dialog stays open). */
+    onLogoChanged: () => void;
   },
 ) {
   const open = adding || !!store;
@@ -65,10 +70,12 @@ export function StoreDialog(
           key={store?.id ?? "new"}
           store={store}
           chain={chain}
+          labs={labs}
           chainWide={chainWide}
           today={today}
           onClose={onClose}
           onSaved={onSaved}
+          onLogoChanged={onLogoChanged}
         />
       )}
     </Dialog>
@@ -76,13 +83,15 @@ export function StoreDialog(
 }
 
 function StoreForm(
-  { store, chain, chainWide, today, onClose, onSaved }: {
+  { store, chain, labs, chainWide, today, onClose, onSaved, onLogoChanged }: {
     store: StoreView | null;
     chain: ChainDefaults;
+    labs: { id: string; name: string }[];
     chainWide: boolean;
     today: string;
     onClose: () => void;
     onSaved: (store: StoreView) => void;
+    onLogoChanged: () => void;
   },
 ) {
   const uid = useId();
@@ -160,7 +169,7 @@ function StoreForm(
                 value={draft.code}
                 onChange={(value) => set("code", value)}
                 error={errors.code}
-                hint="1 to 8 letters or digits; it starts the store's quote and job numbers."
+                hint="1 to 8 letters or digits (e.g. DT): it names the store in lists and in its intake address (/intake/DT)."
                 input={{ autoComplete: "off", spellCheck: false, autoCapitalize: "characters" }}
               />
             )
@@ -233,14 +242,44 @@ function StoreForm(
           )}
         </p>
 
+        {labs.length > 0 && (
+          <fieldset className="settings-days store-labs" aria-describedby={id("labs-hint")}>
+            <legend>Labs this store uses</legend>
+            {labs.map((lab) => (
+              <Checkbox
+                key={lab.id}
+                label={lab.name}
+                name="labIds"
+                checked={draft.labIds.includes(lab.id)}
+                onChange={(ev) =>
+                  set(
+                    "labIds",
+                    ev.target.checked
+                      ? [...draft.labIds, lab.id]
+                      : draft.labIds.filter((l) => l !== lab.id),
+                  )}
+              />
+            ))}
+            <p id={id("labs-hint")} className="hint">
+              {draft.labIds.length === 0
+                ? "None ticked: the store's orders may go to every active lab."
+                : "Its orders go to these labs only."}
+            </p>
+          </fieldset>
+        )}
+
         <div className="form-grid">
           {text("readyEmailSubject", { wide: true })}
           {text("readyEmailBody", { wide: true, multiline: true })}
         </div>
 
-        <p className="muted store-logo-note">
-          Logo: every store shows the chain's logo (Settings, Branding).
-        </p>
+        {store
+          ? <StoreLogo store={store} chainLogo={chain.logoUrl} onChanged={onLogoChanged} />
+          : (
+            <p className="muted store-logo-note">
+              Logo: the chain's until the store has one of its own (Edit, once it is added).
+            </p>
+          )}
       </form>
       <div className="dialog-footer">
         <button type="button" className="btn btn-outline" onClick={onClose}>Cancel</button>
@@ -249,5 +288,69 @@ function StoreForm(
         </button>
       </div>
     </>
+  );
+}
+
+/**
+ * The store's own logo (its pages, printouts, PDFs and e-mails): uploaded
+ * here and saved at once, or taken away to show the chain's again.
+ */
+function StoreLogo(
+  { store, chainLogo, onChanged }: {
+    store: StoreView;
+    chainLogo: string;
+    /** The list shows it; the dialog stays open with what was typed in it. */
+    onChanged: () => void;
+  },
+) {
+  const [logoUrl, setLogoUrl] = useState(store.logoUrl);
+  const path = `/api/admin/stores/${encodeURIComponent(store.id)}/logo`;
+  const reset = useMutation({
+    mutationFn: () => apiRequest<{ logoUrl: null }>("PUT", path, { logoUrl: null }),
+    onSuccess: () => {
+      toast({
+        title: "Success",
+        description: "The store shows the chain's logo.",
+        variant: "success",
+      });
+      setLogoUrl(null);
+      onChanged();
+    },
+    onError: (error) => {
+      if (isUnauthorized(error)) return;
+      toast({ title: "Error", description: errorDetail(error), variant: "destructive" });
+    },
+  });
+  return (
+    <fieldset className="store-logo">
+      <legend>Logo</legend>
+      <ImageUpload
+        key={logoUrl ?? "chain"}
+        which="logo"
+        currentUrl={logoUrl ?? chainLogo}
+        previewSize={96}
+        saveTo={path}
+        onSaved={(url) => {
+          setLogoUrl(url);
+          onChanged();
+        }}
+      />
+      <p className="hint">
+        {logoUrl ? "This store's own logo." : "The chain's logo, until this store has its own."}
+        {logoUrl && (
+          <>
+            {" "}
+            <button
+              type="button"
+              className="btn btn-ghost btn-sm"
+              disabled={reset.isPending}
+              onClick={() => reset.mutate()}
+            >
+              Use chain logo
+            </button>
+          </>
+        )}
+      </p>
+    </fieldset>
   );
 }

@@ -17,6 +17,7 @@ export interface ChainDefaults {
   closedDates: string;
   readyEmailSubject: string;
   readyEmailBody: string;
+  logoUrl: string;
 }
 
 /** The overrides kept as text: blank is the chain's. */
@@ -41,6 +42,8 @@ export type StoreDraft = Record<TextOverride, string> & {
   /** "2026-12-25,…" or null: the chain's closed dates. */
   closedDates: string | null;
   active: boolean;
+  /** The labs the store uses; none: every active lab. */
+  labIds: string[];
 };
 
 export const EMPTY_STORE: StoreDraft = {
@@ -58,6 +61,7 @@ export const EMPTY_STORE: StoreDraft = {
   openingDays: null,
   closedDates: null,
   active: true,
+  labIds: [],
 };
 
 export function toDraft(store: StoreView): StoreDraft {
@@ -65,6 +69,7 @@ export function toDraft(store: StoreView): StoreDraft {
   for (const key of TEXT_OVERRIDES) draft[key] = store[key] ?? "";
   draft.openingDays = store.openingDays;
   draft.closedDates = store.closedDates;
+  draft.labIds = store.labIds;
   return draft;
 }
 
@@ -78,6 +83,7 @@ export function toBody(draft: StoreDraft, o: { adding: boolean; chainWide: boole
   for (const key of TEXT_OVERRIDES) body[key] = draft[key].trim() === "" ? null : draft[key];
   body.openingDays = draft.openingDays;
   body.closedDates = draft.closedDates;
+  body.labIds = draft.labIds;
   if (o.adding || o.chainWide) body.code = draft.code;
   return body;
 }

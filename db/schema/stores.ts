@@ -28,6 +28,12 @@ export interface StoresTable {
   updatedAt: Timestamp;
 }
 
+/** The labs a store uses (migration 0039); a store with none uses every active lab. */
+export interface StoreLabsTable {
+  storeId: string;
+  labId: string;
+}
+
 /** The stores a user works in (an OWNER works in every store whatever these say). */
 export interface UserStoresTable {
   userId: string;

@@ -1,3 +1,4 @@
+import { isUuid } from "../../src/db/ids.ts";
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
 import { currentStoreId, listedStoreId } from "../../src/stores/current_store.ts";
@@ -62,7 +63,14 @@ async function orderOrThrow(c: Context<AppEnv>, id: string) {
   return order;
 }
 
-ordersApi.get("/labs", staff, async (c) => c.json(await listLabs(c.var.db, true)));
+// The active labs; with `store`, those that store uses (an order is made at its quote's store).
+ordersApi.get("/labs", staff, async (c) => {
+  const store = c.req.query("store");
+  if (store !== undefined && !isUuid(store)) {
+    throw new HttpError(400, "store must be a store id", { store: "store must be a store id" });
+  }
+  return c.json(await listLabs(c.var.db, true, store));
+});
 ordersApi.get("/admin/labs", admin, async (c) => c.json(await listLabs(c.var.db)));
 
 async function labWrite<T>(write: () => Promise<T>): Promise<T> {

@@ -4,7 +4,13 @@ import { auditActor } from "../../src/http/actor.ts";
 import { HttpError, readJson } from "../../src/http/errors.ts";
 import { readBodyWithin, requireUser } from "../../src/http/middleware.ts";
 import { PdfUnavailableError } from "../../src/pdf/pdf_pool.ts";
-import { faviconSchema, logoSchema, uploadRequestSchema } from "../../src/schemas/uploads.ts";
+import {
+  faviconSchema,
+  logoSchema,
+  storeLogoSchema,
+  uploadRequestSchema,
+} from "../../src/schemas/uploads.ts";
+import { isUuid } from "../../src/db/ids.ts";
 import {
   type BrandingImage,
   findUploadByUrl,
@@ -12,8 +18,9 @@ import {
   receiveUpload,
   updateBrandingImage,
   type UploadResult,
+  writeStoreLogo,
 } from "../../src/uploads/uploads.ts";
-import { assertChainWide } from "../../src/stores/scope.ts";
+import { assertChainWide, assertWorksIn } from "../../src/stores/scope.ts";
 
 export const uploadsApi = new Hono<AppEnv>();
 const admin = requireUser("ADMIN", "OWNER");
@@ -57,7 +64,12 @@ uploadsApi.put("/objects/upload/:id", admin, async (c) => {
   return c.json(stored);
 });
 
-async function setBrandingImage(c: Context<AppEnv>, which: BrandingImage, url: string) {
+async function setBrandingImage(
+  c: Context<AppEnv>,
+  which: BrandingImage,
+  url: string,
+  storeId?: string,
+) {
   let result;
   try {
     result = await updateBrandingImage(
@@ -68,6 +80,7 @@ async function setBrandingImage(c: Context<AppEnv>, which: BrandingImage, url: s
       originsOf(c),
       auditActor(c),
       (bytes, kind) => c.var.pdf.printCopy(bytes, kind),
+      storeId,
     );
   } catch (err) {
     if (err instanceof PdfUnavailableError) {
@@ -90,6 +103,24 @@ uploadsApi.put("/admin/logo", admin, async (c) => {
   assertChainWide(c);
   const { logoUrl } = await readJson(c, logoSchema);
   return setBrandingImage(c, "logo", logoUrl);
+});
+
+// A store's own logo (its pages, printouts, PDFs and e-mails), or null: the
+// chain's again. The owner's, a chain admin's, or an admin of that store's.
+uploadsApi.put("/admin/stores/:id/logo", admin, async (c) => {
+  const storeId = c.req.param("id");
+  const store = isUuid(storeId)
+    ? await c.var.db.selectFrom("stores").select("id").where("id", "=", storeId)
+      .executeTakeFirst()
+    : undefined;
+  if (!store) throw new HttpError(404, "Store not found");
+  await assertWorksIn(c, store.id);
+  const { logoUrl } = await readJson(c, storeLogoSchema);
+  if (logoUrl !== null) return setBrandingImage(c, "logo", logoUrl, store.id);
+  await c.var.db.transaction().execute((trx) =>
+    writeStoreLogo(trx, store.id, { logoUrl: null, logoPrintUrl: null }, auditActor(c))
+  );
+  return c.json({ logoUrl: null });
 });
 
 uploadsApi.put("/admin/favicon", admin, async (c) => {

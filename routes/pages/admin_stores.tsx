@@ -1,5 +1,6 @@
 // The Stores page (/admin/stores): the chain's stores for the owner and
 // chain admins, a store admin's own stores for them (src/stores/scope.ts).
+import { listLabs } from "../../src/orders/labs.ts";
 import { Hono } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
 import type { AssetManifest } from "../../src/assets/manifest.ts";
@@ -25,9 +26,10 @@ export function adminStoresPages(manifest: AssetManifest) {
       return renderUnauthorized(c, manifest, UNAUTHORIZED_SETTINGS_TEXT, "Stores");
     }
     const db = c.var.db;
-    const [stores, s] = await Promise.all([
+    const [stores, s, labs] = await Promise.all([
       listStores(db, { id: user.id, role: user.role, chainAdmin: user.chainAdmin }),
       findAdminSettings(db),
+      listLabs(db, true),
     ]);
     const props: StoresAdminProps = {
       initialStores: stores,
@@ -45,7 +47,9 @@ export function adminStoresPages(manifest: AssetManifest) {
         closedDates: s.closedDates,
         readyEmailSubject: s.readyEmailSubject,
         readyEmailBody: s.readyEmailBody,
+        logoUrl: s.logoUrl || STORE_FALLBACKS.logoUrl,
       },
+      labs: labs.map(({ id, name }) => ({ id, name })),
       canAdd: user.role === "OWNER",
       chainWide: isChainWide(user),
       today: storeToday(s, c.var.clock()),

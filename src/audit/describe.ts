@@ -364,6 +364,8 @@ const SUMMARIES: Record<string, (d: Record<string, unknown>) => string> = {
   "settings.update": () => "Settings changed",
   "settings.store_create": (d) => `Store added${typeof d.code === "string" ? `: ${d.code}` : ""}`,
   "settings.store_update": (d) => `Store changed${typeof d.code === "string" ? `: ${d.code}` : ""}`,
+  "settings.store_logo": (d) =>
+    typeof d.url === "string" ? "Store logo changed" : "Store logo back to the chain's",
 };
 
 /** "user.change_role" → "User change role" for actions without their own words. */

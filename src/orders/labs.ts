@@ -19,11 +19,38 @@ const COLUMNS = [
 const FIELDS = ["name", "email", "phone", "accountNumber", "turnaroundDays", "active"];
 
 /** Every lab, by name; `activeOnly` for the choice on a new order. */
-export function listLabs(db: DB, activeOnly = false): Promise<LabView[]> {
+/**
+ * The chain's labs by name; active ones only with `activeOnly`, and of those
+ * the ones `storeId` uses when it names any (store_labs, migration 0039).
+ */
+export function listLabs(db: DB, activeOnly = false, storeId?: string): Promise<LabView[]> {
   let q = db.selectFrom("labs").select(COLUMNS);
   if (activeOnly) q = q.where("active", "=", true);
+  if (storeId) {
+    q = q.where((eb) =>
+      eb.or([
+        eb.not(eb.exists(
+          eb.selectFrom("storeLabs").select("labId").where("storeLabs.storeId", "=", storeId),
+        )),
+        eb.exists(
+          eb.selectFrom("storeLabs").select("labId").where("storeLabs.storeId", "=", storeId)
+            .whereRef("storeLabs.labId", "=", "labs.id"),
+        ),
+      ])
+    );
+  }
   return q.orderBy("name").orderBy("id").execute();
 }
+
+/** Whether `storeId` uses `labId`: it names it, or it names no lab at all. */
+export async function storeUsesLab(db: DB, storeId: string, labId: string): Promise<boolean> {
+  const named = await db.selectFrom("storeLabs").select("labId").where("storeId", "=", storeId)
+    .execute();
+  return named.length === 0 || named.some((r) => r.labId === labId);
+}
+
+export const NOT_A_LAB_OF_THE_STORE =
+  "This store does not use that lab. Choose one of the store's labs.";
 
 export function findLab(db: DB, id: string): Promise<LabView | undefined> {
   if (!isUuid(id)) return Promise.resolve(undefined);

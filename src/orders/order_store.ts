@@ -1,6 +1,7 @@
 // The order writes: an order from a finalized quote, a job's step, its
 // promised date, a payment or refund. Each is one transaction with its
 // job event and history entry, so nothing is ever half-written.
+import { NOT_A_LAB_OF_THE_STORE, storeUsesLab } from "./labs.ts";
 import type { Outcome } from "../http/outcome.ts";
 import { sql } from "kysely";
 import type { DB } from "../db/database.ts";
@@ -67,6 +68,9 @@ export async function createOrder(
     const lab = await trx.selectFrom("labs").select(["id", "name", "turnaroundDays", "active"])
       .where("id", "=", input.labId).executeTakeFirst();
     if (!lab || !lab.active) return fail(400, "Choose an active lab", "labId");
+    if (!(await storeUsesLab(trx, locked.storeId, lab.id))) {
+      return fail(400, NOT_A_LAB_OF_THE_STORE, "labId");
+    }
     const bundle = (await findQuoteBundle(trx, quoteId))!;
 
     let options = bundle.options.filter((o) => o.isChosen);

@@ -41,7 +41,12 @@ const hoursInOrder = (s: { openingTime?: string | null; closingTime?: string | n
   !s.openingTime || !s.closingTime || s.openingTime < s.closingTime;
 const HOURS_ORDER = { message: "Closing time must be after opening time", path: ["closingTime"] };
 
-const overridesSchema = z.object(overrides).partial();
+/** The labs a store uses; empty: every active lab of the chain. */
+const labIdsField = z.array(z.uuid({ error: "labIds must be lab ids" }), {
+  error: "labIds must be a list of lab ids",
+}).max(200, "A store uses at most 200 labs").transform((ids) => [...new Set(ids)]);
+
+const overridesSchema = z.object({ ...overrides, labIds: labIdsField }).partial();
 
 /** POST /api/admin/stores: a new store, its code and what it sets of its own. */
 export const newStoreSchema = overridesSchema.extend({ code: storeCodeField })

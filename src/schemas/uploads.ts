@@ -14,5 +14,8 @@ const uploadUrl = (field: string) =>
 /** PUT /api/admin/logo: the upload URL the logo was sent to. */
 export const logoSchema = z.object({ logoUrl: uploadUrl("logoUrl") });
 
+/** PUT /api/admin/stores/{id}/logo: the store's own logo's upload URL, or null for the chain's. */
+export const storeLogoSchema = z.object({ logoUrl: uploadUrl("logoUrl").nullable() });
+
 /** PUT /api/admin/favicon: the upload URL the favicon was sent to. */
 export const faviconSchema = z.object({ faviconUrl: uploadUrl("faviconUrl") });

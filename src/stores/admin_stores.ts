@@ -32,13 +32,66 @@ export const STORE_COLUMNS = [
   "readyEmailSubject",
   "readyEmailBody",
   "active",
+  "logoUrl",
 ] as const;
 
-/** The fields the history shows old → new. */
-const FIELDS = STORE_COLUMNS.filter((c) => c !== "id");
+/** The fields the history shows old → new (the logo has its own route: routes/api/uploads.ts). */
+const FIELDS = STORE_COLUMNS.filter((c) => c !== "id" && c !== "logoUrl");
 
-/** A store as its admins see it: its code, state and overrides (db/schema/stores.ts). */
-export type StoreView = Pick<Selectable<StoresTable>, (typeof STORE_COLUMNS)[number]>;
+/**
+ * A store as its admins see it: its code, state and overrides
+ * (db/schema/stores.ts), and the labs it uses (none: every active lab).
+ */
+export type StoreView = Pick<Selectable<StoresTable>, (typeof STORE_COLUMNS)[number]> & {
+  labIds: string[];
+};
+
+export const UNKNOWN_LAB = "labIds must be labs of the chain";
+
+/** Thrown inside a store's transaction so that nothing of it is written. */
+class UnknownLab extends Error {}
+
+/** Each store's lab ids, by store id. */
+async function labIdsOf(db: DB, storeIds: string[]): Promise<Map<string, string[]>> {
+  const rows = storeIds.length
+    ? await db.selectFrom("storeLabs").innerJoin("labs", "labs.id", "storeLabs.labId")
+      .select(["storeLabs.storeId", "storeLabs.labId"]).where("storeLabs.storeId", "in", storeIds)
+      .orderBy("labs.name").execute()
+    : [];
+  const byStore = new Map<string, string[]>();
+  for (const r of rows) byStore.set(r.storeId, [...byStore.get(r.storeId) ?? [], r.labId]);
+  return byStore;
+}
+
+const withLabs = async <T extends { id: string }>(db: DB, stores: T[]) => {
+  const labs = await labIdsOf(db, stores.map((s) => s.id));
+  return stores.map((s) => ({ ...s, labIds: labs.get(s.id) ?? [] }));
+};
+
+/**
+ * Replaces the labs a store uses; the names before and after for its history,
+ * or undefined when `labIds` names a lab the chain does not have.
+ */
+async function replaceStoreLabs(trx: DB, storeId: string, labIds: string[]) {
+  const named = async () =>
+    (await trx.selectFrom("storeLabs").innerJoin("labs", "labs.id", "storeLabs.labId")
+      .select("labs.name").where("storeLabs.storeId", "=", storeId).orderBy("labs.name")
+      .execute()).map((r) => r.name);
+  if (labIds.length) {
+    const known = await trx.selectFrom("labs").select("id").where("id", "in", labIds).execute();
+    if (known.length !== labIds.length) return undefined;
+  }
+  const from = await named();
+  await trx.deleteFrom("storeLabs").where("storeId", "=", storeId).execute();
+  if (labIds.length) {
+    await trx.insertInto("storeLabs").values(labIds.map((labId) => ({ storeId, labId })))
+      .execute();
+  }
+  const to = await named();
+  // "Every lab" when it names none.
+  const text = (names: string[]) => names.length ? names.join(", ") : "Every lab";
+  return text(from) === text(to) ? {} : { labs: { from: text(from), to: text(to) } };
+}
 
 export const STORE_CODE_TAKEN = "Another store already has this code";
 export const LAST_ACTIVE_STORE =
@@ -60,7 +113,7 @@ export async function listStores(db: DB, user: Scoped): Promise<StoreView[]> {
   if (mine?.size === 0) return [];
   let query = db.selectFrom("stores").select(STORE_COLUMNS);
   if (mine) query = query.where("id", "in", [...mine]);
-  return await query.orderBy("code").execute();
+  return await withLabs(db, await query.orderBy("code").execute());
 }
 
 export async function createStore(
@@ -68,16 +121,22 @@ export async function createStore(
   input: NewStoreInput,
   actor: AuditActor,
 ): Promise<Outcome<StoreView>> {
+  const { labIds, ...fields } = input;
   return await inTransaction(db, async (trx) => {
-    const store = await trx.insertInto("stores").values(input)
+    const store = await trx.insertInto("stores").values(fields)
       .onConflict((oc) => oc.column("code").doNothing())
       .returning(STORE_COLUMNS).executeTakeFirst();
     if (!store) return fail(409, STORE_CODE_TAKEN, "code");
+    const labs = await replaceStoreLabs(trx, store.id, labIds ?? []);
+    if (!labs) throw new UnknownLab();
     await recordAudit(trx, actor, "settings.store_create", "store", store.id, {
       code: store.code,
-      changes: recordChanges({}, store, FIELDS),
+      changes: { ...recordChanges({}, store, FIELDS), ...labs },
     }, store.id);
-    return { ok: true, value: store } as const;
+    return { ok: true, value: (await withLabs(trx, [store]))[0] } as const;
+  }).catch((err) => {
+    if (err instanceof UnknownLab) return fail(400, UNKNOWN_LAB, "labIds");
+    throw err;
   });
 }
 
@@ -112,15 +171,19 @@ export async function updateStore(
           .orderBy("id").forUpdate().execute();
         if (active.length <= 1) return fail(409, LAST_ACTIVE_STORE, "active");
       }
-      const store = await trx.updateTable("stores").set({ ...input, updatedAt: new Date() })
+      const { labIds, ...fields } = input;
+      const store = await trx.updateTable("stores").set({ ...fields, updatedAt: new Date() })
         .where("id", "=", id).returning(STORE_COLUMNS).executeTakeFirstOrThrow();
+      const labs = labIds === undefined ? {} : await replaceStoreLabs(trx, id, labIds);
+      if (!labs) throw new UnknownLab();
       await recordAudit(trx, actor, "settings.store_update", "store", id, {
         code: store.code,
-        changes: recordChanges(before, store, FIELDS),
+        changes: { ...recordChanges(before, store, FIELDS), ...labs },
       }, id);
-      return { ok: true, value: store } as const;
+      return { ok: true, value: (await withLabs(trx, [store]))[0] } as const;
     });
   } catch (err) {
+    if (err instanceof UnknownLab) return fail(400, UNKNOWN_LAB, "labIds");
     if (isUniqueViolation(err)) return fail(409, STORE_CODE_TAKEN, "code");
     throw err;
   }

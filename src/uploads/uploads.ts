@@ -162,6 +162,8 @@ export async function updateBrandingImage(
    * rejects when the image cannot be drawn, or with PdfUnavailableError.
    */
   printCopy: (bytes: Uint8Array, kind: ImageKind) => Promise<Uint8Array>,
+  /** A store's own logo (a chain's store: the stores row), else the chain's (settings). */
+  storeId?: string,
 ): Promise<UploadResult<string>> {
   const slot = await findSlot(db, secretKey, url, origins);
   if (!slot) return fail(400, `The ${which} must be a file uploaded to this store`);
@@ -190,6 +192,13 @@ export async function updateBrandingImage(
     }
   }
   const now = new Date();
+  if (storeId && which === "logo") {
+    await db.transaction().execute(async (trx) => {
+      const printUrl = copy?.length ? await insertPrintCopy(trx, copy, actor, now) : null;
+      await writeStoreLogo(trx, storeId, { logoUrl: served, logoPrintUrl: printUrl }, actor, now);
+    });
+    return { ok: true, value: served };
+  }
   await db.transaction().execute(async (trx) => {
     const field = which === "logo" ? "logoUrl" : "faviconUrl";
     const before = await trx.selectFrom("settings").select(field).where("id", "=", 1).forUpdate()
@@ -209,6 +218,27 @@ export async function updateBrandingImage(
     });
   });
   return { ok: true, value: served };
+}
+
+/**
+ * A store's logo and its print copy (null, null: back to the chain's), with
+ * the change in the audit log under the store.
+ */
+export async function writeStoreLogo(
+  trx: DB,
+  storeId: string,
+  logo: { logoUrl: string | null; logoPrintUrl: string | null },
+  actor: AuditActor,
+  now = new Date(),
+): Promise<void> {
+  const before = await trx.selectFrom("stores").select("logoUrl").where("id", "=", storeId)
+    .forUpdate().executeTakeFirstOrThrow();
+  await trx.updateTable("stores").set({ ...logo, updatedAt: now }).where("id", "=", storeId)
+    .execute();
+  await recordAudit(trx, actor, "settings.store_logo", "store", storeId, {
+    url: logo.logoUrl,
+    changes: [{ field: "logoUrl", from: before.logoUrl, to: logo.logoUrl }],
+  }, storeId);
 }
 
 /** Stores a print copy (a PNG) as a completed upload of its own; its served URL. */

@@ -22,6 +22,7 @@ import {
   OWNER_STORES_MESSAGE,
   type UserRow,
 } from "../../src/users/admin_users.ts";
+import { putFile, realPng, requestUploadUrl } from "../helpers/images.ts";
 import { findBranding } from "../../src/settings/settings.ts";
 
 let app: TestApp;
@@ -145,6 +146,63 @@ describe("the chain's stores", () => {
     const renamed = await changeStore(uptown.id, { code: "UPT" }, chainAdminCookie);
     expect(renamed.body.code).toBe("UPT");
     expect((await changeStore(uptown.id, { code: "UP" }, chainAdminCookie)).status).toBe(200);
+  });
+
+  it("a store has a logo of its own, with its print copy, until it goes back to the chain's", async () => {
+    const chainLogo = (await findBranding(app.db, null)).logoUrl;
+    const logoOf = (storeId: string) =>
+      app.db.selectFrom("stores").select(["logoUrl", "logoPrintUrl"]).where("id", "=", storeId)
+        .executeTakeFirstOrThrow();
+    const setLogo = async (storeId: string, cookie: string, bytes = realPng(40, 20)) => {
+      const url = await requestUploadUrl(app, cookie, "logo");
+      expect((await putFile(app, url, bytes, { cookie, contentType: "image/png" })).status)
+        .toBe(200);
+      return await call<{ logoUrl: string | null } & Answer>(
+        app,
+        "PUT",
+        `/api/admin/stores/${storeId}/logo`,
+        { cookie, body: { logoUrl: url } },
+      );
+    };
+    const set = await setLogo(uptown.id, ownerCookie);
+    expect(set.status).toBe(200);
+    expect(set.body.logoUrl).toMatch(/^\/uploads\/[0-9a-f]{64}\.png$/);
+    const kept = await logoOf(uptown.id);
+    expect(kept.logoUrl).toBe(set.body.logoUrl);
+    expect(kept.logoPrintUrl).toMatch(/^\/uploads\/[0-9a-f]{64}\.png$/);
+    // Its pages wear it; the chain's and the other store's keep the chain's.
+    expect((await findBranding(app.db, uptown.id)).logoUrl).toBe(set.body.logoUrl);
+    expect((await findBranding(app.db, main)).logoUrl).toBe(chainLogo);
+    expect((await findBranding(app.db, null)).logoUrl).toBe(chainLogo);
+    // A store admin of another store is refused, and nothing changes.
+    const refused = await setLogo(uptown.id, adminCookie);
+    expect(refused.status).toBe(403);
+    expect((await logoOf(uptown.id)).logoUrl).toBe(set.body.logoUrl);
+    expect((await setLogo(main, adminCookie)).status).toBe(200);
+    // Not an upload of this install: 400; an unknown store: 404.
+    const bad = await call(app, "PUT", `/api/admin/stores/${uptown.id}/logo`, {
+      cookie: ownerCookie,
+      body: { logoUrl: "https://elsewhere.example/logo.png" },
+    });
+    expect(bad.status).toBe(400);
+    const unknown = await call(app, "PUT", `/api/admin/stores/${crypto.randomUUID()}/logo`, {
+      cookie: ownerCookie,
+      body: { logoUrl: null },
+    });
+    expect(unknown.status).toBe(404);
+    // Back to the chain's, in the history.
+    const back = await call(app, "PUT", `/api/admin/stores/${uptown.id}/logo`, {
+      cookie: ownerCookie,
+      body: { logoUrl: null },
+    });
+    expect(back.status).toBe(200);
+    expect(await logoOf(uptown.id)).toEqual({ logoUrl: null, logoPrintUrl: null });
+    expect((await findBranding(app.db, uptown.id)).logoUrl).toBe(chainLogo);
+    const history = await app.db.selectFrom("auditLog").select(["storeId", "details"])
+      .where("action", "=", "settings.store_logo").where("entityId", "=", uptown.id)
+      .orderBy("id").execute();
+    expect(history.map((h) => h.storeId)).toEqual([uptown.id, uptown.id]);
+    expect((history[1].details as { changes: { to: unknown }[] }).changes[0].to).toBeNull();
   });
 
   it("a store is made inactive, never the last active one", async () => {

@@ -3,6 +3,7 @@
 // write lands in the store it belongs to: the device's current store for staff
 // (remembered by its store cookie, honoured only where the user works), the
 // kiosk's for a tablet, the quote's for its order.
+import { NOT_A_LAB_OF_THE_STORE } from "../../src/orders/labs.ts";
 import { describe, it } from "node:test";
 import { expect } from "expect";
 import { sql } from "kysely";
@@ -457,6 +458,68 @@ describe("in a chain of two stores", () => {
       (await app.db.selectFrom("clients").select("homeStoreId").where("id", "=", q.clientId)
         .executeTakeFirstOrThrow()).homeStoreId,
     ).toBe(storeA);
+  });
+
+  it("a store uses the labs it names (none: every lab); its orders go to one of them", async () => {
+    const owner = (await signedInUser(app.db, { role: "OWNER" })).cookie;
+    const other = await call<{ id: string }>(app, "POST", "/api/admin/labs", {
+      cookie: owner,
+      body: { name: "Other Lab", email: "other@lab.test", turnaroundDays: 2 },
+    });
+    expect(other.status).toBe(201);
+    const labsOf = async (storeId: string) =>
+      (await call<{ id: string }[]>(app, "GET", `/api/labs?store=${storeId}`, { cookie: owner }))
+        .body.map((l) => l.id).sort();
+    expect(await labsOf(storeB)).toEqual([lab.id, other.body.id].sort());
+    const named = await call<{ labIds: string[] }>(app, "PUT", `/api/admin/stores/${storeB}`, {
+      cookie: owner,
+      body: { labIds: [other.body.id] },
+    });
+    expect(named.status).toBe(200);
+    expect(named.body.labIds).toEqual([other.body.id]);
+    expect(await labsOf(storeB)).toEqual([other.body.id]);
+    expect(await labsOf(storeA)).toEqual([lab.id, other.body.id].sort());
+    // An unknown lab: 400, and the store keeps its labs.
+    const unknown = await call(app, "PUT", `/api/admin/stores/${storeB}`, {
+      cookie: owner,
+      body: { labIds: [crypto.randomUUID()], phone: "(555) 010-0100" },
+    });
+    expect(unknown.status).toBe(400);
+    expect(await labsOf(storeB)).toEqual([other.body.id]);
+    expect(
+      (await app.db.selectFrom("stores").select("phone").where("id", "=", storeB)
+        .executeTakeFirstOrThrow()).phone,
+    ).toBeNull();
+    // An order of B's quote goes to one of B's labs only.
+    const q = await finalizedQuote({ storeId: storeB, firstName: "Labby" });
+    const refused = await call<{ message: string }>(app, "POST", `/api/quotes/${q.quoteId}/order`, {
+      cookie: owner,
+      body: { labId: lab.id },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe(NOT_A_LAB_OF_THE_STORE);
+    expect(
+      (await app.db.selectFrom("orders").select("id").where("quoteId", "=", q.quoteId).execute())
+        .length,
+    ).toBe(0);
+    const made = await call(app, "POST", `/api/quotes/${q.quoteId}/order`, {
+      cookie: owner,
+      body: { labId: other.body.id },
+    });
+    expect(made.status).toBe(201);
+    // Its history says which labs, and back to every lab.
+    await call(app, "PUT", `/api/admin/stores/${storeB}`, { cookie: owner, body: { labIds: [] } });
+    const changes = (await app.db.selectFrom("auditLog").select("details")
+      .where("action", "=", "settings.store_update").where("entityId", "=", storeB)
+      .orderBy("id").execute()).map((r) =>
+        (r.details as { changes: { labs?: unknown } }).changes.labs
+      )
+      .filter(Boolean);
+    expect(changes).toEqual([
+      { from: "Every lab", to: "Other Lab" },
+      { from: "Other Lab", to: "Every lab" },
+    ]);
+    expect(await labsOf(storeB)).toEqual([lab.id, other.body.id].sort());
   });
 
   it("an admin's new staff member works in the admin's current store", async () => {

@@ -11,6 +11,8 @@ import { createTestUser, sessionCookieFor } from "../helpers/test_app.ts";
 import { DESKTOP, openSignedIn, screenshotPath } from "../helpers/browser.ts";
 import { seriousA11yViolations } from "../helpers/axe.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
+import { realPng } from "../helpers/images.ts";
+import { Buffer } from "node:buffer";
 import { LAST_ACTIVE_STORE } from "../../src/stores/admin_stores.ts";
 
 let app: TestApp, browser: Browser, owner: TestUser, admin: TestUser;
@@ -22,6 +24,7 @@ useBrowserApp(async (started) => {
     createTestUser(app.db, { role: "ADMIN", firstName: "Adam", username: "adam_admin" }),
     createTestUser(app.db, { firstName: "Sam", username: "sam_staff" }),
   ]);
+  await app.db.insertInto("labs").values({ name: "Hoya Vision Lab", turnaroundDays: 3 }).execute();
 });
 
 const open = async (user: TestUser, path: string) => {
@@ -87,6 +90,18 @@ describe("the Stores page", () => {
       await field(page, "Opening Time").fill("10:00");
       await field(page, "Closing Time").fill("18:30");
       await dialog(page).getByRole("checkbox", { name: "Sunday" }).check();
+      // Its orders go to one lab only; it gets a logo of its own, saved at once
+      // while what was typed in the dialog stays.
+      await dialog(page).getByRole("checkbox", { name: "Hoya Vision Lab" }).check();
+      await dialog(page).getByLabel("Choose logo file").setInputFiles({
+        name: "uptown.png",
+        mimeType: "image/png",
+        buffer: Buffer.from(realPng(60, 30)),
+      });
+      await dialog(page).getByRole("button", { name: "Upload Logo" }).click();
+      await expectToast(page, "Logo Updated");
+      await dialog(page).getByText("This store's own logo.").waitFor();
+      await expect(field(page, "Address").inputValue()).resolves.toBe("5 Hill Road\nSpringfield");
       expect(await seriousA11yViolations(page, "dialog[open]")).toEqual([]);
       // The name goes back to the chain's.
       await dialog(page).getByRole("button", { name: "Use chain setting for store name" }).click();
@@ -105,6 +120,14 @@ describe("the Stores page", () => {
         closingTime: "18:30",
       });
       expect(up.openingDays?.split(",")).toContain("0");
+      expect(up.logoUrl).toMatch(/^\/uploads\/[0-9a-f]{64}\.png$/);
+      const labs = await app.db.selectFrom("storeLabs").innerJoin(
+        "labs",
+        "labs.id",
+        "storeLabs.labId",
+      )
+        .select("labs.name").where("storeLabs.storeId", "=", up.id).execute();
+      expect(labs.map((l) => l.name)).toEqual(["Hoya Vision Lab"]);
 
       // Deactivating asks first; the last active store stays active, as the server says.
       await page.getByRole("button", { name: "Deactivate store UP" }).click();

@@ -1,4 +1,5 @@
 // Rows of the route table: uploads and branding, the kiosk tablet, history, audit, search and reports.
+import { findFirstStore } from "../../../src/stores/stores.ts";
 import { get, ok, send } from "./build.ts";
 import { CHAIN_WIDE_ONLY, type RouteEntry } from "./expectations.ts";
 import { freshUser, TEST_PASSWORD } from "./fixtures.ts";
@@ -35,6 +36,11 @@ export const KIOSK_AND_REPORT_ROUTES: RouteEntry[] = [
     })),
     overrides: CHAIN_WIDE_ONLY,
   },
+  // A store's own logo: its admins' too (a store admin works in the first store).
+  send("PUT", "/api/admin/stores/:id/logo", "admin", ok(200), async (fx) => ({
+    path: `/api/admin/stores/${(await findFirstStore(fx.app.db)).id}/logo`,
+    body: { logoUrl: await fx.uploadedImage("logo") },
+  })),
   {
     ...send("PUT", "/api/admin/favicon", "admin", ok(200), async (fx) => ({
       path: "/api/admin/favicon",

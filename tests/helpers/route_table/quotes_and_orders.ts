@@ -1,4 +1,5 @@
 // Rows of the route table: quotes, labs, orders and jobs, quote PDFs and e-mail, the catalog (staff).
+import { findFirstStore } from "../../../src/stores/stores.ts";
 import { daysFromToday, get, ok, send } from "./build.ts";
 import { CHAIN_WIDE_ONLY, type RouteEntry, STORE_SCOPED } from "./expectations.ts";
 import { saveBody } from "./fixtures.ts";
@@ -49,7 +50,10 @@ export const QUOTE_AND_ORDER_ROUTES: RouteEntry[] = [
     path: `/api/quotes/${(await fx.finalizedQuote()).quote.id}/reopen`,
     body: { reason: "Client changed the lenses" },
   })),
-  get("/api/labs", "staff", ok(200)),
+  get("/api/labs", "staff", ok(200), {
+    query: ["store"],
+    path: async (fx) => `/api/labs?store=${(await findFirstStore(fx.app.db)).id}`,
+  }),
   get("/api/admin/labs", "admin", ok(200)),
   send("POST", "/api/admin/labs", "admin", ok(201), () =>
     Promise.resolve({
