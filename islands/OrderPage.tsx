@@ -35,6 +35,8 @@ export interface OrderPageProps {
   role: Role;
   /** A chain of several stores: the order's, each job's pickup and each payment's store. */
   stores?: StoreListing;
+  /** In a chain: the stores the user works in (a job is moved on by its stores' staff only). */
+  workIn?: string[];
 }
 
 /** "Downtown (DT)", or the id's end for a store no longer known. */
@@ -48,7 +50,7 @@ function failed(error: unknown, title: string) {
   toast({ title, description: errorDetail(error), variant: "destructive" });
 }
 
-export default function OrderPage({ bundle: initial, role, stores }: OrderPageProps) {
+export default function OrderPage({ bundle: initial, role, stores, workIn }: OrderPageProps) {
   const [bundle, setBundle] = useState(initial);
   const [pending, setPending] = useState<PendingStep | null>(null);
   const mayOverride = role === "ADMIN" || role === "OWNER";
@@ -267,6 +269,11 @@ export default function OrderPage({ bundle: initial, role, stores }: OrderPagePr
           onChangeDate={() => setDating(job)}
           pickupStore={stores ? storeName(stores, job.pickupStoreId) : undefined}
           onChangePickup={stores ? () => setMoving(job) : undefined}
+          othersOnly={stores && workIn &&
+              !workIn.includes(order.storeId) && !workIn.includes(job.pickupStoreId)
+            ? [...new Set([order.storeId, job.pickupStoreId])].map((s) => storeName(stores, s))
+              .join(" or ")
+            : undefined}
         />
       ))}
 
@@ -309,7 +316,7 @@ export default function OrderPage({ bundle: initial, role, stores }: OrderPagePr
 const jobHeadingId = (jobId: string) => `job-${jobId}`;
 
 function JobCard(
-  { orderId, job, busy, onStep, onChangeDate, pickupStore, onChangePickup }: {
+  { orderId, job, busy, onStep, onChangeDate, pickupStore, onChangePickup, othersOnly }: {
     orderId: string;
     job: JobView;
     busy: boolean;
@@ -318,6 +325,8 @@ function JobCard(
     /** A chain's: the store the glasses go to, and the way to send them elsewhere. */
     pickupStore?: string;
     onChangePickup?: () => void;
+    /** The job's stores, when the user works in neither: its steps are theirs to take. */
+    othersOnly?: string;
   },
 ) {
   const headingId = jobHeadingId(job.id);
@@ -398,7 +407,12 @@ function JobCard(
           </li>
         ))}
       </ol>
-      {job.nextSteps.length > 0 && (
+      {othersOnly && job.nextSteps.length > 0 && (
+        <p className="muted job-others" data-testid="job-others">
+          Moved on by the staff of {othersOnly}.
+        </p>
+      )}
+      {!othersOnly && job.nextSteps.length > 0 && (
         <div className="job-steps" role="group" aria-label={`Next steps for ${job.jobNumber}`}>
           {job.nextSteps.map((s) => (
             <button

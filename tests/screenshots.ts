@@ -117,15 +117,24 @@ async function startDemoStore(): Promise<DemoStore> {
   }
 }
 
-/** The id of the newest quote of a demo client, by their name. */
+/**
+ * The id of the newest quote of a demo client, by their name: from the
+ * client's record, which lists their quotes of every store of the demo chain
+ * (the quotes list shows the staff member's own store).
+ */
 async function quoteOf(store: DemoStore, cookie: string, client: string): Promise<string> {
   const res = await call<Array<{ id: string }>>(
     store,
     "GET",
-    `/api/quotes?q=${encodeURIComponent(client)}&limit=5`,
+    `/api/clients/search?q=${encodeURIComponent(client)}`,
     { cookie },
   );
-  const found = res.status === 200 ? res.body[0] : undefined;
+  const person = res.status === 200 ? res.body[0] : undefined;
+  const detail = person &&
+    await call<{ quotes: Array<{ id: string }> }>(store, "GET", `/api/clients/${person.id}`, {
+      cookie,
+    });
+  const found = detail?.status === 200 ? detail.body.quotes[0] : undefined;
   if (!found) throw new Error(`no quote of ${client}: ${res.status} ${res.text.slice(0, 300)}`);
   return found.id;
 }
@@ -297,27 +306,29 @@ export async function takeScreenshots(
 
     log("order.png");
     {
+      // Ethan's quote is the demo's second store's: the admin works in both
+      // (a job is moved on by the staff of its stores only).
       const quoteId = await quoteOf(store, maria, ORDER_CLIENT);
       const quote = await must<QuoteBundle>(store, 200, "GET", `/api/quotes/${quoteId}`, {
-        cookie: maria,
+        cookie: admin,
       });
       const order = await must<OrderBundle>(
         store,
         201,
         "POST",
         `/api/quotes/${quoteId}/order`,
-        { cookie: maria, body: { labId: lab.id, optionIds: quote.options.map((o) => o.id) } },
+        { cookie: admin, body: { labId: lab.id, optionIds: quote.options.map((o) => o.id) } },
       );
       const [first] = order.jobs;
       await must(store, 200, "POST", `/api/jobs/${first.id}/step`, {
-        cookie: maria,
+        cookie: admin,
         body: { to: "SENT_TO_LAB", version: first.version },
       });
       await must(store, 201, "POST", `/api/orders/${order.order.id}/payments`, {
-        cookie: maria,
+        cookie: admin,
         body: { amount: "150.00", method: "CARD", note: "Deposit" },
       });
-      const { page, problems, close } = await open(SHOTS["order.png"], maria);
+      const { page, problems, close } = await open(SHOTS["order.png"], admin);
       await visit(page, `/orders/${order.order.id}`);
       await shoot(page, problems, outDir, "order.png");
       await close();

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../src/http/app_env.ts";
-import { pageListedStoreId } from "../../src/stores/current_store.ts";
+import { pageListedStoreId, userStoresOf } from "../../src/stores/current_store.ts";
 import { type StoreListing, storeListingOf } from "../../src/stores/store_listing.ts";
 import { storeCodeOf, StoreSelect } from "../../components/StoreSelect.tsx";
 import type { AssetManifest } from "../../src/assets/manifest.ts";
@@ -267,7 +267,8 @@ export function ordersPages(manifest: AssetManifest) {
     const bundle = await readOrder(c.var.db, c.req.param("id"), user.role, c.var.clock());
     if (!bundle) return renderNotFound(c, manifest);
     const stores = await storeListingOf(c, undefined);
-    const props: OrderPageProps = { bundle, role: user.role, stores };
+    const workIn = stores && (await userStoresOf(c, user)).map((s) => s.id);
+    const props: OrderPageProps = { bundle, role: user.role, stores, workIn };
     return renderPage(
       c,
       manifest,

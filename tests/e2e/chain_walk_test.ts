@@ -22,6 +22,8 @@ import { mailSettingsFor, type SmtpServer } from "../helpers/smtp.ts";
 import { PRESCRIPTION_BODY } from "../helpers/route_table/fixtures.ts";
 import { deliverDue } from "../../src/mail/outbox.ts";
 import type { QuoteBundle } from "../../src/quotes/views.ts";
+import type { OrderBundle } from "../../src/orders/views.ts";
+import { insertSavedQuote } from "../helpers/quote_fixture.ts";
 import { useBrowserApp } from "../helpers/suite.ts";
 
 let app: TestApp;
@@ -273,6 +275,40 @@ describe("a chain of stores in the browser", () => {
       status: "PICKED_UP",
     });
     expect(user.id).toBeTruthy();
+  });
+
+  it("staff of another store read an order but are not offered its job's steps", async () => {
+    const q = await insertSavedQuote(app.db, {
+      status: "FINALIZED",
+      storeId: stores.uptown,
+      firstName: "Remy",
+    });
+    await app.db.updateTable("quoteOptions").set({ isChosen: true })
+      .where("quoteId", "=", q.quoteId).execute();
+    const made = await call<OrderBundle>(app, "POST", `/api/quotes/${q.quoteId}/order`, {
+      cookie: owner,
+      body: { labId },
+    });
+    expect(made.status).toBe(201);
+    // Works in the chain's first store only (MAIN): neither Uptown nor Downtown.
+    const { cookie } = await signedInUser(app.db, { firstName: "Mo" });
+    const { page, problems, close } = await openSignedIn(browser, app.baseUrl, cookie);
+    try {
+      await visit(page, `/orders/${made.body.order.id}`);
+      const card = page.getByTestId("job-card").first();
+      expect(await card.getByTestId("job-others").textContent()).toBe(
+        `Moved on by the staff of ${UPTOWN.name} (UPT).`,
+      );
+      expect(await card.getByRole("button", { name: "Mark sent to lab" }).count()).toBe(0);
+      // Taking a payment is theirs: it is their store's.
+      await page.getByLabel("Amount").fill("10");
+      await page.getByRole("button", { name: "Record Payment" }).click();
+      await page.locator(".order-payments tbody tr").first().waitFor();
+      await axe(page, "another store's order");
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
   });
 
   it("a phone's staff bar keeps the store picker on one row", async () => {
