@@ -130,6 +130,7 @@ const FIELD_LABELS: Record<string, string> = {
   chainAdmin: "Chain admin",
   pickupStore: "Pickup store",
   homeStore: "Home store",
+  labs: "Labs",
 };
 
 /** Prescription eye fields: "rightEye.sphere" → "Right eye sphere". */

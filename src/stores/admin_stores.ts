@@ -90,7 +90,7 @@ async function replaceStoreLabs(trx: DB, storeId: string, labIds: string[]) {
   const to = await named();
   // "Every lab" when it names none.
   const text = (names: string[]) => names.length ? names.join(", ") : "Every lab";
-  return text(from) === text(to) ? {} : { labs: { from: text(from), to: text(to) } };
+  return text(from) === text(to) ? [] : [{ field: "labs", from: text(from), to: text(to) }];
 }
 
 export const STORE_CODE_TAKEN = "Another store already has this code";
@@ -131,7 +131,7 @@ export async function createStore(
     if (!labs) throw new UnknownLab();
     await recordAudit(trx, actor, "settings.store_create", "store", store.id, {
       code: store.code,
-      changes: { ...recordChanges({}, store, FIELDS), ...labs },
+      changes: [...recordChanges({}, store, FIELDS), ...labs],
     }, store.id);
     return { ok: true, value: (await withLabs(trx, [store]))[0] } as const;
   }).catch((err) => {
@@ -174,11 +174,11 @@ export async function updateStore(
       const { labIds, ...fields } = input;
       const store = await trx.updateTable("stores").set({ ...fields, updatedAt: new Date() })
         .where("id", "=", id).returning(STORE_COLUMNS).executeTakeFirstOrThrow();
-      const labs = labIds === undefined ? {} : await replaceStoreLabs(trx, id, labIds);
+      const labs = labIds === undefined ? [] : await replaceStoreLabs(trx, id, labIds);
       if (!labs) throw new UnknownLab();
       await recordAudit(trx, actor, "settings.store_update", "store", id, {
         code: store.code,
-        changes: { ...recordChanges(before, store, FIELDS), ...labs },
+        changes: [...recordChanges(before, store, FIELDS), ...labs],
       }, id);
       return { ok: true, value: (await withLabs(trx, [store]))[0] } as const;
     });

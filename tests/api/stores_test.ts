@@ -511,13 +511,12 @@ describe("in a chain of two stores", () => {
     await call(app, "PUT", `/api/admin/stores/${storeB}`, { cookie: owner, body: { labIds: [] } });
     const changes = (await app.db.selectFrom("auditLog").select("details")
       .where("action", "=", "settings.store_update").where("entityId", "=", storeB)
-      .orderBy("id").execute()).map((r) =>
-        (r.details as { changes: { labs?: unknown } }).changes.labs
-      )
-      .filter(Boolean);
+      .orderBy("id").execute()).flatMap((r) =>
+        (r.details as { changes: { field: string }[] }).changes.filter((c) => c.field === "labs")
+      );
     expect(changes).toEqual([
-      { from: "Every lab", to: "Other Lab" },
-      { from: "Other Lab", to: "Every lab" },
+      { field: "labs", from: "Every lab", to: "Other Lab" },
+      { field: "labs", from: "Other Lab", to: "Every lab" },
     ]);
     expect(await labsOf(storeB)).toEqual([lab.id, other.body.id].sort());
   });
