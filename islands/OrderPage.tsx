@@ -15,7 +15,7 @@ import { PromisedDateDialog } from "../components/orders/PromisedDateDialog.tsx"
 import { PickupStoreDialog } from "../components/orders/PickupStoreDialog.tsx";
 import type { StoreListing } from "../src/stores/store_listing.ts";
 import { EmailLabDialog } from "../components/orders/EmailLabDialog.tsx";
-import { formatDecimal, formatMoney, parseCents } from "../src/quotes/money.ts";
+import { formatDecimal, formatMoney, parseCents } from "../src/money/amounts.ts";
 import {
   isForLab,
   JOB_STATUS_LABELS,

@@ -7,7 +7,7 @@
 // same before and after hydration.
 import type { QuoteBundle } from "../../src/quotes/views.ts";
 import type { Branding } from "../../src/settings/settings.ts";
-import { formatMoney } from "../../src/quotes/money.ts";
+import { formatMoney } from "../../src/money/amounts.ts";
 import { tabletQuote } from "../tablet/tablet_view.ts";
 
 export interface OnlineOption {

@@ -11,7 +11,7 @@ import type { LabView, OrderBundle } from "../../src/orders/views.ts";
 import type { PrescriptionView } from "../../src/prescriptions/views.ts";
 import type { QuoteOptionView } from "../../src/quotes/views.ts";
 import { optionTabLabel, totalCents } from "../../src/quotes/rules.ts";
-import { formatMoney } from "../../src/quotes/money.ts";
+import { formatMoney } from "../../src/money/amounts.ts";
 
 interface ClientOrderRow {
   orderId: string;

@@ -2,7 +2,7 @@
 // stores" in a chain of more than one, each table leads with the store and
 // ends with the chain's total, the sum of the stores' rows.
 import type { OrderReports } from "../../src/orders/order_reports.ts";
-import { formatDecimal } from "../../src/quotes/money.ts";
+import { formatDecimal } from "../../src/money/amounts.ts";
 import { PAYMENT_METHOD_LABELS } from "../../src/orders/rules.ts";
 import type { PaymentMethod } from "../../db/schema.ts";
 import { dayText, monthText } from "../reports/report_dates.ts";

@@ -4,7 +4,7 @@
 // so the lines add up to the total. Long lists are cut (the rest counted) so
 // it stays one page.
 import { InfoList } from "../print/InfoList.tsx";
-import { formatDecimal, formatMoney } from "../../src/quotes/money.ts";
+import { formatDecimal, formatMoney } from "../../src/money/amounts.ts";
 import { JOB_STATUS_LABELS, PAYMENT_METHOD_LABELS } from "../../src/orders/rules.ts";
 import { shortenName } from "../../src/print/print_model.ts";
 import type { OrderBundle } from "../../src/orders/views.ts";

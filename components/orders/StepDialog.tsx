@@ -2,7 +2,7 @@
 // why; a pickup with money owed takes an admin's or owner's override reason.
 import { type FormEvent, useId, useState } from "react";
 import { Dialog } from "../Dialog.tsx";
-import { formatMoney } from "../../src/quotes/money.ts";
+import { formatMoney } from "../../src/money/amounts.ts";
 import type { JobStep } from "../../src/orders/rules.ts";
 
 export interface PendingStep {

@@ -1,5 +1,5 @@
 import type { PriceBreakdown } from "../../src/quotes/price_breakdown.ts";
-import { formatMoney } from "../../src/quotes/money.ts";
+import { formatMoney } from "../../src/money/amounts.ts";
 
 /** The priced lines of one option, then subtotal, shipping, adjustment and total. */
 export function PriceTable(

@@ -11,7 +11,7 @@ import {
   setCatalogItem,
   toggleAddOn,
 } from "../../src/quotes/rules.ts";
-import { centsOrZero, formatDecimal } from "../../src/quotes/money.ts";
+import { centsOrZero, formatDecimal } from "../../src/money/amounts.ts";
 import { Field, invalidProps, MoneyInput, QtyInput } from "./fields.tsx";
 import { Checkbox } from "../Checkbox.tsx";
 import { useFocusAfter } from "../focus_rule.ts";

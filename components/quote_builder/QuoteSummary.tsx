@@ -5,7 +5,7 @@ import {
   optionTabLabel,
   summaryAmounts,
 } from "../../src/quotes/rules.ts";
-import { formatMoney } from "../../src/quotes/money.ts";
+import { formatMoney } from "../../src/money/amounts.ts";
 
 /**
  * An amount of the summary; one the builder cannot read is marked, never

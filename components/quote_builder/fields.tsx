@@ -1,5 +1,5 @@
 import { type InputHTMLAttributes, type ReactNode, useState } from "react";
-import { centsToDecimal, parseCents } from "../../src/quotes/money.ts";
+import { centsToDecimal, parseCents } from "../../src/money/amounts.ts";
 import { qtyProblem, qtyValue } from "../../src/quotes/rules.ts";
 
 /** What an input needs to announce its message: set only when there is one. */

@@ -14,7 +14,7 @@ import {
   saveProblems,
   subtotalDecimal,
 } from "../../src/quotes/rules.ts";
-import { parseCents } from "../../src/quotes/money.ts";
+import { parseCents } from "../../src/money/amounts.ts";
 import { saveQuoteSchema } from "../../src/schemas/quote.ts";
 
 export interface BuilderDraft {

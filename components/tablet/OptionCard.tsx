@@ -1,4 +1,4 @@
-import { formatMoney } from "../../src/quotes/money.ts";
+import { formatMoney } from "../../src/money/amounts.ts";
 import { OptionCardFrame } from "./PriceTable.tsx";
 import type { TabletOption } from "./tablet_view.ts";
 

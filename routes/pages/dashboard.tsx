@@ -5,7 +5,7 @@ import { keptMarkup, renderPage } from "../render_page.tsx";
 import { type Dashboard, DASHBOARD_LIST_SIZE, readDashboard } from "../../src/quotes/dashboard.ts";
 import type { QuoteSummary } from "../../src/quotes/views.ts";
 import { statusText } from "../../src/quotes/rules.ts";
-import { formatDecimal } from "../../src/quotes/money.ts";
+import { formatDecimal } from "../../src/money/amounts.ts";
 import { shortId } from "../../src/clients/views.ts";
 import { Badge } from "../../components/Badge.tsx";
 import { QUOTE_STATUS_VARIANTS } from "../../components/quote_status.ts";

@@ -16,7 +16,7 @@ import { listLabs } from "../../src/orders/labs.ts";
 import { isForLab, JOB_STATUS_LABELS, JOB_STATUSES } from "../../src/orders/rules.ts";
 import { type OrderListQuery, orderListQuery } from "../../src/schemas/order.ts";
 import { formErrors } from "../../src/schemas/form_errors.ts";
-import { formatDecimal } from "../../src/quotes/money.ts";
+import { formatDecimal } from "../../src/money/amounts.ts";
 import type { OrderListRow } from "../../src/orders/views.ts";
 import { renderNotFound } from "./not_found.tsx";
 import { findBranding } from "../../src/settings/settings.ts";

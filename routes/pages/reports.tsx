@@ -19,7 +19,7 @@ import {
   type Metrics,
   NO_OPTICIAN,
 } from "../../src/reports/conversion.ts";
-import { formatDecimal } from "../../src/quotes/money.ts";
+import { formatDecimal } from "../../src/money/amounts.ts";
 import { ConversionChart } from "../../components/reports/ConversionChart.tsx";
 import { dayText } from "../../components/reports/report_dates.ts";
 import { reportScope, storeWords } from "../../src/reports/report_stores.ts";

@@ -3,7 +3,7 @@
 // the audit page show the same words.
 import type { QuoteStatus, Role } from "../../db/schema.ts";
 import { QUOTE_STATUSES } from "../quotes/rules.ts";
-import { formatDecimal } from "../quotes/money.ts";
+import { formatDecimal } from "../money/amounts.ts";
 import { ROLE_LABELS } from "../users/permissions.ts";
 
 /** A change as recorded: the value before and after. */

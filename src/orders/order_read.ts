@@ -4,7 +4,7 @@ import type { DB } from "../db/database.ts";
 import { isUuid } from "../db/ids.ts";
 import { containsPattern } from "../db/like.ts";
 import type { JobStatus, Role } from "../../db/schema.ts";
-import { parseCents } from "../quotes/money.ts";
+import { parseCents } from "../money/amounts.ts";
 import type { PrescriptionView } from "../prescriptions/views.ts";
 import type { OrderListQuery } from "../schemas/order.ts";
 import { isLate, nextSteps, orderMoney } from "./rules.ts";

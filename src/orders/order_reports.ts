@@ -7,7 +7,7 @@
 // "All stores" a store column and the chain's totals (OrderReportTotals).
 import { type RawBuilder, sql } from "kysely";
 import type { DB } from "../db/database.ts";
-import { centsToDecimal, parseCents } from "../quotes/money.ts";
+import { centsToDecimal, parseCents } from "../money/amounts.ts";
 import type { ReportStores } from "../reports/conversion.ts";
 
 /** The chain's totals of the rows, store by store: counted again without the store split. */

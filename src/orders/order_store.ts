@@ -11,7 +11,7 @@ import type { JobStatus, Role } from "../../db/schema.ts";
 import { type AuditActor, recordAudit } from "../audit/audit_log.ts";
 import { findQuoteBundle } from "../quotes/quote_bundle.ts";
 import { clientOptionTitle, optionTitle, totalCents } from "../quotes/rules.ts";
-import { centsToDecimal, parseCents } from "../quotes/money.ts";
+import { centsToDecimal, parseCents } from "../money/amounts.ts";
 import { findLatestPrescription, findPrescription } from "../prescriptions/prescriptions.ts";
 import type { CreateOrderInput, JobStepInput, PaymentInput } from "../schemas/order.ts";
 import {

@@ -2,7 +2,7 @@
 // steps a job may take, promised dates in business days, late jobs, and the
 // money (integer cents; a balance never below zero).
 import type { JobStatus, PaymentMethod, Role } from "../../db/schema.ts";
-import { formatMoney } from "../quotes/money.ts";
+import { formatMoney } from "../money/amounts.ts";
 
 export const JOB_STATUSES: JobStatus[] = [
   "ORDERED",

@@ -8,7 +8,7 @@ import {
   clipText,
   shortenName,
 } from "../print/print_model.ts";
-import { formatMoney } from "../quotes/money.ts";
+import { formatMoney } from "../money/amounts.ts";
 import type { PriceLine } from "../quotes/price_breakdown.ts";
 import type { PdfImage } from "./logo_image.ts";
 import { fitLogo, LOGO_BOXES, type LogoBox, PT_PER_PX } from "../print/logo_box.ts";

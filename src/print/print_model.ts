@@ -5,7 +5,7 @@
 import { encodeBase64 } from "@oslojs/encoding";
 import type { QuoteBundle } from "../quotes/views.ts";
 import { clientOptionTitle, optionTitle } from "../quotes/rules.ts";
-import { formatMoney } from "../quotes/money.ts";
+import { formatMoney } from "../money/amounts.ts";
 import { acceptanceTerms } from "../settings/acceptance_terms.ts";
 import { type PriceBreakdown, priceBreakdown } from "../quotes/price_breakdown.ts";
 import type { Branding } from "../settings/settings.ts";

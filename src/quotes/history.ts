@@ -3,7 +3,7 @@
 // the quote's total before and after. Pure, so it is unit-tested without a
 // database.
 import type { ItemKind } from "../../db/schema.ts";
-import { centsOrZero, centsToDecimal } from "./money.ts";
+import { centsOrZero, centsToDecimal } from "../money/amounts.ts";
 import { totalCents } from "./rules.ts";
 import { KIND_LABELS } from "./price_breakdown.ts";
 

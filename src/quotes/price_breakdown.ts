@@ -3,7 +3,7 @@
 import type { ItemKind } from "../../db/schema.ts";
 import type { QuoteItemView, QuoteOptionView } from "./views.ts";
 import { isCustomPackage, lineCents, subtotalCents, totalCents } from "./rules.ts";
-import { centsOrZero } from "./money.ts";
+import { centsOrZero } from "../money/amounts.ts";
 
 export interface PriceLine {
   kind: ItemKind;

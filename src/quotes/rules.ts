@@ -1,7 +1,7 @@
 // Pure quote rules shared by the builder, the tablet and the server: no I/O
 // here, so the browser and the API apply exactly the same logic.
 import type { ItemKind, QuoteStatus, Role } from "../../db/schema.ts";
-import { centsOrZero, centsToDecimal, formatMoney, parseCents } from "./money.ts";
+import { centsOrZero, centsToDecimal, formatMoney, parseCents } from "../money/amounts.ts";
 
 export interface DraftItem {
   id?: string;

@@ -5,7 +5,7 @@
 // week, how many were won. Weeks start on Monday in the store's time zone (TZ).
 import { sql } from "kysely";
 import type { DB } from "../db/database.ts";
-import { centsToDecimal, parseCents } from "../quotes/money.ts";
+import { centsToDecimal, parseCents } from "../money/amounts.ts";
 import { dayOf, endOfDay, startOfDay } from "../schemas/date_range.ts";
 
 export interface Metrics {

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { amountMessage, centsToDecimal, parseCents } from "../quotes/money.ts";
+import { amountMessage, centsToDecimal, parseCents } from "../money/amounts.ts";
 import { multilineText, safeText } from "./text.ts";
 
 /** The catalog form (spec): name and price required, sort order an integer defaulting to 0. */

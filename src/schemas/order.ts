@@ -2,7 +2,7 @@
 // page and labs screen validate with before sending.
 import { listStoreField } from "./query.ts";
 import * as z from "zod";
-import { amountMessage, parseCents } from "../quotes/money.ts";
+import { amountMessage, parseCents } from "../money/amounts.ts";
 import { multilineText, safeText, uuidField } from "./text.ts";
 import { isCalendarDate } from "./calendar_date.ts";
 

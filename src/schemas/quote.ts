@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { amountMessage, centsToDecimal, parseCents } from "../quotes/money.ts";
+import { amountMessage, centsToDecimal, parseCents } from "../money/amounts.ts";
 import { parseQty, qtyProblem } from "../quotes/rules.ts";
 import { multilineText, safeText, uuidField } from "./text.ts";
 

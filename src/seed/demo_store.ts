@@ -11,7 +11,7 @@ import {
   DEFAULT_CATALOG,
   type PackageSeedItem,
 } from "../catalog/default_catalog.ts";
-import { centsToDecimal, parseCents } from "../quotes/money.ts";
+import { centsToDecimal, parseCents } from "../money/amounts.ts";
 import { addUserStores, findFirstStore } from "../stores/stores.ts";
 
 // ---------------------------------------------------------------------------

@@ -17,7 +17,7 @@ import { seriousA11yViolations } from "../helpers/axe.ts";
 import { fill, LIMITS, maximalOption, maximalOptions } from "../helpers/quote_fixture.ts";
 import type { OptionInput } from "../../src/schemas/quote.ts";
 import { CONTINUED_IN_SYSTEM } from "../../src/print/print_model.ts";
-import { formatMoney } from "../../src/quotes/money.ts";
+import { formatMoney } from "../../src/money/amounts.ts";
 import { app, browser, clientId, focusRingContrast, keyboardFocus } from "./floor_fixture.ts";
 import { open, openForSizes, owner, ownerCookie, printedPages } from "./floor_fixture.ts";
 import { printPage, quoteId, quoteOf, shoot, useFloorApp } from "./floor_fixture.ts";

@@ -11,7 +11,7 @@ import type { OptionInput } from "../../src/schemas/quote.ts";
 import type { CreateClientInput } from "../../src/schemas/client.ts";
 import { call, type TestApp } from "./test_app.ts";
 import { findFirstStore } from "../../src/stores/stores.ts";
-import { formatMoney } from "../../src/quotes/money.ts";
+import { formatMoney } from "../../src/money/amounts.ts";
 import { insertOptionItems, upsertSegOc } from "../../src/quotes/quote_store.ts";
 
 /**

@@ -1,5 +1,9 @@
-// Money: decimal strings at the edges (database NUMERIC, JSON), integer cents
-// in arithmetic, never floating-point sums.
+// Amounts in dollars, as the app counts them today: decimal strings at the edges
+// (database NUMERIC, JSON), integer cents in arithmetic, never floating-point
+// sums, and one reader for every amount a person types, so the builder, the
+// catalog, the CSV import and the API cannot read the same text differently.
+// It lives with the rest of money (currency.ts, locale.ts, tax.ts), which will
+// take over per store currency and locale; until then this is the one in use.
 
 /** Whole units an amount may have: NUMERIC(12,2) holds 10 digits before the point. */
 const MAX_WHOLE_DIGITS = 10;

@@ -8,7 +8,7 @@ import {
   formatMoney,
   parseCents,
   readAmount,
-} from "./money.ts";
+} from "./amounts.ts";
 
 /** Every form a person may type, and what it reads as (cents). */
 const ACCEPTED: [string | number, number][] = [
