@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { loadConfig } from "../../src/config/config.ts";
 import { createPersistentTestDatabase } from "../helpers/database.ts";
 import pg from "pg";
+import { sql as rawSql } from "kysely";
 import { checkSeal } from "../../src/backup/format.ts";
 import { runBackup } from "../../src/backup/write.ts";
 import { createApp } from "../../routes/app.ts";
@@ -196,9 +197,19 @@ describe(`deno task backup / restore (${ON_SERVER ? "server" : "PGlite"})`, () =
         await held.end();
       }
     } else {
-      // PGlite cannot be made to wait by another process (it has one); its
-      // pg_dump takes longer than this.
-      res = await task({ ...source.env, BACKUP_TIMEOUT_MS: "100" }, "backup", out);
+      // PGlite cannot be made to wait by another process (it has one): a
+      // table of ballast makes its pg_dump take longer than the shortest
+      // limit (100 ms) on any machine, and goes once the backup has given up.
+      const ballast = (sql: string) =>
+        withDatabase(source, ({ db }) => rawSql.raw(sql).execute(db).then(() => undefined));
+      await ballast(
+        "CREATE TABLE backup_ballast AS SELECT g, md5(g::text) AS h FROM generate_series(1, 100000) g",
+      );
+      try {
+        res = await task({ ...source.env, BACKUP_TIMEOUT_MS: "100" }, "backup", out);
+      } finally {
+        await ballast("DROP TABLE backup_ballast");
+      }
     }
     expect(res.code).toBe(1);
     const limit = ON_SERVER ? "1.5 s" : "100 ms";
