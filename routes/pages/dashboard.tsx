@@ -57,11 +57,16 @@ export async function renderDashboard(c: Context<AppEnv>, manifest: AssetManifes
     readDashboard(c.var.db, storeId),
     readOrdersDashboard(c.var.db, c.var.clock(), storeId),
   ]);
-  // A chain's dashboard also shows the user's store select: rendered afresh.
+  // A chain's dashboard also shows the user's store select: its markup is kept
+  // per pair of reads and per select (its stores, the one shown, "All stores").
   if (listing) {
-    return renderPage(c, manifest, dashboardContent(dashboard, orders, listing), {
-      title: "Staff Dashboard",
-    });
+    const variant = variantOf(pairOf(dashboard, orders), JSON.stringify(listing));
+    return renderPage(
+      c,
+      manifest,
+      keptMarkup(variant, () => dashboardContent(dashboard, orders, listing)),
+      { title: "Staff Dashboard" },
+    );
   }
   // Rendered once per pair of kept reads: the content shows nothing but what they hold.
   return renderPage(
@@ -94,6 +99,20 @@ function pairOf(a: object, b: object): object {
   let pair = inner.get(b);
   if (!pair) inner.set(b, pair = {});
   return pair;
+}
+
+const variants = new WeakMap<object, Map<string, object>>();
+/** One object per pair and store select; a pair keeps a few (the stores, "All stores"). */
+function variantOf(pair: object, key: string): object {
+  let inner = variants.get(pair);
+  if (!inner) variants.set(pair, inner = new Map());
+  let variant = inner.get(key);
+  if (!variant) {
+    // The oldest goes past 32: a chain of twenty stores, each with "All stores" too, fits.
+    if (inner.size >= 32) inner.delete(inner.keys().next().value!);
+    inner.set(key, variant = {});
+  }
+  return variant;
 }
 
 function JobList(
